@@ -1,0 +1,157 @@
+"""The contract every game engine implements (see DESIGN.md, "The engine contract").
+
+Engines are pure: no I/O, no module-level randomness. A state is an immutable-by-
+convention pydantic model; `apply` returns a new one. Randomness comes from
+`SeededRng`, whose whole state is one integer stored inside the game state, so a
+game replays exactly from its JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, MutableSequence, Sequence
+from typing import Any, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+PlayerId = str
+"""A Discord user id as text, or ``"ai:<n>"`` for a computer seat."""
+
+
+class GameError(Exception):
+    """An error whose message is fit to show the player who caused it."""
+
+
+class IllegalAction(GameError):
+    """The action is not legal for that player in that state."""
+
+
+class Outcome(BaseModel):
+    """Final result: a score and a place (1 = best, shared on ties) per player."""
+
+    model_config = ConfigDict(frozen=True)
+
+    scores: dict[PlayerId, int]
+    places: dict[PlayerId, int]
+
+    @classmethod
+    def from_scores(cls, scores: Mapping[PlayerId, int], *, lower_wins: bool) -> Outcome:
+        """Rank players by score; equal scores share a place (1, 1, 3 style)."""
+        ordered = sorted(scores.values(), reverse=not lower_wins)
+        places = {player: ordered.index(score) + 1 for player, score in scores.items()}
+        return cls(scores=dict(scores), places=places)
+
+    def winners(self) -> list[PlayerId]:
+        return [player for player, place in self.places.items() if place == 1]
+
+
+_MASK64 = (1 << 64) - 1
+
+
+class SeededRng(BaseModel):
+    """A SplitMix64 generator whose state is a single integer.
+
+    Small enough to live in every stored game (a Mersenne Twister state is ~5 KB of
+    JSON). Not cryptographic; fine for shuffling cards.
+    """
+
+    state: int = 0
+
+    @classmethod
+    def from_seed(cls, seed: int) -> SeededRng:
+        return cls(state=seed & _MASK64)
+
+    def next_u64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, bound: int) -> int:
+        """A uniform integer in ``[0, bound)``, without modulo bias."""
+        if bound <= 0:
+            raise ValueError("bound must be positive")
+        limit = _MASK64 - (_MASK64 + 1) % bound
+        while True:
+            value = self.next_u64()
+            if value <= limit:
+                return value % bound
+
+    def shuffle(self, items: MutableSequence[Any]) -> None:
+        """Fisher-Yates shuffle in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+class VersionedModel(BaseModel):
+    """Base for stored states and actions: JSON round-trips exactly."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = 1
+
+
+O = TypeVar("O", bound=BaseModel)
+
+
+def parse_options(model: type[O], options: BaseModel | Mapping[str, Any] | None) -> O:
+    """Validate start options given as the model, another model, a mapping or None."""
+    if options is None:
+        return model()
+    if isinstance(options, BaseModel):
+        options = options.model_dump()
+    try:
+        return model.model_validate(options)
+    except ValueError as error:
+        raise GameError(f"Invalid options: {error}") from error
+
+
+S = TypeVar("S", bound=BaseModel)
+A = TypeVar("A", bound=BaseModel)
+
+
+class Engine(Protocol[S, A]):
+    """The contract from DESIGN.md. Each game module exposes ``ENGINE``."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    Options: type[BaseModel]
+    State: type[S]
+    Action: type[A]
+
+    def new_game(
+        self, players: Sequence[PlayerId], seed: int, options: BaseModel | None = None
+    ) -> S: ...
+
+    def to_act(self, state: S) -> list[PlayerId]: ...
+
+    def legal_actions(self, state: S, player: PlayerId) -> list[A]: ...
+
+    def apply(self, state: S, player: PlayerId, action: A) -> S: ...
+
+    def view(self, state: S, viewer: PlayerId | None) -> BaseModel: ...
+
+    def is_over(self, state: S) -> bool: ...
+
+    def outcome(self, state: S) -> Outcome: ...
+
+
+def check_player_count(engine: EngineInfo, players: Sequence[PlayerId]) -> None:
+    """Raise `GameError` unless the seat count and ids suit the engine."""
+    if not engine.min_players <= len(players) <= engine.max_players:
+        raise GameError(
+            f"{engine.title} needs {engine.min_players}–{engine.max_players} players, "
+            f"not {len(players)}."
+        )
+    if len(set(players)) != len(players):
+        raise GameError("A player can take only one seat.")
+
+
+class EngineInfo(Protocol):
+    title: str
+    min_players: int
+    max_players: int
+
