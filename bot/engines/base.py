@@ -92,10 +92,10 @@ class VersionedModel(BaseModel):
     schema_version: int = 1
 
 
-O = TypeVar("O", bound=BaseModel)
+OptionsT = TypeVar("OptionsT", bound=BaseModel)
 
 
-def parse_options(model: type[O], options: BaseModel | Mapping[str, Any] | None) -> O:
+def parse_options(model: type[OptionsT], options: BaseModel | Mapping[str, Any] | None) -> OptionsT:
     """Validate start options given as the model, another model, a mapping or None."""
     if options is None:
         return model()
@@ -114,13 +114,21 @@ A = TypeVar("A", bound=BaseModel)
 class Engine(Protocol[S, A]):
     """The contract from DESIGN.md. Each game module exposes ``ENGINE``."""
 
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    Options: type[BaseModel]
-    State: type[S]
-    Action: type[A]
+    # Read-only members, so engines may declare them as plain class attributes.
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def min_players(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...
+    @property
+    def Options(self) -> type[BaseModel]: ...
+    @property
+    def State(self) -> type[S]: ...
+    @property
+    def Action(self) -> type[A]: ...
 
     def new_game(
         self, players: Sequence[PlayerId], seed: int, options: BaseModel | None = None
@@ -151,7 +159,9 @@ def check_player_count(engine: EngineInfo, players: Sequence[PlayerId]) -> None:
 
 
 class EngineInfo(Protocol):
-    title: str
-    min_players: int
-    max_players: int
-
+    @property
+    def title(self) -> str: ...
+    @property
+    def min_players(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...

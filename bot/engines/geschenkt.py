@@ -25,11 +25,11 @@ from pydantic import BaseModel, field_validator
 from bot.engines.base import (
     IllegalAction,
     Outcome,
-    parse_options,
     PlayerId,
     SeededRng,
     VersionedModel,
     check_player_count,
+    parse_options,
 )
 
 LOWEST_CARD = 3

@@ -1,0 +1,72 @@
+"""The bot: an AutoShardedBot that owns the store and one cog per game."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+import yarl
+from discord.ext import commands
+
+from bot.cogs.components import Click, GameButton
+from bot.cogs.errors import answering_errors
+from bot.cogs.game_cog import GameCog
+from bot.config import Settings
+from bot.engines.base import GameError
+from bot.store import GameStore
+
+log = logging.getLogger(__name__)
+
+
+class TableBot(commands.AutoShardedBot):
+    def __init__(self, settings: Settings, store: GameStore) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self.store = store
+        self.games: dict[str, GameCog] = {}
+
+    async def setup_hook(self) -> None:
+        from bot.cogs import all_games
+
+        for build in all_games():
+            cog = build(self)
+            self.games[cog.engine.name] = cog
+            self.tree.add_command(cog.group)
+        self.add_dynamic_items(GameButton)
+        await self._sync_commands()
+
+    async def _sync_commands(self) -> None:
+        guild_ids = self.settings.discord_guild_ids
+        if not guild_ids:
+            synced = await self.tree.sync()
+            log.info("Synced %d commands globally", len(synced))
+            return
+        for guild_id in guild_ids:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d commands to guild %s", len(synced), guild_id)
+
+    async def route_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        cog = self.games.get(click.game)
+        if cog is None:
+            async with answering_errors(interaction):
+                raise GameError("That game is no longer available on this bot.")
+            return
+        await cog.on_click(interaction, click)
+
+    async def launch_shard(
+        self, gateway: yarl.URL, shard_id: int, *, initial: bool = False
+    ) -> None:
+        """Connect to DISCORD_GATEWAY_URL when set, whatever Discord hands out."""
+        if self.settings.discord_gateway_url:
+            gateway = yarl.URL(self.settings.discord_gateway_url)
+        await super().launch_shard(gateway, shard_id, initial=initial)
+
+    async def on_ready(self) -> None:
+        log.info("Ready as %s in %d guilds", self.user, len(self.guilds))

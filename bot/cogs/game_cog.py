@@ -1,0 +1,480 @@
+"""The generic game cog: lobby, turns, table messages and slash commands for any game.
+
+Every interaction follows one path: load the channel's table, check the click is
+for this game and revision, apply the engine action (and any computer turns), save
+with compare-and-set, then answer Discord. Nothing is saved half-way, so a
+refused or failed interaction leaves the stored game unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from pydantic import BaseModel
+
+from bot.ai.random_player import choose_uniform
+from bot.cogs.adapter import GameAdapter
+from bot.cogs.components import Click, GameButton, button_view
+from bot.cogs.errors import answering_errors
+from bot.engines.base import GameError, IllegalAction, PlayerId, SeededRng
+from bot.render import embeds
+from bot.store import Seat, Stored, Table
+
+if TYPE_CHECKING:
+    from bot.bot import TableBot
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+MAX_COMPUTER_MOVES = 10_000
+LOBBY_VERBS = frozenset({"join", "leave", "ai", "start"})
+
+
+@dataclass
+class TableMessage:
+    """Everything needed to send or edit a table message."""
+
+    content: str | None
+    embed: discord.Embed
+    view: discord.ui.View
+    png: bytes | None
+
+    def files(self) -> list[discord.File]:
+        if self.png is None:
+            return []
+        return [discord.File(io.BytesIO(self.png), filename=embeds.TABLE_IMAGE)]
+
+
+class GameCog:
+    """Slash commands and clicks for one game, built from its `GameAdapter`."""
+
+    def __init__(self, bot: TableBot, adapter: GameAdapter[Any, Any]) -> None:
+        self.bot = bot
+        self.adapter = adapter
+        self.engine = adapter.engine
+        self.group = app_commands.Group(
+            name=self.engine.name,
+            description=f"Play {self.engine.title} in this channel",
+            guild_only=True,
+        )
+        self._add_common_commands()
+
+    # ----- slash commands -------------------------------------------------
+
+    def _add_common_commands(self) -> None:
+        def command(name: str, description: str) -> Any:
+            def decorate(handler: Any) -> Any:
+                async def callback(interaction: discord.Interaction) -> None:
+                    async with answering_errors(interaction):
+                        await handler(interaction)
+
+                self.group.add_command(
+                    app_commands.Command(name=name, description=description, callback=callback)
+                )
+                return handler
+
+            return decorate
+
+        command("join", "Take a seat at the table in this channel")(self.join_command)
+        command("leave", "Leave the table in this channel before it starts")(self.leave_command)
+        command("hand", "See your private hand (only you see it)")(self.hand_command)
+        command("status", "Post the table again at the bottom of the channel")(self.status_command)
+        command("abandon", "End the game in this channel (host or moderators)")(
+            self.abandon_command
+        )
+        command("rules", "A short summary of the rules")(self.rules_command)
+
+    def add_start_command(self, command: app_commands.Command[Any, Any, Any]) -> None:
+        self.group.add_command(command)
+
+    async def start(self, interaction: Interaction, options: BaseModel) -> None:
+        """Open a lobby in this channel; the starter is host and first seat."""
+        async with answering_errors(interaction):
+            guild_id, channel_id = _place(interaction)
+            existing = await self.bot.store.load(guild_id, channel_id)
+            if existing and existing.table.phase != "over":
+                raise GameError(
+                    f"A {existing.table.game} game is already running here; "
+                    f"see `/{existing.table.game} status`, or ask its host to abandon it."
+                )
+            table = Table(
+                game=self.engine.name,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host=_player(interaction),
+                seats=[_seat(interaction.user)],
+                options=options.model_dump(mode="json"),
+            )
+            rev = await self.bot.store.save(table, existing.rev if existing else 0)
+            message = self._lobby_message(table, rev)
+            response = await interaction.response.send_message(
+                embed=message.embed, view=message.view
+            )
+            await self._remember_message(table, response.message_id)
+
+    async def join_command(self, interaction: Interaction) -> None:
+        stored = await self._load_running(interaction)
+        table = self._joined(stored.table, interaction.user)
+        rev = await self.bot.store.save(table, stored.rev)
+        await self._refresh_lobby_message(table, rev)
+        await interaction.response.send_message("You joined the table.", ephemeral=True)
+
+    async def leave_command(self, interaction: Interaction) -> None:
+        stored = await self._load_running(interaction)
+        table = self._left(stored.table, _player(interaction))
+        if not table.seats:
+            await self.bot.store.delete(stored.table, stored.rev)
+            await self._close_message(stored.table, "Everyone left; the table is closed.")
+        else:
+            rev = await self.bot.store.save(table, stored.rev)
+            await self._refresh_lobby_message(table, rev)
+        await interaction.response.send_message("You left the table.", ephemeral=True)
+
+    async def hand_command(self, interaction: Interaction) -> None:
+        stored = await self._load_running(interaction)
+        await self._send_private_view(interaction, stored.table)
+
+    async def status_command(self, interaction: Interaction) -> None:
+        stored = await self._load_running(interaction, allow_over=True)
+        table = stored.table
+        message = await self._message_for(table, stored.rev)
+        response = await interaction.response.send_message(
+            content=message.content, embed=message.embed, view=message.view, files=message.files()
+        )
+        previous = table.message_id
+        await self._remember_message(table, response.message_id)
+        if previous is not None and previous != response.message_id:
+            await self._strip_buttons(table.channel_id, previous)
+
+    async def abandon_command(self, interaction: Interaction) -> None:
+        stored = await self._load_running(interaction)
+        table = stored.table
+        if not (_player(interaction) == table.host or _can_manage_messages(interaction)):
+            raise GameError("Only the host or someone with Manage Messages can abandon the game.")
+        await self.bot.store.delete(table, stored.rev)
+        await self._close_message(table, f"Abandoned by {interaction.user.display_name}.")
+        await interaction.response.send_message(
+            f"{interaction.user.display_name} abandoned the {self.engine.title} game."
+        )
+
+    async def rules_command(self, interaction: Interaction) -> None:
+        embed = embeds.notice_embed(
+            f"{self.engine.title}: rules", self.adapter.colour, self.adapter.rules_summary
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # ----- clicks -----------------------------------------------------------
+
+    async def on_click(self, interaction: Interaction, click: Click) -> None:
+        async with answering_errors(interaction):
+            stored = await self._load_for_click(interaction, click)
+            if click.verb == "hand":
+                await self._send_private_view(interaction, stored.table)
+            elif click.verb in LOBBY_VERBS:
+                await self._lobby_click(interaction, stored, click.verb)
+            elif click.verb == "act":
+                await self._action_click(interaction, stored, click)
+            else:
+                raise GameError("That button is not one I know.")
+
+    async def _load_for_click(self, interaction: Interaction, click: Click) -> Stored:
+        guild_id, channel_id = _place(interaction)
+        stored = await self.bot.store.load(guild_id, channel_id)
+        if stored is None or stored.table.gid != click.gid:
+            raise GameError(
+                f"That game has ended. Start a new one with `/{self.engine.name} start`."
+            )
+        return stored
+
+    async def _lobby_click(self, interaction: Interaction, stored: Stored, verb: str) -> None:
+        table = stored.table
+        if table.phase != "lobby":
+            raise GameError("The game has already started.")
+        if verb == "start":
+            await self._start_game(interaction, stored)
+            return
+        if verb == "join":
+            table = self._joined(table, interaction.user)
+        elif verb == "leave":
+            table = self._left(table, _player(interaction))
+        else:
+            table = self._with_computer(table, _player(interaction))
+        if not table.seats:
+            await self.bot.store.delete(stored.table, stored.rev)
+            notice = embeds.notice_embed(
+                self.engine.title, self.adapter.colour, "Everyone left; the table is closed."
+            )
+            await interaction.response.edit_message(embed=notice, view=None)
+            return
+        rev = await self.bot.store.save(table, stored.rev)
+        message = self._lobby_message(table, rev)
+        await interaction.response.edit_message(embed=message.embed, view=message.view)
+
+    async def _start_game(self, interaction: Interaction, stored: Stored) -> None:
+        table = stored.table.model_copy(deep=True)
+        if _player(interaction) != table.host:
+            raise GameError("Only the host can start the game.")
+        if len(table.seats) < self.engine.min_players:
+            raise GameError(
+                f"{self.engine.title} needs at least {self.engine.min_players} players; "
+                "invite friends or add computer players."
+            )
+        rng = SeededRng.from_seed(table.seed)
+        rng.shuffle(table.seats)
+        options = self.engine.Options.model_validate(table.options)
+        state = self.engine.new_game([seat.id for seat in table.seats], table.seed, options)
+        state = self._play_computer_turns(table, state, stored.rev)
+        await self._save_and_show(interaction, stored, table, state)
+
+    async def _action_click(self, interaction: Interaction, stored: Stored, click: Click) -> None:
+        table = stored.table.model_copy(deep=True)
+        if table.phase == "over":
+            raise GameError("This game is over.")
+        if table.phase != "playing":
+            raise GameError("The game hasn't started yet.")
+        player = _player(interaction)
+        if table.seat_of(player) is None:
+            raise GameError("You're not playing in this game.")
+        if click.rev != stored.rev:
+            raise GameError("That table was out of date; someone has moved since. Try again.")
+        state = self.engine.State.model_validate(table.state)
+        state = self.engine.apply(state, player, self.adapter.parse_action(click.arg))
+        state = self._play_computer_turns(table, state, stored.rev)
+        await self._save_and_show(interaction, stored, table, state)
+
+    async def _save_and_show(
+        self, interaction: Interaction, stored: Stored, table: Table, state: BaseModel
+    ) -> None:
+        table.state = state.model_dump(mode="json")
+        table.phase = "over" if self.engine.is_over(state) else "playing"
+        if interaction.message is not None:
+            table.message_id = interaction.message.id
+        rev = await self.bot.store.save(table, stored.rev)
+        message = await self._table_message(table, state, rev)
+        await interaction.response.edit_message(
+            content=message.content,
+            embed=message.embed,
+            view=message.view,
+            attachments=message.files(),
+        )
+
+    def _play_computer_turns(self, table: Table, state: BaseModel, rev: int) -> BaseModel:
+        """Let computer seats act until a person must act or the game ends."""
+        rng = SeededRng.from_seed(table.seed ^ (rev * 0x9E3779B97F4A7C15))
+        for _ in range(MAX_COMPUTER_MOVES):
+            computers = [p for p in self.engine.to_act(state) if p.startswith("ai:")]
+            if not computers:
+                return state
+            for player in computers:
+                action = choose_uniform(self.engine, state, player, rng)
+                state = self.engine.apply(state, player, action)
+        raise GameError("The computer players could not finish their turns.")
+
+    # ----- private views ----------------------------------------------------
+
+    async def _send_private_view(self, interaction: Interaction, table: Table) -> None:
+        player = _player(interaction)
+        if table.seat_of(player) is None:
+            raise GameError("You're not playing in this game.")
+        if table.state is None:
+            raise GameError("The game hasn't started yet.")
+        state = self.engine.State.model_validate(table.state)
+        view = self.engine.view(state, player)
+        embed = embeds.notice_embed(
+            f"{self.engine.title}: your hand", self.adapter.colour, self.adapter.private_text(view)
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # ----- lobby changes (pure) -----------------------------------------------
+
+    def _joined(self, table: Table, user: discord.abc.User) -> Table:
+        if table.phase != "lobby":
+            raise GameError("The game has already started; wait for the next one.")
+        if table.seat_of(str(user.id)) is not None:
+            raise GameError("You're already at this table.")
+        if len(table.seats) >= self.engine.max_players:
+            raise GameError(f"The table is full ({self.engine.max_players} players).")
+        return table.model_copy(update={"seats": [*table.seats, _seat(user)]})
+
+    def _left(self, table: Table, player: PlayerId) -> Table:
+        if table.phase != "lobby":
+            raise GameError(
+                "You can't leave a running game; the host can end it with "
+                f"`/{self.engine.name} abandon`."
+            )
+        if table.seat_of(player) is None:
+            raise GameError("You're not at this table.")
+        seats = [seat for seat in table.seats if seat.id != player]
+        host = table.host
+        if player == host:
+            people = [seat.id for seat in seats if not seat.is_ai]
+            host = people[0] if people else ""
+            if not people:
+                seats = []
+        return table.model_copy(update={"seats": seats, "host": host})
+
+    def _with_computer(self, table: Table, player: PlayerId) -> Table:
+        if player != table.host:
+            raise GameError("Only the host can add computer players.")
+        if len(table.seats) >= self.engine.max_players:
+            raise GameError(f"The table is full ({self.engine.max_players} players).")
+        taken = {seat.id for seat in table.seats}
+        number = next(n for n in range(1, 100) if f"ai:{n}" not in taken)
+        seat = Seat(id=f"ai:{number}", name=f"Computer {number}")
+        return table.model_copy(update={"seats": [*table.seats, seat]})
+
+    # ----- messages -----------------------------------------------------------
+
+    async def _message_for(self, table: Table, rev: int) -> TableMessage:
+        if table.state is None:
+            return self._lobby_message(table, rev)
+        state = self.engine.State.model_validate(table.state)
+        return await self._table_message(table, state, rev)
+
+    def _lobby_message(self, table: Table, rev: int) -> TableMessage:
+        host = table.seat_of(table.host)
+        embed = embeds.lobby_embed(
+            self.engine.title,
+            self.adapter.colour,
+            host.name if host else "?",
+            [seat.name for seat in table.seats],
+            (self.engine.min_players, self.engine.max_players),
+            _options_line(table.options),
+        )
+        buttons = [
+            self._button(table, rev, "join", "Join", "success"),
+            self._button(table, rev, "leave", "Leave", "secondary"),
+            self._button(table, rev, "ai", "Add computer player", "secondary"),
+            self._button(table, rev, "start", "Start", "primary"),
+        ]
+        return TableMessage(None, embed, button_view(buttons), None)
+
+    async def _table_message(self, table: Table, state: BaseModel, rev: int) -> TableMessage:
+        names = table.names()
+        public = self.engine.view(state, None)
+        png = await asyncio.to_thread(self.adapter.render_table, public, names)
+        over = self.engine.is_over(state)
+        footer = f"Game {table.gid} · move {rev}"
+        if over:
+            outcome = self.engine.outcome(state)
+            text = self.adapter.results_text(public, outcome, names)
+            embed = embeds.table_embed(f"{self.engine.title}: results", 0x2ECC71, text, footer)
+            return TableMessage(None, embed, self._table_view(table, rev, public, True), png)
+        text = self.adapter.table_text(public, names)
+        embed = embeds.table_embed(self.engine.title, self.adapter.colour, text, footer)
+        return TableMessage(
+            _turn_mentions(self.engine.to_act(state)),
+            embed,
+            self._table_view(table, rev, public, False),
+            png,
+        )
+
+    def _table_view(self, table: Table, rev: int, public: Any, over: bool) -> discord.ui.View:
+        buttons = [
+            self._button(table, rev, "act", spec.label, spec.style, arg=spec.key, disabled=over)
+            for spec in self.adapter.table_buttons(public)
+        ]
+        buttons.append(
+            self._button(table, rev, "hand", self.adapter.hand_label, "primary", disabled=over)
+        )
+        return button_view(buttons)
+
+    def _button(
+        self,
+        table: Table,
+        rev: int,
+        verb: str,
+        label: str,
+        style: str,
+        *,
+        arg: str = "",
+        disabled: bool = False,
+    ) -> GameButton:
+        click = Click(self.engine.name, table.gid, rev, verb, arg)
+        return GameButton(click, label, style, disabled=disabled)
+
+    async def _refresh_lobby_message(self, table: Table, rev: int) -> None:
+        if table.message_id is None:
+            return
+        message = self._lobby_message(table, rev)
+        partial = self.bot.get_partial_messageable(table.channel_id)
+        try:
+            await partial.get_partial_message(table.message_id).edit(
+                embed=message.embed, view=message.view
+            )
+        except discord.HTTPException as error:
+            log.info("Could not refresh lobby message %s: %s", table.message_id, error)
+
+    async def _close_message(self, table: Table, reason: str) -> None:
+        if table.message_id is None:
+            return
+        notice = embeds.notice_embed(self.engine.title, 0x95A5A6, reason)
+        partial = self.bot.get_partial_messageable(table.channel_id)
+        try:
+            await partial.get_partial_message(table.message_id).edit(
+                content=None, embed=notice, view=None, attachments=[]
+            )
+        except discord.HTTPException as error:
+            log.info("Could not close table message %s: %s", table.message_id, error)
+
+    async def _strip_buttons(self, channel_id: int, message_id: int) -> None:
+        partial = self.bot.get_partial_messageable(channel_id)
+        try:
+            await partial.get_partial_message(message_id).edit(view=None)
+        except discord.HTTPException as error:
+            log.info("Could not strip buttons from %s: %s", message_id, error)
+
+    async def _remember_message(self, table: Table, message_id: int | None) -> None:
+        if message_id is not None and message_id != table.message_id:
+            await self.bot.store.set_message(table, message_id)
+
+    async def _load_running(self, interaction: Interaction, *, allow_over: bool = False) -> Stored:
+        guild_id, channel_id = _place(interaction)
+        stored = await self.bot.store.load(guild_id, channel_id)
+        if stored is None or stored.table.game != self.engine.name:
+            raise GameError(
+                f"There's no {self.engine.title} game in this channel; "
+                f"start one with `/{self.engine.name} start`."
+            )
+        if stored.table.phase == "over" and not allow_over:
+            raise GameError(
+                f"The game here is over; start a new one with `/{self.engine.name} start`."
+            )
+        return stored
+
+
+def _place(interaction: Interaction) -> tuple[int, int]:
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise IllegalAction("Games are played in server channels.")
+    return interaction.guild_id, interaction.channel_id
+
+
+def _player(interaction: Interaction) -> PlayerId:
+    return str(interaction.user.id)
+
+
+def _seat(user: discord.abc.User) -> Seat:
+    return Seat(id=str(user.id), name=user.display_name)
+
+
+def _can_manage_messages(interaction: Interaction) -> bool:
+    permissions = interaction.permissions
+    return bool(permissions.manage_messages)
+
+
+def _turn_mentions(players: list[PlayerId]) -> str | None:
+    people = [p for p in players if not p.startswith("ai:")]
+    if not people:
+        return None
+    return " ".join(f"<@{p}>" for p in people) + ", your turn."
+
+
+def _options_line(options: dict[str, Any]) -> str:
+    shown = {key: value for key, value in options.items() if value not in (None, False, [])}
+    return ", ".join(f"{key}: {value}" for key, value in shown.items())

@@ -1,0 +1,33 @@
+"""Settings, read once at start from the environment or `.env`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+DISCORD_API_BASE_URL = "https://discord.com/api/v10"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr | None = None
+    redis_url: str | None = None
+    """Use this Redis server; unset: start an embedded one with data under data_dir."""
+    data_dir: Path = Path("data")
+    discord_guild_ids: Annotated[list[int], NoDecode] = Field(default_factory=list)
+    """Sync slash commands to these guilds at start (instant); empty: globally."""
+    discord_api_base_url: str = DISCORD_API_BASE_URL
+    discord_gateway_url: str | None = None
+    """Override the gateway URL Discord hands out (REST proxy or local test harness)."""
+    log_level: str = "INFO"
+
+    @field_validator("discord_guild_ids", mode="before")
+    @classmethod
+    def _split_ids(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [int(part) for part in value.replace(",", " ").split()]
+        return value

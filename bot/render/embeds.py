@@ -1,0 +1,66 @@
+"""Discord embeds for lobbies, tables and results (the one render module using discord)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import discord
+
+from bot.cogs.adapter import TableText
+from bot.engines.base import PlayerId
+
+TABLE_IMAGE = "table.png"
+EMBED_FIELD_LIMIT = 1024
+
+
+def player_name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
+    return names.get(player, player)
+
+
+def lobby_embed(
+    title: str,
+    colour: int,
+    host_name: str,
+    seat_names: list[str],
+    player_range: tuple[int, int],
+    options_line: str,
+) -> discord.Embed:
+    low, high = player_range
+    embed = discord.Embed(
+        title=f"{title}: new table",
+        colour=colour,
+        description=(
+            f"**{host_name}** opened a table for {low}–{high} players.\n"
+            "Press **Join** to take a seat; the host presses **Start**."
+        ),
+    )
+    embed.add_field(
+        name=f"Players ({len(seat_names)}/{high})",
+        value=_clip("\n".join(f"• {name}" for name in seat_names) or "nobody yet"),
+        inline=False,
+    )
+    if options_line:
+        embed.add_field(name="Options", value=_clip(options_line), inline=False)
+    return embed
+
+
+def table_embed(
+    title: str, colour: int, text: TableText, footer: str, *, with_image: bool = True
+) -> discord.Embed:
+    embed = discord.Embed(title=title, colour=colour, description=text.description)
+    for name, value in text.fields:
+        embed.add_field(name=name, value=_clip(value), inline=False)
+    if with_image:
+        embed.set_image(url=f"attachment://{TABLE_IMAGE}")
+    embed.set_footer(text=footer)
+    return embed
+
+
+def notice_embed(title: str, colour: int, description: str) -> discord.Embed:
+    return discord.Embed(title=title, colour=colour, description=description)
+
+
+def _clip(text: str) -> str:
+    if len(text) <= EMBED_FIELD_LIMIT:
+        return text
+    return text[: EMBED_FIELD_LIMIT - 1] + "…"
