@@ -25,6 +25,11 @@ class Settings(BaseSettings):
     """Override the gateway URL Discord hands out (REST proxy or local test harness)."""
     log_level: str = "INFO"
 
+    @field_validator("redis_url", "discord_gateway_url", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        return None if value == "" else value
+
     @field_validator("discord_guild_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: object) -> object:

@@ -1,0 +1,609 @@
+"""Drawing pieces shared by every game's table image.
+
+Everything here is pure and deterministic: the same arguments give the same pixels.
+Sprites (cards, chips, corner masks) are cached, so a table is mostly a handful of
+``alpha_composite`` calls plus text. Shapes are drawn supersampled and scaled down,
+so edges are anti-aliased; text is drawn at final size, where FreeType hints it.
+
+Fonts come from Pillow itself (``ImageFont.load_default(size=...)``, Aileron
+Regular), never from a system path. That font covers printable ASCII only, so names
+pass through `printable` first. Bold is Aileron with a thin stroke of its own colour.
+
+Every image is an opaque rounded panel on a transparent background, in colours that
+read on both Discord's dark (#313338) and light (#ffffff) themes.
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal, NamedTuple
+
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+RGBA = tuple[int, int, int, int]
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]
+
+SUPERSAMPLE = 4
+"""Shapes are drawn this many times larger, then scaled down (anti-aliasing)."""
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Colours for every game: a felt-green table with warm card stock."""
+
+    panel: RGBA = (24, 66, 51, 255)
+    panel_edge: RGBA = (16, 46, 36, 255)
+    lane: RGBA = (32, 83, 65, 255)
+    lane_active: RGBA = (44, 104, 81, 255)
+    text: RGBA = (246, 242, 232, 255)
+    muted: RGBA = (163, 196, 181, 255)
+    faint: RGBA = (120, 160, 143, 255)
+    accent: RGBA = (244, 193, 78, 255)
+    """The player to act, the winner: gold."""
+    accent_ink: RGBA = (52, 38, 6, 255)
+    card: RGBA = (253, 249, 239, 255)
+    card_muted: RGBA = (214, 219, 210, 255)
+    card_edge: RGBA = (196, 184, 156, 255)
+    ink: RGBA = (31, 42, 54, 255)
+    red_ink: RGBA = (196, 40, 40, 255)
+    back: RGBA = (128, 36, 52, 255)
+    back_pattern: RGBA = (160, 62, 78, 255)
+    chip: RGBA = (209, 58, 52, 255)
+    chip_stripe: RGBA = (250, 244, 232, 255)
+    shadow: RGBA = (0, 0, 0, 110)
+    silver: RGBA = (200, 208, 214, 255)
+    bronze: RGBA = (212, 146, 94, 255)
+
+
+PALETTE = Palette()
+
+
+# --- fonts and text ------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled scalable font at ``size`` pixels."""
+    loaded = ImageFont.load_default(size=size)
+    if not isinstance(loaded, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow sans FreeType
+        raise RuntimeError("Pillow was built without FreeType; table images need it")
+    return loaded
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    size: int
+    fill: RGBA = PALETTE.text
+    bold: bool = False
+
+    @property
+    def stroke(self) -> float:
+        """Faux bold: a stroke of the text's own colour, ~3.5 % of the size."""
+        return round(self.size * 0.035, 2) if self.bold else 0.0
+
+    def but(self, *, fill: RGBA | None = None, size: int | None = None) -> TextStyle:
+        return TextStyle(size or self.size, fill or self.fill, self.bold)
+
+
+def text_width(text: str, style: TextStyle) -> float:
+    return font(style.size).getlength(text) + 2 * style.stroke
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw, xy: Point, text: str, style: TextStyle, anchor: str = "la"
+) -> None:
+    """Draw ``text`` with a Pillow anchor ("la" left-ascender, "lm" left-middle, ...)."""
+    draw.text(
+        xy,
+        text,
+        font=font(style.size),
+        fill=style.fill,
+        anchor=anchor,
+        stroke_width=style.stroke,
+        stroke_fill=style.fill,
+    )
+
+
+def draw_centered(draw: ImageDraw.ImageDraw, center: Point, text: str, style: TextStyle) -> None:
+    """Draw ``text`` with its inked box centred on ``center`` (exact for digits)."""
+    left, top, right, bottom = font(style.size).getbbox(text, anchor="ls", stroke_width=style.stroke)
+    x = center[0] - (left + right) / 2
+    y = center[1] - (top + bottom) / 2
+    draw_text(draw, (round(x), round(y)), text, style, anchor="ls")
+
+
+ELLIPSIS = "…"
+
+
+def fit_text(text: str, style: TextStyle, max_width: float) -> str:
+    """``text`` cut (with an ellipsis) to the longest prefix that fits ``max_width``."""
+    if text_width(text, style) <= max_width:
+        return text
+    low, high = 0, len(text)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if text_width(text[:mid].rstrip() + ELLIPSIS, style) <= max_width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + ELLIPSIS if low else ELLIPSIS
+
+
+_LATIN_EXTRAS = str.maketrans(
+    {
+        "ß": "ss",
+        "Ł": "L",
+        "ł": "l",
+        "Ø": "O",
+        "ø": "o",
+        "Æ": "AE",
+        "æ": "ae",
+        "Œ": "OE",
+        "œ": "oe",
+        "Đ": "D",
+        "đ": "d",
+        "ı": "i",
+        "Þ": "Th",
+        "þ": "th",
+        "Ð": "D",
+        "ð": "d",
+    }
+)
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(char: str) -> bool:
+    """Whether the bundled font draws ``char`` (rather than its missing-glyph box)."""
+    if " " <= char <= "~":
+        return True
+    probe = font(16)
+    missing = probe.getmask("\U0010fffd")
+    mask = probe.getmask(char)
+    return mask.size != missing.size or bytes(mask) != bytes(missing)
+
+
+def printable(text: str) -> str:
+    """``text`` reduced to what the font can draw: accents dropped (José → Jose),
+    styled letters folded (𝓐𝓵𝓲𝓬𝓮 → Alice), anything else (emoji, other scripts)
+    left out, whitespace collapsed."""
+    folded = unicodedata.normalize("NFKD", text.translate(_LATIN_EXTRAS))
+    kept = "".join(
+        " " if ch.isspace() else ch
+        for ch in folded
+        if ch.isspace() or (not unicodedata.combining(ch) and has_glyph(ch))
+    )
+    return " ".join(kept.split())
+
+
+def display_name(player: str, names: Mapping[str, str], seat: int) -> str:
+    """The name to print for ``player``: ``names[player]``, else the id itself; if
+    nothing of it is printable, "Player <seat + 1>"."""
+    cleaned = printable(names.get(player, player))
+    if any(ch.isalnum() for ch in cleaned):
+        return cleaned
+    return f"Player {seat + 1}"
+
+
+# --- shapes and sprites ----------------------------------------------------------
+
+
+class Sprite(NamedTuple):
+    """An RGBA image and where its nominal top-left corner sits inside it (a sprite
+    with a shadow is larger than the thing it shows)."""
+
+    image: Image.Image
+    dx: int = 0
+    dy: int = 0
+
+
+def place(base: Image.Image, sprite: Sprite, x: float, y: float) -> None:
+    """Composite ``sprite`` so that its nominal top-left corner lands on (x, y)."""
+    base.alpha_composite(sprite.image, dest=(round(x) - sprite.dx, round(y) - sprite.dy))
+
+
+@lru_cache(maxsize=64)
+def _corner(radius: int) -> Image.Image:
+    """Anti-aliased top-left quarter-disc mask, ``radius`` pixels square."""
+    big = Image.new("L", (radius * SUPERSAMPLE, radius * SUPERSAMPLE), 0)
+    diameter = 2 * radius * SUPERSAMPLE - 1
+    ImageDraw.Draw(big).ellipse((0, 0, diameter, diameter), fill=255)
+    return big.resize((radius, radius), Image.Resampling.BOX)
+
+
+def rounded_mask(width: int, height: int, radius: int) -> Image.Image:
+    """An "L" mask of a rounded rectangle with anti-aliased corners."""
+    mask = Image.new("L", (width, height), 255)
+    radius = max(0, min(radius, width // 2, height // 2))
+    if radius:
+        corner = _corner(radius)
+        mask.paste(corner, (0, 0))
+        mask.paste(corner.transpose(Image.Transpose.FLIP_LEFT_RIGHT), (width - radius, 0))
+        mask.paste(corner.transpose(Image.Transpose.FLIP_TOP_BOTTOM), (0, height - radius))
+        mask.paste(corner.transpose(Image.Transpose.ROTATE_180), (width - radius, height - radius))
+    return mask
+
+
+def rounded_rect(
+    width: int,
+    height: int,
+    radius: int,
+    fill: RGBA,
+    outline: RGBA | None = None,
+    outline_width: int = 0,
+) -> Image.Image:
+    """An RGBA rounded rectangle (anti-aliased), optionally with an outline."""
+    outer = outline if outline is not None and outline_width > 0 else fill
+    image = Image.new("RGBA", (width, height), outer[:3] + (0,))
+    image.paste(Image.new("RGBA", (width, height), outer), (0, 0), rounded_mask(width, height, radius))
+    if outer is not fill:
+        inset = outline_width
+        inner = rounded_rect(width - 2 * inset, height - 2 * inset, max(0, radius - inset), fill)
+        image.alpha_composite(inner, dest=(inset, inset))
+    if outer[3] < 255:
+        alpha = image.getchannel("A").point(lambda v: v * outer[3] // 255)
+        image.putalpha(alpha)
+    return image
+
+
+def draw_rounded(
+    base: Image.Image,
+    box: tuple[int, int, int, int],
+    radius: int,
+    fill: RGBA,
+    outline: RGBA | None = None,
+    outline_width: int = 0,
+) -> None:
+    """Composite a rounded rectangle covering ``box`` (left, top, right, bottom)."""
+    left, top, right, bottom = box
+    shape = rounded_rect(right - left, bottom - top, radius, fill, outline, outline_width)
+    base.alpha_composite(shape, dest=(left, top))
+
+
+def new_panel(width: int, height: int, radius: int = 18) -> Image.Image:
+    """A fresh table: an opaque rounded felt panel with a darker rim, transparent
+    outside its corners."""
+    return rounded_rect(width, height, radius, PALETTE.panel, PALETTE.panel_edge, 3)
+
+
+@lru_cache(maxsize=64)
+def _shadow(width: int, height: int, radius: int, blur: int) -> Image.Image:
+    pad = 2 * blur
+    mask = Image.new("L", (width + 2 * pad, height + 2 * pad), 0)
+    mask.paste(rounded_mask(width, height, radius), (pad, pad))
+    mask = mask.filter(ImageFilter.GaussianBlur(blur))
+    shadow = Image.new("RGBA", mask.size, PALETTE.shadow)
+    shadow.putalpha(mask.point(lambda v: v * PALETTE.shadow[3] // 255))
+    return shadow
+
+
+def with_shadow(shape: Image.Image, radius: int, blur: int = 2, drop: int = 2) -> Sprite:
+    """``shape`` on a soft drop shadow; the sprite's (dx, dy) points at the shape."""
+    shadow = _shadow(shape.width, shape.height, radius, blur)
+    pad = 2 * blur
+    canvas = shadow.copy()
+    canvas.alpha_composite(shadow, dest=(0, drop)) if drop else None
+    canvas = Image.new("RGBA", shadow.size, (0, 0, 0, 0))
+    canvas.alpha_composite(shadow, dest=(0, 0), source=(0, 0, shadow.width, shadow.height - drop))
+    if drop:
+        canvas = Image.new("RGBA", (shadow.width, shadow.height + drop), (0, 0, 0, 0))
+        canvas.alpha_composite(shadow, dest=(0, drop))
+    canvas.alpha_composite(shape, dest=(pad, pad))
+    return Sprite(canvas, pad, pad)
+
+
+def supersampled(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A transparent canvas SUPERSAMPLE times the size, for anti-aliased shapes;
+    finish with `downsample`."""
+    image = Image.new("RGBA", (width * SUPERSAMPLE, height * SUPERSAMPLE), (0, 0, 0, 0))
+    return image, ImageDraw.Draw(image)
+
+
+def downsample(image: Image.Image) -> Image.Image:
+    size = (image.width // SUPERSAMPLE, image.height // SUPERSAMPLE)
+    return image.resize(size, Image.Resampling.BOX)
+
+
+# --- cards -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardSize:
+    width: int
+    height: int
+    radius: int
+    number: int
+    """Font size of a number card's number (or a playing card's centre pip size)."""
+    corner: int
+    """Font size of a playing card's corner rank."""
+
+
+SMALL_CARD = CardSize(30, 42, 5, 17, 12)
+ROW_CARD = CardSize(44, 62, 6, 23, 15)
+BIG_CARD = CardSize(96, 134, 10, 56, 24)
+
+
+def _blank_card(size: CardSize, face: RGBA) -> Image.Image:
+    return rounded_rect(size.width, size.height, size.radius, face, PALETTE.card_edge, 1)
+
+
+@lru_cache(maxsize=512)
+def number_card(
+    value: int,
+    size: CardSize,
+    ink: RGBA = PALETTE.ink,
+    *,
+    strip: int | None = None,
+    muted: bool = False,
+) -> Sprite:
+    """A card showing ``value``, centred; with ``strip`` the number is centred in the
+    card's left ``strip`` pixels instead (the part still visible when the next card
+    overlaps it). ``muted`` greys the card out (e.g. cards out of play)."""
+    face = _blank_card(size, PALETTE.card_muted if muted else PALETTE.card)
+    draw = ImageDraw.Draw(face)
+    style = TextStyle(size.number, ink, bold=True)
+    visible = size.width if strip is None else strip
+    draw_centered(draw, (visible / 2 + 0.5, size.height / 2), str(value), style)
+    if size.height >= 100:  # big cards get small corner indices too
+        corner = TextStyle(size.corner, ink, bold=True)
+        draw_text(draw, (8, 7), str(value), corner, anchor="la")
+        draw_text(draw, (size.width - 8, size.height - 7), str(value), corner, anchor="rd")
+    return with_shadow(face, size.radius)
+
+
+@lru_cache(maxsize=32)
+def card_back(size: CardSize) -> Sprite:
+    """A face-down card: a burgundy back with a lattice and an inner frame."""
+    w, h, s = size.width, size.height, SUPERSAMPLE
+    image, draw = supersampled(w, h)
+    draw.rounded_rectangle((0, 0, w * s - 1, h * s - 1), size.radius * s, fill=PALETTE.card)
+    inset = max(2, w // 14) * s
+    inner = (inset, inset, w * s - 1 - inset, h * s - 1 - inset)
+    draw.rounded_rectangle(inner, max(1, size.radius - 2) * s, fill=PALETTE.back)
+    step = max(6, w // 6) * s
+    for offset in range(-h * s, w * s + h * s, step):
+        draw.line((offset, 0, offset + h * s, h * s), fill=PALETTE.back_pattern, width=s)
+        draw.line((offset, h * s, offset + h * s, 0), fill=PALETTE.back_pattern, width=s)
+    frame = Image.new("RGBA", image.size, (0, 0, 0, 0))
+    frame_draw = ImageDraw.Draw(frame)
+    frame_draw.rounded_rectangle((0, 0, w * s - 1, h * s - 1), size.radius * s, fill=PALETTE.card)
+    mask = Image.new("L", image.size, 0)
+    ImageDraw.Draw(mask).rounded_rectangle(inner, max(1, size.radius - 2) * s, fill=255)
+    frame.paste(image, (0, 0), mask)
+    ImageDraw.Draw(frame).rounded_rectangle(
+        (0, 0, w * s - 1, h * s - 1), size.radius * s, outline=PALETTE.card_edge, width=s
+    )
+    return with_shadow(downsample(frame), size.radius)
+
+
+def card_stack(size: CardSize, count: int, spread: int = 3) -> tuple[Sprite, int]:
+    """Up to four face-down cards fanned down-right, for a draw pile of ``count``
+    cards; returns the sprite and how many backs it shows (0 for an empty pile)."""
+    layers = min(count, 4)
+    back = card_back(size)
+    extra = spread * max(0, layers - 1)
+    canvas = Image.new(
+        "RGBA", (back.image.width + extra, back.image.height + extra), (0, 0, 0, 0)
+    )
+    for layer in range(layers):
+        canvas.alpha_composite(back.image, dest=(layer * spread, layer * spread))
+    return Sprite(canvas, back.dx, back.dy), layers
+
+
+# --- playing cards and suits -----------------------------------------------------
+
+SuitLetter = Literal["C", "D", "H", "S"]
+
+
+def suit_colour(suit: str) -> RGBA:
+    return PALETTE.red_ink if suit in ("D", "H") else PALETTE.ink
+
+
+def _heart(draw: ImageDraw.ImageDraw, box: Box, fill: RGBA, upside_down: bool = False) -> None:
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    r = w * 0.27
+
+    def fy(y: float) -> float:  # flip vertically inside the box for spades
+        return y1 - (y - y0) if upside_down else y
+
+    lobe_y = y0 + h * 0.30
+    for cx in (x0 + w * 0.27, x1 - w * 0.27):
+        cy = fy(lobe_y)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
+    tip = (x0 + w / 2, fy(y0 + h * (0.86 if upside_down else 1.0)))
+    side_y = fy(y0 + h * 0.43)
+    draw.polygon([(x0 + w * 0.015, side_y), (x1 - w * 0.015, side_y), tip], fill=fill)
+    notch_y = fy(y0 + h * 0.34)
+    draw.polygon([(x0 + w * 0.27, fy(lobe_y)), (x1 - w * 0.27, fy(lobe_y)), tip], fill=fill)
+    draw.polygon([(x0 + w * 0.2, notch_y), (x1 - w * 0.2, notch_y), tip], fill=fill)
+
+
+def _stem(draw: ImageDraw.ImageDraw, box: Box, fill: RGBA) -> None:
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    cx = x0 + w / 2
+    draw.polygon([(cx, y0 + h * 0.55), (cx + w * 0.2, y1), (cx - w * 0.2, y1)], fill=fill)
+
+
+def draw_suit(draw: ImageDraw.ImageDraw, suit: str, box: Box, fill: RGBA | None = None) -> None:
+    """Draw a suit symbol ("C", "D", "H", "S") filling ``box``, from polygons and
+    ellipses (no font glyphs). Draw on a `supersampled` canvas for smooth edges."""
+    colour = fill if fill is not None else suit_colour(suit)
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    cx = x0 + w / 2
+    if suit == "D":
+        draw.polygon(
+            [(cx, y0), (x1 - w * 0.1, y0 + h / 2), (cx, y1), (x0 + w * 0.1, y0 + h / 2)],
+            fill=colour,
+        )
+    elif suit == "H":
+        _heart(draw, (x0, y0 + h * 0.04, x1, y1), colour)
+    elif suit == "S":
+        _heart(draw, (x0, y0, x1, y0 + h * 0.86), colour, upside_down=True)
+        _stem(draw, box, colour)
+    elif suit == "C":
+        r = w * 0.22
+        for ccx, ccy in ((cx, y0 + r), (x0 + r + w * 0.02, y0 + h * 0.53), (x1 - r - w * 0.02, y0 + h * 0.53)):
+            draw.ellipse((ccx - r, ccy - r, ccx + r, ccy + r), fill=colour)
+        draw.polygon([(cx, y0 + r), (cx + w * 0.14, y0 + h * 0.6), (cx - w * 0.14, y0 + h * 0.6)], fill=colour)
+        _stem(draw, box, colour)
+    else:
+        raise ValueError(f"no such suit: {suit!r}")
+
+
+def _star(draw: ImageDraw.ImageDraw, box: Box, fill: RGBA) -> None:
+    import math
+
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    outer, inner = (x1 - x0) / 2, (x1 - x0) / 5
+    points = [
+        (
+            cx + (outer if i % 2 == 0 else inner) * math.sin(i * math.pi / 5),
+            cy - (outer if i % 2 == 0 else inner) * math.cos(i * math.pi / 5),
+        )
+        for i in range(10)
+    ]
+    draw.polygon(points, fill=fill)
+
+
+@lru_cache(maxsize=512)
+def suit_icon(suit: str, size: int, fill: RGBA | None = None) -> Image.Image:
+    """A suit symbol ``size`` pixels square, anti-aliased, transparent around it.
+    ``suit`` "" gives a star (jokers)."""
+    image, draw = supersampled(size, size)
+    box = (0.0, 0.0, size * SUPERSAMPLE - 1.0, size * SUPERSAMPLE - 1.0)
+    if suit:
+        draw_suit(draw, suit, box, fill)
+    else:
+        _star(draw, box, fill or PALETTE.red_ink)
+    return downsample(image)
+
+
+@lru_cache(maxsize=512)
+def playing_card(rank: str, suit: str, size: CardSize, *, muted: bool = False) -> Sprite:
+    """A playing card: ``rank`` text ("10", "Q", "A"; "JK" for a joker with suit "")
+    with a small suit under it in the top-left corner and a large suit in the middle."""
+    face = _blank_card(size, PALETTE.card_muted if muted else PALETTE.card)
+    draw = ImageDraw.Draw(face)
+    colour = suit_colour(suit) if suit else PALETTE.red_ink
+    corner = TextStyle(size.corner, colour, bold=True)
+    label = "J" if rank == "JK" else rank
+    margin = max(3, size.width // 12)
+    label_width = text_width(label, corner)
+    draw_centered(draw, (margin + label_width / 2, margin + size.corner * 0.45), label, corner)
+    pip = max(6, round(size.corner * 0.8))
+    icon_x = round(margin + label_width / 2 - pip / 2)
+    face.alpha_composite(suit_icon(suit, pip, colour), dest=(icon_x, margin + size.corner + 2))
+    big = min(size.number, size.width - 2 * margin, size.height // 2)
+    centre = (round((size.width - big) / 2) + margin // 2, round((size.height - big) / 2) + margin)
+    face.alpha_composite(suit_icon(suit, big, colour), dest=centre)
+    return with_shadow(face, size.radius)
+
+
+# --- chips and badges ------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def chip(radius: int, colour: RGBA = PALETTE.chip) -> Sprite:
+    """A poker chip seen from above: coloured disc, six light edge inserts, an inner
+    ring. The sprite's (dx, dy) is the chip's top-left corner."""
+    d = 2 * radius
+    s = SUPERSAMPLE
+    image, draw = supersampled(d, d)
+    full = (0, 0, d * s - 1, d * s - 1)
+    draw.ellipse(full, fill=colour)
+    for k in range(6):
+        start = k * 60 - 12
+        draw.pieslice(full, start, start + 24, fill=PALETTE.chip_stripe)
+    edge = d * s * 0.17
+    draw.ellipse((edge, edge, d * s - 1 - edge, d * s - 1 - edge), fill=colour)
+    ring = d * s * 0.27
+    draw.ellipse(
+        (ring, ring, d * s - 1 - ring, d * s - 1 - ring),
+        outline=PALETTE.chip_stripe,
+        width=max(1, round(d * s * 0.04)),
+    )
+    return with_shadow(downsample(image), radius, blur=1, drop=1)
+
+
+def chip_pile(count: int, radius: int, overlap: float = 0.55, most: int = 5) -> Sprite:
+    """Up to ``most`` chips in an overlapping row; at least one (so an empty pot still
+    shows where chips go — dim it yourself if you like)."""
+    one = chip(radius)
+    shown = max(1, min(count, most))
+    step = round(2 * radius * (1 - overlap))
+    canvas = Image.new(
+        "RGBA", (one.image.width + step * (shown - 1), one.image.height), (0, 0, 0, 0)
+    )
+    for k in range(shown):
+        canvas.alpha_composite(one.image, dest=(k * step, 0))
+    return Sprite(canvas, one.dx, one.dy)
+
+
+def faded(sprite: Sprite, opacity: float) -> Sprite:
+    """``sprite`` with its alpha scaled by ``opacity`` (0–1)."""
+    image = sprite.image.copy()
+    image.putalpha(image.getchannel("A").point(lambda v: round(v * opacity)))
+    return Sprite(image, sprite.dx, sprite.dy)
+
+
+def badge(
+    base: Image.Image, center: Point, radius: int, text: str, fill: RGBA, ink: RGBA
+) -> None:
+    """A filled disc with short ``text`` (e.g. a place "1") in its middle."""
+    image, draw = supersampled(2 * radius, 2 * radius)
+    draw.ellipse((0, 0, 2 * radius * SUPERSAMPLE - 1, 2 * radius * SUPERSAMPLE - 1), fill=fill)
+    disc = downsample(image)
+    draw_centered(ImageDraw.Draw(disc), (radius, radius), text, TextStyle(round(radius * 1.15), ink, True))
+    base.alpha_composite(disc, dest=(round(center[0] - radius), round(center[1] - radius)))
+
+
+def pill(
+    base: Image.Image, xy: Point, text: str, style: TextStyle, fill: RGBA, pad_x: int = 8
+) -> int:
+    """A rounded label with ``text``, its left edge at x and vertically centred on y;
+    returns its width."""
+    height = round(style.size * 1.45)
+    width = round(text_width(text, style)) + 2 * pad_x
+    left, top = round(xy[0]), round(xy[1] - height / 2)
+    draw_rounded(base, (left, top, left + width, top + height), height // 2, fill)
+    draw_centered(ImageDraw.Draw(base), (left + width / 2, top + height / 2), text, style)
+    return width
+
+
+def triangle(
+    draw: ImageDraw.ImageDraw, center: Point, size: float, fill: RGBA
+) -> None:
+    """A right-pointing triangle (a "to act" marker) of height ``size``."""
+    cx, cy = center
+    half = size / 2
+    draw.polygon([(cx - half * 0.8, cy - half), (cx + half * 0.9, cy), (cx - half * 0.8, cy + half)], fill=fill)
+
+
+# --- output ----------------------------------------------------------------------
+
+
+def to_png(image: Image.Image, colours: int = 256) -> bytes:
+    """Encode ``image`` as a small PNG: quantized to a palette (no dithering, so
+    flat colours and text edges stay clean; alpha kept for the rounded corners)."""
+    rgba = image.convert("RGBA") if image.mode != "RGBA" else image
+    quantized = rgba.quantize(
+        colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    buffer = io.BytesIO()
+    quantized.save(buffer, format="PNG", compress_level=6)
+    return buffer.getvalue()
+
+
+def join_words(words: Sequence[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
