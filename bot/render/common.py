@@ -16,11 +16,12 @@ read on both Discord's dark (#313338) and light (#ffffff) themes.
 from __future__ import annotations
 
 import io
+import math
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
@@ -111,7 +112,9 @@ def draw_text(
 
 def draw_centered(draw: ImageDraw.ImageDraw, center: Point, text: str, style: TextStyle) -> None:
     """Draw ``text`` with its inked box centred on ``center`` (exact for digits)."""
-    left, top, right, bottom = font(style.size).getbbox(text, anchor="ls", stroke_width=style.stroke)
+    left, top, right, bottom = font(style.size).getbbox(
+        text, anchor="ls", stroke_width=style.stroke
+    )
     x = center[0] - (left + right) / 2
     y = center[1] - (top + bottom) / 2
     draw_text(draw, (round(x), round(y)), text, style, anchor="ls")
@@ -215,16 +218,30 @@ def _corner(radius: int) -> Image.Image:
     return big.resize((radius, radius), Image.Resampling.BOX)
 
 
+@lru_cache(maxsize=64)
+def _corners(radius: int) -> tuple[Image.Image, Image.Image, Image.Image, Image.Image]:
+    """The four corner masks: top-left, top-right, bottom-left, bottom-right."""
+    corner = _corner(radius)
+    return (
+        corner,
+        corner.transpose(Image.Transpose.FLIP_LEFT_RIGHT),
+        corner.transpose(Image.Transpose.FLIP_TOP_BOTTOM),
+        corner.transpose(Image.Transpose.ROTATE_180),
+    )
+
+
+@lru_cache(maxsize=256)
 def rounded_mask(width: int, height: int, radius: int) -> Image.Image:
-    """An "L" mask of a rounded rectangle with anti-aliased corners."""
+    """An "L" mask of a rounded rectangle with anti-aliased corners (cached: don't
+    change it)."""
     mask = Image.new("L", (width, height), 255)
     radius = max(0, min(radius, width // 2, height // 2))
     if radius:
-        corner = _corner(radius)
-        mask.paste(corner, (0, 0))
-        mask.paste(corner.transpose(Image.Transpose.FLIP_LEFT_RIGHT), (width - radius, 0))
-        mask.paste(corner.transpose(Image.Transpose.FLIP_TOP_BOTTOM), (0, height - radius))
-        mask.paste(corner.transpose(Image.Transpose.ROTATE_180), (width - radius, height - radius))
+        top_left, top_right, bottom_left, bottom_right = _corners(radius)
+        mask.paste(top_left, (0, 0))
+        mask.paste(top_right, (width - radius, 0))
+        mask.paste(bottom_left, (0, height - radius))
+        mask.paste(bottom_right, (width - radius, height - radius))
     return mask
 
 
@@ -236,18 +253,36 @@ def rounded_rect(
     outline: RGBA | None = None,
     outline_width: int = 0,
 ) -> Image.Image:
-    """An RGBA rounded rectangle (anti-aliased), optionally with an outline."""
+    """An RGBA rounded rectangle (anti-aliased), transparent outside, optionally
+    with an outline. The outer colour's alpha applies to the whole shape."""
     outer = outline if outline is not None and outline_width > 0 else fill
-    image = Image.new("RGBA", (width, height), outer[:3] + (0,))
-    image.paste(Image.new("RGBA", (width, height), outer), (0, 0), rounded_mask(width, height, radius))
+    image = Image.new("RGBA", (width, height), outer)
     if outer is not fill:
-        inset = outline_width
-        inner = rounded_rect(width - 2 * inset, height - 2 * inset, max(0, radius - inset), fill)
-        image.alpha_composite(inner, dest=(inset, inset))
+        _paste_rounded(image, (0, 0, width, height), radius, fill, outline_width)
+    mask = rounded_mask(width, height, radius)
     if outer[3] < 255:
-        alpha = image.getchannel("A").point(lambda v: v * outer[3] // 255)
-        image.putalpha(alpha)
+        mask = mask.point(lambda v: v * outer[3] // 255)
+    image.putalpha(mask)
     return image
+
+
+def _paste_rounded(
+    base: Image.Image, box: tuple[int, int, int, int], radius: int, colour: RGBA, inset: int = 0
+) -> None:
+    """Paint an opaque rounded rectangle, ``inset`` pixels inside ``box``, onto an
+    opaque area of ``base``: plain fills for the body, masked pastes for the corners
+    only (fast, and exact when both are opaque)."""
+    left, top, right, bottom = box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset
+    r = max(0, min(radius - inset, (right - left) // 2, (bottom - top) // 2))
+    base.paste(colour, (left + r, top, right - r, bottom))
+    base.paste(colour, (left, top + r, right, bottom - r))
+    if not r:
+        return
+    top_left, top_right, bottom_left, bottom_right = _corners(r)
+    base.paste(colour, (left, top, left + r, top + r), top_left)
+    base.paste(colour, (right - r, top, right, top + r), top_right)
+    base.paste(colour, (left, bottom - r, left + r, bottom), bottom_left)
+    base.paste(colour, (right - r, bottom - r, right, bottom), bottom_right)
 
 
 def draw_rounded(
@@ -258,7 +293,15 @@ def draw_rounded(
     outline: RGBA | None = None,
     outline_width: int = 0,
 ) -> None:
-    """Composite a rounded rectangle covering ``box`` (left, top, right, bottom)."""
+    """A rounded rectangle covering ``box`` (left, top, right, bottom) on ``base``.
+    Opaque colours are painted straight on (``base`` must be opaque there, e.g. a
+    panel); translucent ones are composited."""
+    colours = (fill,) if outline is None or outline_width <= 0 else (outline, fill)
+    if all(colour[3] == 255 for colour in colours):
+        _paste_rounded(base, box, radius, colours[0])
+        if len(colours) == 2:
+            _paste_rounded(base, box, radius, fill, outline_width)
+        return
     left, top, right, bottom = box
     shape = rounded_rect(right - left, bottom - top, radius, fill, outline, outline_width)
     base.alpha_composite(shape, dest=(left, top))
@@ -285,13 +328,8 @@ def with_shadow(shape: Image.Image, radius: int, blur: int = 2, drop: int = 2) -
     """``shape`` on a soft drop shadow; the sprite's (dx, dy) points at the shape."""
     shadow = _shadow(shape.width, shape.height, radius, blur)
     pad = 2 * blur
-    canvas = shadow.copy()
-    canvas.alpha_composite(shadow, dest=(0, drop)) if drop else None
-    canvas = Image.new("RGBA", shadow.size, (0, 0, 0, 0))
-    canvas.alpha_composite(shadow, dest=(0, 0), source=(0, 0, shadow.width, shadow.height - drop))
-    if drop:
-        canvas = Image.new("RGBA", (shadow.width, shadow.height + drop), (0, 0, 0, 0))
-        canvas.alpha_composite(shadow, dest=(0, drop))
+    canvas = Image.new("RGBA", (shadow.width, shadow.height + drop), (0, 0, 0, 0))
+    canvas.alpha_composite(shadow, dest=(0, drop))
     canvas.alpha_composite(shape, dest=(pad, pad))
     return Sprite(canvas, pad, pad)
 
@@ -323,8 +361,8 @@ class CardSize:
 
 
 SMALL_CARD = CardSize(30, 42, 5, 17, 12)
-ROW_CARD = CardSize(44, 62, 6, 23, 15)
-BIG_CARD = CardSize(96, 134, 10, 56, 24)
+ROW_CARD = CardSize(50, 66, 7, 23, 15)
+BIG_CARD = CardSize(90, 124, 10, 52, 18)
 
 
 def _blank_card(size: CardSize, face: RGBA) -> Image.Image:
@@ -357,27 +395,25 @@ def number_card(
 
 @lru_cache(maxsize=32)
 def card_back(size: CardSize) -> Sprite:
-    """A face-down card: a burgundy back with a lattice and an inner frame."""
+    """A face-down card: a white rim around a burgundy lattice."""
     w, h, s = size.width, size.height, SUPERSAMPLE
-    image, draw = supersampled(w, h)
-    draw.rounded_rectangle((0, 0, w * s - 1, h * s - 1), size.radius * s, fill=PALETTE.card)
-    inset = max(2, w // 14) * s
-    inner = (inset, inset, w * s - 1 - inset, h * s - 1 - inset)
-    draw.rounded_rectangle(inner, max(1, size.radius - 2) * s, fill=PALETTE.back)
+    pattern, draw = supersampled(w, h)
+    draw.rectangle((0, 0, w * s, h * s), fill=PALETTE.back)
     step = max(6, w // 6) * s
     for offset in range(-h * s, w * s + h * s, step):
         draw.line((offset, 0, offset + h * s, h * s), fill=PALETTE.back_pattern, width=s)
         draw.line((offset, h * s, offset + h * s, 0), fill=PALETTE.back_pattern, width=s)
-    frame = Image.new("RGBA", image.size, (0, 0, 0, 0))
-    frame_draw = ImageDraw.Draw(frame)
-    frame_draw.rounded_rectangle((0, 0, w * s - 1, h * s - 1), size.radius * s, fill=PALETTE.card)
-    mask = Image.new("L", image.size, 0)
-    ImageDraw.Draw(mask).rounded_rectangle(inner, max(1, size.radius - 2) * s, fill=255)
-    frame.paste(image, (0, 0), mask)
-    ImageDraw.Draw(frame).rounded_rectangle(
-        (0, 0, w * s - 1, h * s - 1), size.radius * s, outline=PALETTE.card_edge, width=s
+    card, card_draw = supersampled(w, h)
+    outer = (0, 0, w * s - 1, h * s - 1)
+    card_draw.rounded_rectangle(
+        outer, size.radius * s, fill=PALETTE.card, outline=PALETTE.card_edge, width=s
     )
-    return with_shadow(downsample(frame), size.radius)
+    inset = max(2, w // 14) * s
+    inner = (inset, inset, w * s - 1 - inset, h * s - 1 - inset)
+    window = Image.new("L", card.size, 0)
+    ImageDraw.Draw(window).rounded_rectangle(inner, max(1, size.radius - 2) * s, fill=255)
+    card.paste(pattern, (0, 0), window)
+    return with_shadow(downsample(card), size.radius)
 
 
 def card_stack(size: CardSize, count: int, spread: int = 3) -> tuple[Sprite, int]:
@@ -386,17 +422,13 @@ def card_stack(size: CardSize, count: int, spread: int = 3) -> tuple[Sprite, int
     layers = min(count, 4)
     back = card_back(size)
     extra = spread * max(0, layers - 1)
-    canvas = Image.new(
-        "RGBA", (back.image.width + extra, back.image.height + extra), (0, 0, 0, 0)
-    )
+    canvas = Image.new("RGBA", (back.image.width + extra, back.image.height + extra), (0, 0, 0, 0))
     for layer in range(layers):
         canvas.alpha_composite(back.image, dest=(layer * spread, layer * spread))
     return Sprite(canvas, back.dx, back.dy), layers
 
 
 # --- playing cards and suits -----------------------------------------------------
-
-SuitLetter = Literal["C", "D", "H", "S"]
 
 
 def suit_colour(suit: str) -> RGBA:
@@ -449,17 +481,22 @@ def draw_suit(draw: ImageDraw.ImageDraw, suit: str, box: Box, fill: RGBA | None 
         _stem(draw, box, colour)
     elif suit == "C":
         r = w * 0.22
-        for ccx, ccy in ((cx, y0 + r), (x0 + r + w * 0.02, y0 + h * 0.53), (x1 - r - w * 0.02, y0 + h * 0.53)):
+        for ccx, ccy in (
+            (cx, y0 + r),
+            (x0 + r + w * 0.02, y0 + h * 0.53),
+            (x1 - r - w * 0.02, y0 + h * 0.53),
+        ):
             draw.ellipse((ccx - r, ccy - r, ccx + r, ccy + r), fill=colour)
-        draw.polygon([(cx, y0 + r), (cx + w * 0.14, y0 + h * 0.6), (cx - w * 0.14, y0 + h * 0.6)], fill=colour)
+        draw.polygon(
+            [(cx, y0 + r), (cx + w * 0.14, y0 + h * 0.6), (cx - w * 0.14, y0 + h * 0.6)],
+            fill=colour,
+        )
         _stem(draw, box, colour)
     else:
         raise ValueError(f"no such suit: {suit!r}")
 
 
 def _star(draw: ImageDraw.ImageDraw, box: Box, fill: RGBA) -> None:
-    import math
-
     x0, y0, x1, y1 = box
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     outer, inner = (x1 - x0) / 2, (x1 - x0) / 5
@@ -533,18 +570,39 @@ def chip(radius: int, colour: RGBA = PALETTE.chip) -> Sprite:
     return with_shadow(downsample(image), radius, blur=1, drop=1)
 
 
-def chip_pile(count: int, radius: int, overlap: float = 0.55, most: int = 5) -> Sprite:
-    """Up to ``most`` chips in an overlapping row; at least one (so an empty pot still
-    shows where chips go — dim it yourself if you like)."""
-    one = chip(radius)
+def _darker(colour: RGBA, factor: float) -> RGBA:
+    r, g, b, a = colour
+    return (round(r * factor), round(g * factor), round(b * factor), a)
+
+
+@lru_cache(maxsize=64)
+def chip_tower(count: int, radius: int, most: int = 6, colour: RGBA = PALETTE.chip) -> Sprite:
+    """A stack of ``min(count, most)`` chips (at least one) seen slightly from the
+    side, like a pot on the table. The sprite's (dx, dy) is the top-left corner of
+    the bottom chip's footprint box (2·radius wide)."""
+    s = SUPERSAMPLE
     shown = max(1, min(count, most))
-    step = round(2 * radius * (1 - overlap))
-    canvas = Image.new(
-        "RGBA", (one.image.width + step * (shown - 1), one.image.height), (0, 0, 0, 0)
-    )
+    face_h = round(radius * 0.9)  # the ellipse of a chip's face
+    thick = max(3, round(radius * 0.32))
+    width, height = 2 * radius, face_h + thick * shown
+    image, draw = supersampled(width, height)
+    side, edge = _darker(colour, 0.7), _darker(colour, 0.5)
     for k in range(shown):
-        canvas.alpha_composite(one.image, dest=(k * step, 0))
-    return Sprite(canvas, one.dx, one.dy)
+        top = (height - face_h - thick * (k + 1)) * s
+        bottom_face = (0, top + thick * s, width * s - 1, top + thick * s + face_h * s)
+        draw.ellipse(bottom_face, fill=edge)
+        draw.rectangle(
+            (0, top + face_h * s / 2, width * s - 1, top + thick * s + face_h * s / 2), fill=side
+        )
+        face = (0, top, width * s - 1, top + face_h * s)
+        draw.ellipse(face, fill=colour)
+        inset_x, inset_y = width * s * 0.2, face_h * s * 0.2
+        draw.ellipse(
+            (inset_x, top + inset_y, width * s - 1 - inset_x, top + face_h * s - inset_y),
+            outline=PALETTE.chip_stripe,
+            width=max(1, round(s * radius * 0.1)),
+        )
+    return with_shadow(downsample(image), radius // 2, blur=1, drop=1)
 
 
 def faded(sprite: Sprite, opacity: float) -> Sprite:
@@ -554,15 +612,22 @@ def faded(sprite: Sprite, opacity: float) -> Sprite:
     return Sprite(image, sprite.dx, sprite.dy)
 
 
-def badge(
-    base: Image.Image, center: Point, radius: int, text: str, fill: RGBA, ink: RGBA
-) -> None:
-    """A filled disc with short ``text`` (e.g. a place "1") in its middle."""
+@lru_cache(maxsize=64)
+def disc(radius: int, fill: RGBA) -> Image.Image:
+    """An anti-aliased filled circle, ``2 * radius`` pixels square."""
     image, draw = supersampled(2 * radius, 2 * radius)
-    draw.ellipse((0, 0, 2 * radius * SUPERSAMPLE - 1, 2 * radius * SUPERSAMPLE - 1), fill=fill)
-    disc = downsample(image)
-    draw_centered(ImageDraw.Draw(disc), (radius, radius), text, TextStyle(round(radius * 1.15), ink, True))
-    base.alpha_composite(disc, dest=(round(center[0] - radius), round(center[1] - radius)))
+    full = 2 * radius * SUPERSAMPLE - 1
+    draw.ellipse((0, 0, full, full), fill=fill)
+    return downsample(image)
+
+
+def badge(base: Image.Image, center: Point, radius: int, text: str, fill: RGBA, ink: RGBA) -> None:
+    """A filled disc with short ``text`` (e.g. a place "1") in its middle."""
+    base.alpha_composite(
+        disc(radius, fill), dest=(round(center[0]) - radius, round(center[1]) - radius)
+    )
+    style = TextStyle(round(radius * 1.15), ink, bold=True)
+    draw_centered(ImageDraw.Draw(base), (round(center[0]), round(center[1])), text, style)
 
 
 def pill(
@@ -578,16 +643,19 @@ def pill(
     return width
 
 
-def triangle(
-    draw: ImageDraw.ImageDraw, center: Point, size: float, fill: RGBA
-) -> None:
-    """A right-pointing triangle (a "to act" marker) of height ``size``."""
-    cx, cy = center
-    half = size / 2
-    draw.polygon([(cx - half * 0.8, cy - half), (cx + half * 0.9, cy), (cx - half * 0.8, cy + half)], fill=fill)
+@lru_cache(maxsize=32)
+def triangle(size: int, fill: RGBA) -> Image.Image:
+    """A right-pointing triangle ``size`` pixels tall (a "to act" marker)."""
+    image, draw = supersampled(size, size)
+    full = size * SUPERSAMPLE - 1
+    draw.polygon([(full * 0.1, 0), (full * 0.95, full / 2), (full * 0.1, full)], fill=fill)
+    return downsample(image)
 
 
 # --- output ----------------------------------------------------------------------
+
+
+OPAQUE_ENOUGH = 248
 
 
 def to_png(image: Image.Image, colours: int = 256) -> bytes:
@@ -597,13 +665,26 @@ def to_png(image: Image.Image, colours: int = 256) -> bytes:
     quantized = rgba.quantize(
         colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
     )
+    _snap_alpha(quantized)
     buffer = io.BytesIO()
-    quantized.save(buffer, format="PNG", compress_level=6)
+    quantized.save(buffer, format="PNG", compress_level=3)
     return buffer.getvalue()
 
 
+def _snap_alpha(quantized: Image.Image) -> None:
+    """Make nearly opaque palette entries opaque: the quantizer averages the panel's
+    anti-aliased rim into the panel colour, leaving it at alpha 254."""
+    palette = quantized.getpalette("RGBA")
+    if palette is None:
+        return
+    for index in range(3, len(palette), 4):
+        if palette[index] >= OPAQUE_ENOUGH:
+            palette[index] = 255
+    quantized.putpalette(palette, "RGBA")
+
+
 def join_words(words: Sequence[str]) -> str:
-    """"A", "A and B", "A, B and C"."""
+    """Join for prose: "A", "A and B", "A, B and C"."""
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + " and " + words[-1]

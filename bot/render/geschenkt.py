@@ -1,0 +1,402 @@
+"""The Geschenkt table as a PNG: the face-up card and its pot, the stack, and each
+player's cards grouped into runs, the player to act highlighted.
+
+Only public information is drawn. While the game runs, players' chips are secret
+and never appear (the view has ``chips=None`` then); ``viewer``, ``my_chips`` and
+``my_score`` are ignored altogether, so the picture is the same for everyone. Once
+the game is over the seats are listed best first with chips, scores and places,
+and the cards that were out of play are shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from bot.engines.geschenkt import GeschenktView, SeatView
+from bot.render.common import (
+    BIG_CARD,
+    PALETTE,
+    RGBA,
+    ROW_CARD,
+    SMALL_CARD,
+    CardSize,
+    TextStyle,
+    badge,
+    card_stack,
+    chip_tower,
+    display_name,
+    draw_rounded,
+    draw_text,
+    faded,
+    fit_text,
+    join_words,
+    new_panel,
+    number_card,
+    place,
+    to_png,
+    triangle,
+)
+
+WIDTH = 800
+MARGIN = 20
+HEADER_HEIGHT = 160
+LABEL_Y, MIDDLE_Y, DETAIL_Y = 6, 58, 100
+"""Header rows, below the top margin: small caps label, big figure, detail line."""
+FINAL_HEADER_HEIGHT = 140
+LANE_GAP = 8
+LANE_PAD = 10
+NAME_COLUMN = 214
+SCORE_COLUMN = 92
+SPACING = (35, 14)
+"""Horizontal offset between overlapping cards of one run, gap between groups."""
+COMPACT_SPACING = (32, 8)
+"""Used instead when it saves a line."""
+LINE_GAP = 8
+EMPTY_LANE_HEIGHT = 62
+REMOVED_STEP = 35
+REMOVED_PER_LINE = 9
+
+LABEL = TextStyle(14, PALETTE.muted, bold=True)
+NAME = TextStyle(21, PALETTE.text, bold=True)
+DETAIL = TextStyle(16, PALETTE.muted)
+BIG_NUMBER = TextStyle(34, PALETTE.text, bold=True)
+
+
+def render_table(view: GeschenktView, names: Mapping[str, str]) -> bytes:
+    """The public table of ``view`` as PNG bytes; ``names`` maps player ids to
+    display names (missing ids print as themselves)."""
+    seats = _seat_order(view)
+    lanes = [_lane(view, seat, index, names) for index, seat in seats]
+    header_height = _header_height(view)
+    height = header_height + sum(lane.height + LANE_GAP for lane in lanes) + MARGIN - LANE_GAP
+    image = new_panel(WIDTH, height)
+    draw = ImageDraw.Draw(image)
+    if view.over:
+        _draw_final_header(image, draw, view, names)
+    else:
+        _draw_header(image, draw, view, names)
+    top = header_height
+    for lane in lanes:
+        _draw_lane(image, draw, lane, top)
+        top += lane.height + LANE_GAP
+    return to_png(image)
+
+
+# --- card colours and points -----------------------------------------------------
+
+
+def card_ink(value: int) -> RGBA:
+    """Number colour by value band: the higher, the warmer (and the worse)."""
+    if value < 10:
+        return (36, 120, 62, 255)
+    if value < 20:
+        return (30, 88, 160, 255)
+    if value < 30:
+        return (184, 92, 8, 255)
+    return (190, 36, 36, 255)
+
+
+def card_points(seat: SeatView) -> int:
+    """What the seat's cards count: the lowest card of each run (public)."""
+    return sum(run[0] for run in seat.runs)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+# --- seat lanes ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlacedCard:
+    value: int
+    x: int
+    line: int
+    covered: bool
+    """Another card of the same run lies over its right part..."""
+    step: int
+    """...leaving this many pixels of it in view."""
+
+
+@dataclass(frozen=True)
+class Lane:
+    name: str
+    detail: str
+    cards: list[PlacedCard]
+    height: int
+    active: bool
+    place: int | None = None
+    score: int | None = None
+
+
+def place_runs(
+    runs: Sequence[Sequence[int]], max_width: int, size: CardSize = ROW_CARD
+) -> list[PlacedCard]:
+    """Lay runs out left to right in as few lines as fit ``max_width``: a run's
+    cards overlap, runs stand apart, a run that doesn't fit starts a new line (a run
+    longer than a whole line is split across lines). Spacing tightens a little when
+    that saves a line."""
+    placed = _place_with(runs, max_width, size, *SPACING)
+    if _line_count(placed) > 1:
+        compact = _place_with(runs, max_width, size, *COMPACT_SPACING)
+        if _line_count(compact) < _line_count(placed):
+            return compact
+    return placed
+
+
+def _line_count(cards: Sequence[PlacedCard]) -> int:
+    return 1 + max((card.line for card in cards), default=0)
+
+
+def _place_with(
+    runs: Sequence[Sequence[int]], max_width: int, size: CardSize, step: int, gap: int
+) -> list[PlacedCard]:
+    slots: list[tuple[int, int, int, int]] = []  # (run index, value, x, line)
+    cursor, line = 0, 0
+    for index, run in enumerate(runs):
+        run_width = size.width + (len(run) - 1) * step
+        x = cursor + gap if cursor else 0
+        if x and x + run_width > max_width:
+            x, line = 0, line + 1
+        for position, value in enumerate(run):
+            if position:
+                x += step
+                if x + size.width > max_width:
+                    x, line = 0, line + 1
+            slots.append((index, value, x, line))
+        cursor = x + size.width
+    return [
+        PlacedCard(value, x, line, _covered(slots, k), step)
+        for k, (_, value, x, line) in enumerate(slots)
+    ]
+
+
+def _covered(slots: Sequence[tuple[int, int, int, int]], k: int) -> bool:
+    if k + 1 >= len(slots):
+        return False
+    run, _, _, line = slots[k]
+    next_run, _, _, next_line = slots[k + 1]
+    return run == next_run and line == next_line
+
+
+def _seat_order(view: GeschenktView) -> list[tuple[int, SeatView]]:
+    """Seats in table order; once the game is over, best score first."""
+    seats = list(enumerate(view.seats))
+    if view.over:
+        seats.sort(key=lambda item: (_score_key(item[1]), item[0]))
+    return seats
+
+
+def _score_key(seat: SeatView) -> int:
+    return seat.score if seat.score is not None else 10**6
+
+
+def _place_of(view: GeschenktView, seat: SeatView) -> int | None:
+    if seat.score is None:
+        return None
+    return 1 + sum(
+        1 for other in view.seats if other.score is not None and other.score < seat.score
+    )
+
+
+def _cards_width(view: GeschenktView) -> int:
+    right = WIDTH - MARGIN - 16 - (SCORE_COLUMN if view.over else 0)
+    return right - (MARGIN + NAME_COLUMN)
+
+
+def _lane(view: GeschenktView, seat: SeatView, index: int, names: Mapping[str, str]) -> Lane:
+    cards = place_runs(seat.runs, _cards_width(view))
+    lines = _line_count(cards)
+    height = 2 * LANE_PAD + lines * ROW_CARD.height + (lines - 1) * LINE_GAP
+    if not cards:
+        height = EMPTY_LANE_HEIGHT
+    name = display_name(seat.player, names, index)
+    points = card_points(seat)
+    if view.over and seat.chips is not None:
+        detail = f"cards {points} · chips {seat.chips}"
+    elif seat.cards:
+        detail = f"{_plural(len(seat.cards), 'card')} · {points} points"
+    else:
+        detail = "no cards yet"
+    return Lane(
+        name=name,
+        detail=detail,
+        cards=cards,
+        height=height,
+        active=not view.over and seat.player == view.to_act,
+        place=_place_of(view, seat) if view.over else None,
+        score=seat.score if view.over else None,
+    )
+
+
+def _draw_lane(image: Image.Image, draw: ImageDraw.ImageDraw, lane: Lane, top: int) -> None:
+    left, right = MARGIN, WIDTH - MARGIN
+    winner = lane.place == 1
+    highlighted = lane.active or winner
+    fill = PALETTE.lane_active if highlighted else PALETTE.lane
+    outline = PALETTE.accent if highlighted else None
+    draw_rounded(image, (left, top, right, top + lane.height), 12, fill, outline, 2)
+    _draw_lane_name(image, draw, lane, left, top)
+    _draw_lane_cards(image, draw, lane, top)
+    if lane.score is not None:
+        _draw_score(draw, lane, right, top)
+
+
+def _first_line_middle(lane: Lane) -> float:
+    """Where the name block and score centre: on the first line of cards."""
+    return LANE_PAD + ROW_CARD.height / 2 if lane.cards else lane.height / 2
+
+
+def _draw_lane_name(
+    image: Image.Image, draw: ImageDraw.ImageDraw, lane: Lane, left: int, top: int
+) -> None:
+    x = left + 18
+    if lane.place is not None:
+        colours = {1: PALETTE.accent, 2: PALETTE.silver, 3: PALETTE.bronze}
+        fill = colours.get(lane.place, PALETTE.faint)
+        badge(
+            image,
+            (x + 13, top + _first_line_middle(lane)),
+            13,
+            str(lane.place),
+            fill,
+            PALETTE.accent_ink,
+        )
+        x += 36
+    width = left + NAME_COLUMN - 12 - x
+    name_style = NAME.but(fill=PALETTE.accent) if lane.active else NAME
+    middle = top + _first_line_middle(lane)
+    draw_text(draw, (x, middle - 12), fit_text(lane.name, name_style, width), name_style, "lm")
+    draw_text(draw, (x, middle + 14), fit_text(lane.detail, DETAIL, width), DETAIL, "lm")
+
+
+def _draw_lane_cards(image: Image.Image, draw: ImageDraw.ImageDraw, lane: Lane, top: int) -> None:
+    x0, y0 = MARGIN + NAME_COLUMN, top + LANE_PAD
+    for card in lane.cards:
+        strip = card.step if card.covered else None
+        sprite = number_card(card.value, ROW_CARD, card_ink(card.value), strip=strip)
+        place(image, sprite, x0 + card.x, y0 + card.line * (ROW_CARD.height + LINE_GAP))
+
+
+def _draw_score(draw: ImageDraw.ImageDraw, lane: Lane, right: int, top: int) -> None:
+    assert lane.score is not None
+    x = right - 18
+    style = BIG_NUMBER.but(size=30, fill=PALETTE.accent if lane.place == 1 else PALETTE.text)
+    middle = top + _first_line_middle(lane)
+    draw_text(draw, (x, middle - 9), str(lane.score), style, "rm")
+    draw_text(draw, (x, middle + 19), "score", DETAIL, "rm")
+
+
+# --- header ------------------------------------------------------------------------
+
+
+def _header_height(view: GeschenktView) -> int:
+    if not view.over:
+        return HEADER_HEIGHT
+    lines = _removed_lines(len(view.removed or ()))
+    removed = MARGIN + 30 + lines * (SMALL_CARD.height + LINE_GAP) + 12
+    return max(FINAL_HEADER_HEIGHT, removed)
+
+
+def _draw_header(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: GeschenktView, names: Mapping[str, str]
+) -> None:
+    card_x, card_y = MARGIN + 8, MARGIN
+    if view.current_card is not None:
+        sprite = number_card(view.current_card, BIG_CARD, card_ink(view.current_card))
+        place(image, sprite, card_x, card_y)
+    _draw_pot(image, draw, view.pot, card_x + BIG_CARD.width + 34, card_y)
+    _draw_stack(image, draw, view.cards_left, 356, card_y)
+    _draw_turn(image, draw, view, names, 530, card_y)
+
+
+def _draw_pot(image: Image.Image, draw: ImageDraw.ImageDraw, pot: int, x: int, y: int) -> None:
+    draw_text(draw, (x, y + LABEL_Y), "POT", LABEL)
+    tower = chip_tower(pot, 20)
+    height = tower.image.height - 2 * tower.dy
+    place(image, tower if pot else faded(tower, 0.3), x, y + MIDDLE_Y - height / 2 + 2)
+    draw_text(draw, (x + 52, y + MIDDLE_Y), str(pot), BIG_NUMBER, "lm")
+    detail = "chip on the card" if pot == 1 else "chips on the card"
+    draw_text(draw, (x, y + DETAIL_Y), detail, DETAIL)
+
+
+def _draw_stack(image: Image.Image, draw: ImageDraw.ImageDraw, left: int, x: int, y: int) -> None:
+    draw_text(draw, (x, y + LABEL_Y), "STACK", LABEL)
+    stack, layers = card_stack(SMALL_CARD, left)
+    if layers:
+        place(image, stack, x, y + MIDDLE_Y - 24)
+    number_x = x + (stack.image.width - 2 * stack.dx + 12 if layers else 0)
+    draw_text(draw, (number_x, y + MIDDLE_Y), str(left), BIG_NUMBER, "lm")
+    detail = "card to come" if left == 1 else "cards to come"
+    draw_text(draw, (x, y + DETAIL_Y), detail, DETAIL)
+
+
+def _draw_turn(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: GeschenktView,
+    names: Mapping[str, str],
+    x: int,
+    y: int,
+) -> None:
+    if view.to_act is None:
+        return
+    seat = next((i for i, s in enumerate(view.seats) if s.player == view.to_act), 0)
+    width = WIDTH - MARGIN - 16 - x
+    draw_text(draw, (x, y + LABEL_Y), "TO ACT", LABEL)
+    image.alpha_composite(triangle(18, PALETTE.accent), dest=(x, y + MIDDLE_Y - 9))
+    style = BIG_NUMBER.but(size=27, fill=PALETTE.accent)
+    name = display_name(view.to_act, names, seat)
+    draw_text(draw, (x + 24, y + MIDDLE_Y), fit_text(name, style, width - 24), style, "lm")
+    if view.current_card is not None:
+        hint = f"take the {view.current_card} or pay a chip"
+        draw_text(draw, (x, y + DETAIL_Y), fit_text(hint, DETAIL, width), DETAIL)
+
+
+def _removed_lines(count: int) -> int:
+    return max(1, -(-count // REMOVED_PER_LINE))
+
+
+def _draw_final_header(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: GeschenktView, names: Mapping[str, str]
+) -> None:
+    x, y = MARGIN + 12, MARGIN
+    draw_text(draw, (x, y + LABEL_Y), "GAME OVER", LABEL)
+    scores = [s.score for s in view.seats if s.score is not None]
+    if scores:
+        best = min(scores)
+        winners = [
+            display_name(s.player, names, i) for i, s in enumerate(view.seats) if s.score == best
+        ]
+        verb = "wins" if len(winners) == 1 else "win"
+        style = BIG_NUMBER.but(fill=PALETTE.accent)
+        title = fit_text(f"{join_words(winners)} {verb}", style, _title_width(view))
+        draw_text(draw, (x, y + MIDDLE_Y - 6), title, style, "lm")
+        detail = f"with a score of {best} · the lowest score wins"
+        draw_text(draw, (x, y + DETAIL_Y - 10), detail, DETAIL)
+    if view.removed:
+        _draw_removed(image, draw, view.removed)
+
+
+def _title_width(view: GeschenktView) -> int:
+    removed_left = WIDTH - MARGIN - 16 - _removed_block_width()
+    right = removed_left - 24 if view.removed else WIDTH - MARGIN - 16
+    return right - (MARGIN + 12)
+
+
+def _removed_block_width() -> int:
+    return SMALL_CARD.width + (REMOVED_PER_LINE - 1) * REMOVED_STEP
+
+
+def _draw_removed(image: Image.Image, draw: ImageDraw.ImageDraw, removed: Sequence[int]) -> None:
+    x0, y0 = WIDTH - MARGIN - 16 - _removed_block_width(), MARGIN
+    draw_text(draw, (x0, y0 + LABEL_Y), "OUT OF PLAY", LABEL)
+    for k, value in enumerate(sorted(removed)):
+        line, column = divmod(k, REMOVED_PER_LINE)
+        sprite = number_card(value, SMALL_CARD, card_ink(value), muted=True)
+        y = y0 + 30 + line * (SMALL_CARD.height + LINE_GAP)
+        place(image, sprite, x0 + column * REMOVED_STEP, y)
