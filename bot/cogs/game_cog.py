@@ -360,7 +360,7 @@ class GameCog:
         public = self.engine.view(state, None)
         png = await asyncio.to_thread(self.adapter.render_table, public, names)
         over = self.engine.is_over(state)
-        footer = f"Game {table.gid} · move {rev}"
+        footer = f"Game {table.gid}"
         if over:
             outcome = self.engine.outcome(state)
             text = self.adapter.results_text(public, outcome, names)

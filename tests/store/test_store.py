@@ -1,0 +1,133 @@
+"""The game store against a real Redis server."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.store import (
+    FINISHED_TTL_SECONDS,
+    GameStore,
+    Seat,
+    StaleRevision,
+    StoreUnavailable,
+    Table,
+    client_for_url,
+    open_store,
+    table_key,
+)
+
+
+@pytest.fixture
+async def store(redis_server: str) -> AsyncIterator[GameStore]:
+    client = client_for_url(redis_server)
+    await client.flushdb()
+    yield GameStore(client)
+    await client.aclose()
+
+
+def a_table(channel_id: int = 20) -> Table:
+    return Table(
+        game="geschenkt",
+        guild_id=10,
+        channel_id=channel_id,
+        host="1",
+        seats=[Seat(id="1", name="Ann")],
+    )
+
+
+async def test_a_saved_table_loads_back_equal(store: GameStore) -> None:
+    table = a_table()
+    rev = await store.save(table, 0)
+    loaded = await store.load(10, 20)
+    assert loaded is not None
+    assert loaded.rev == rev == 1
+    assert loaded.table == table
+
+
+async def test_an_empty_channel_has_no_table(store: GameStore) -> None:
+    assert await store.load(10, 99) is None
+
+
+async def test_saving_an_outdated_revision_is_refused_and_changes_nothing(
+    store: GameStore,
+) -> None:
+    table = a_table()
+    first = await store.save(table, 0)
+    moved = table.model_copy(update={"phase": "playing"})
+    await store.save(moved, first)
+    with pytest.raises(StaleRevision):
+        await store.save(table.model_copy(update={"host": "2"}), first)
+    loaded = await store.load(10, 20)
+    assert loaded is not None
+    assert loaded.table.phase == "playing"
+    assert loaded.table.host == "1"
+
+
+async def test_two_concurrent_saves_of_one_revision_exactly_one_wins(store: GameStore) -> None:
+    rev = await store.save(a_table(), 0)
+    contenders = [a_table().model_copy(update={"host": str(n)}) for n in range(20)]
+    results = await asyncio.gather(
+        *(store.save(table, rev) for table in contenders), return_exceptions=True
+    )
+    winners = [r for r in results if isinstance(r, int)]
+    assert winners == [rev + 1]
+    assert sum(isinstance(r, StaleRevision) for r in results) == 19
+    loaded = await store.load(10, 20)
+    assert loaded is not None
+    assert loaded.table.host == contenders[results.index(rev + 1)].host
+
+
+async def test_creating_where_a_table_exists_is_refused(store: GameStore) -> None:
+    await store.save(a_table(), 0)
+    with pytest.raises(StaleRevision):
+        await store.save(a_table(), 0)
+
+
+async def test_finished_tables_expire(store: GameStore) -> None:
+    rev = await store.save(a_table(), 0)
+    await store.save(a_table().model_copy(update={"phase": "over"}), rev)
+    ttl = await store.client.ttl(table_key(10, 20))
+    assert 0 < ttl <= FINISHED_TTL_SECONDS
+
+
+async def test_message_id_is_recorded_without_a_new_revision(store: GameStore) -> None:
+    table = a_table()
+    rev = await store.save(table, 0)
+    assert await store.set_message(table, 555)
+    loaded = await store.load(10, 20)
+    assert loaded is not None
+    assert (loaded.rev, loaded.table.message_id) == (rev, 555)
+    other_game = a_table().model_copy(update={"gid": "ffffffff"})
+    assert not await store.set_message(other_game, 777)
+
+
+async def test_delete_needs_the_current_revision(store: GameStore) -> None:
+    table = a_table()
+    rev = await store.save(table, 0)
+    with pytest.raises(StaleRevision):
+        await store.delete(table, rev + 1)
+    await store.delete(table, rev)
+    assert await store.load(10, 20) is None
+
+
+async def test_an_unreachable_redis_is_a_clear_game_error() -> None:
+    client = client_for_url("redis://127.0.0.1:1/0")
+    store = GameStore(client)
+    with pytest.raises(StoreUnavailable, match="try again"):
+        await store.load(10, 20)
+    with pytest.raises(StoreUnavailable):
+        await store.save(a_table(), 0)
+    await client.aclose()
+
+
+async def test_the_embedded_redis_keeps_games_across_restarts(tmp_path: Path) -> None:
+    async with open_store(None, tmp_path) as store:
+        await store.save(a_table(), 0)
+    async with open_store(None, tmp_path) as store:
+        loaded = await store.load(10, 20)
+    assert loaded is not None
+    assert loaded.table.seats[0].name == "Ann"
