@@ -256,8 +256,10 @@ class GameCog:
         if interaction.message is not None:
             table.message_id = interaction.message.id
         rev = await self.bot.store.save(table, stored.rev)
+        # The move is committed: acknowledge at once, then draw the new table.
+        await interaction.response.defer()
         message = await self._table_message(table, state, rev)
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             content=message.content,
             embed=message.embed,
             view=message.view,
