@@ -20,9 +20,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from pydantic import BaseModel, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from bot.engines.base import (
+    Engine,
     GameError,
     IllegalAction,
     Outcome,
@@ -40,6 +41,8 @@ TACTICAL_REMOVED = (10, 20, 30)
 
 
 class GeschenktOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     tactical: bool = False
     deck: list[int] | None = None
     """The cards to play, top first (for tests and puzzles); default: shuffled."""
@@ -59,6 +62,8 @@ class GeschenktOptions(BaseModel):
 
 
 class GeschenktAction(VersionedModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
     kind: Literal["take", "refuse"]
 
     def __str__(self) -> str:
@@ -275,3 +280,4 @@ class GeschenktEngine:
 
 
 ENGINE = GeschenktEngine()
+_CONTRACT: Engine[GeschenktState, GeschenktAction] = ENGINE  # mypy checks the contract
