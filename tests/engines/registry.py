@@ -1,7 +1,8 @@
 """Every engine in the conformance suite: one `EngineCase` per game in `CASES`.
 
-To add a game, write its conservation invariant and its private-data scrambler
-below and append an `EngineCase` to `CASES`; `test_conformance.py` picks it up.
+To add a game, write its conservation invariant and its private-data scrambler (here
+or in the game's test module) and append its `EngineCase` to `CASES`; `test_conformance.py`
+picks it up.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from bot.engines import geschenkt
 from bot.engines.base import PlayerId
 from bot.engines.geschenkt import GeschenktOptions, GeschenktState
 from tests.engines.conformance import EngineCase
+from tests.engines.test_escalation import ESCALATION
 
 # --- Geschenkt -----------------------------------------------------------------
 
@@ -83,4 +85,7 @@ GESCHENKT = EngineCase(
 
 # --- The registry --------------------------------------------------------------
 
-CASES: list[EngineCase] = [GESCHENKT]
+CASES: list[EngineCase] = [
+    GESCHENKT,
+    ESCALATION,
+]
