@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import weakref
 from typing import Any
 
 import discord
 import yarl
 from discord.ext import commands
 
-from bot.cogs.components import Click, GameButton
+from bot.cogs.components import Click, GameButton, GameSelect, Pick
 from bot.cogs.errors import answering_errors
 from bot.cogs.game_cog import GameCog
 from bot.config import Settings
@@ -29,6 +31,18 @@ class TableBot(commands.AutoShardedBot):
         self.settings = settings
         self.store = store
         self.games: dict[str, GameCog] = {}
+        self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+
+    def channel_lock(self, channel_id: int) -> asyncio.Lock:
+        """One lock per channel: its game's interactions run one at a time, so a
+        re-posted table and a move can't interleave. Unused locks are dropped."""
+        lock = self._channel_locks.get(channel_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._channel_locks[channel_id] = lock
+        return lock
 
     async def setup_hook(self) -> None:
         from bot.cogs import all_games
@@ -37,7 +51,7 @@ class TableBot(commands.AutoShardedBot):
             cog = build(self)
             self.games[cog.engine.name] = cog
             self.tree.add_command(cog.group)
-        self.add_dynamic_items(GameButton)
+        self.add_dynamic_items(GameButton, GameSelect)
         await self._sync_commands()
 
     async def _sync_commands(self) -> None:
@@ -53,12 +67,21 @@ class TableBot(commands.AutoShardedBot):
             log.info("Synced %d commands to guild %s", len(synced), guild_id)
 
     async def route_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
-        cog = self.games.get(click.game)
+        cog = await self._cog_for(interaction, click.game)
+        if cog is not None:
+            await cog.on_click(interaction, click)
+
+    async def route_pick(self, interaction: discord.Interaction[Any], pick: Pick) -> None:
+        cog = await self._cog_for(interaction, pick.game)
+        if cog is not None:
+            await cog.on_pick(interaction, pick)
+
+    async def _cog_for(self, interaction: discord.Interaction[Any], game: str) -> GameCog | None:
+        cog = self.games.get(game)
         if cog is None:
             async with answering_errors(interaction):
                 raise GameError("That game is no longer available on this bot.")
-            return
-        await cog.on_click(interaction, click)
+        return cog
 
     async def launch_shard(
         self, gateway: yarl.URL, shard_id: int, *, initial: bool = False

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel
@@ -28,6 +28,7 @@ class ActionButton:
     label: str
     key: str
     style: ButtonStyle = "secondary"
+    disabled: bool = False
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,31 @@ class TableText:
 
     description: str
     fields: list[tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class PanelSelect:
+    """A select menu on a private panel; its choices come back to `private_panel`."""
+
+    key: str
+    placeholder: str
+    options: list[tuple[str, str]]
+    """(value, label) pairs, at most 25."""
+    chosen: tuple[str, ...] = ()
+    max_values: int = 1
+
+
+@dataclass(frozen=True)
+class PrivatePanel:
+    """A player's ephemeral panel: text, optional selects, and action buttons."""
+
+    text: str
+    selects: list[PanelSelect] = field(default_factory=list)
+    buttons: list[ActionButton] = field(default_factory=list)
+
+
+Picks = Mapping[str, tuple[str, ...]]
+"""What the player has chosen so far in each select of their panel, by select key."""
 
 
 class GameAdapter(ABC, Generic[S, A]):
@@ -67,3 +93,8 @@ class GameAdapter(ABC, Generic[S, A]):
     @abstractmethod
     def results_text(self, view: Any, outcome: Outcome, names: Mapping[PlayerId, str]) -> TableText:
         """The final results embed text."""
+
+    def private_panel(self, view: Any, picks: Picks) -> PrivatePanel:
+        """The viewer's panel. Games whose moves are made privately override this with
+        selects and buttons; a button's key goes to `parse_action` when clicked."""
+        return PrivatePanel(self.private_text(view))

@@ -1,6 +1,7 @@
 """Buttons whose custom_id carries the game, the game id and the revision.
 
-Format: ``g:<game>:<gid>:<rev>:<verb>[.<arg>]``. Because everything needed is in
+Buttons: ``g:<game>:<gid>:<rev>:<verb>[.<arg>]``; selects on private panels:
+``s:<game>:<gid>:<rev>:<key>``. Because everything needed is in
 the id, a button keeps working after a restart, and a click drawn for an older
 revision is recognised as stale.
 """
@@ -18,7 +19,10 @@ if TYPE_CHECKING:
 
 CUSTOM_ID_PATTERN = (
     r"g:(?P<game>[a-z_]+):(?P<gid>[0-9a-f]{1,16}):(?P<rev>[0-9]{1,12})"
-    r":(?P<verb>[a-z_]{1,16})(?:\.(?P<arg>[A-Za-z0-9_,.\-]{0,40}))?"
+    r":(?P<verb>[a-z_]{1,16})(?:\.(?P<arg>[A-Za-z0-9_,.\-]{0,60}))?"
+)
+SELECT_ID_PATTERN = (
+    r"s:(?P<game>[a-z_]+):(?P<gid>[0-9a-f]{1,16}):(?P<rev>[0-9]{1,12}):(?P<key>[a-z_]{1,16})"
 )
 
 STYLES = {
@@ -92,9 +96,84 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM
         await interaction.client.route_click(interaction, self.click)
 
 
-def button_view(buttons: list[GameButton]) -> discord.ui.View:
-    """A view holding the given buttons, with no timeout (clicks route by custom_id)."""
+@dataclass(frozen=True)
+class Pick:
+    """A choice made in a panel's select menu."""
+
+    game: str
+    gid: str
+    rev: int
+    key: str
+    values: tuple[str, ...] = ()
+
+    def custom_id(self) -> str:
+        return f"s:{self.game}:{self.gid}:{self.rev}:{self.key}"
+
+
+class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_ID_PATTERN):
+    """Every select menu on a private panel; the bot routes the choice to the game's cog."""
+
+    def __init__(
+        self,
+        pick: Pick,
+        placeholder: str,
+        options: list[discord.SelectOption],
+        *,
+        max_values: int = 1,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=pick.custom_id(),
+                placeholder=placeholder,
+                options=options,
+                min_values=0 if max_values > 1 else 1,
+                max_values=max_values,
+            )
+        )
+        self.pick = pick
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> GameSelect:
+        pick = Pick(match["game"], match["gid"], int(match["rev"]), match["key"])
+        return cls(pick, "", [discord.SelectOption(label="?")])
+
+    async def callback(self, interaction: discord.Interaction[TableBot]) -> None:  # type: ignore[override]
+        chosen = tuple(self.item.values)
+        pick = Pick(self.pick.game, self.pick.gid, self.pick.rev, self.pick.key, chosen)
+        await interaction.client.route_pick(interaction, pick)
+
+
+def chosen_in_message(message: discord.Message | None) -> dict[str, tuple[str, ...]]:
+    """The options marked chosen in each panel select of ``message``, by select key.
+
+    A panel marks the player's earlier choices as the selects' defaults, so the
+    message itself carries them from one pick to the next."""
+    chosen: dict[str, tuple[str, ...]] = {}
+    if message is None:
+        return chosen
+    for row in message.components:
+        for component in getattr(row, "children", []):
+            custom_id = getattr(component, "custom_id", None) or ""
+            match = re.fullmatch(SELECT_ID_PATTERN, custom_id)
+            if match and isinstance(component, discord.SelectMenu):
+                chosen[match["key"]] = tuple(o.value for o in component.options if o.default)
+    return chosen
+
+
+def button_view(
+    buttons: list[GameButton], selects: list[GameSelect] | None = None
+) -> discord.ui.View:
+    """A view holding the given selects (a row each) then buttons, with no timeout
+    (clicks route by custom_id)."""
     view = discord.ui.View(timeout=None)
+    for select in selects or []:
+        view.add_item(select)
     for button in buttons:
         view.add_item(button)
     return view

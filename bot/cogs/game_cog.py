@@ -9,6 +9,7 @@ refused or failed interaction leaves the stored game unchanged.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from dataclasses import dataclass
@@ -19,8 +20,15 @@ from discord import app_commands
 from pydantic import BaseModel
 
 from bot.ai.random_player import choose_uniform
-from bot.cogs.adapter import GameAdapter
-from bot.cogs.components import Click, GameButton, button_view
+from bot.cogs.adapter import GameAdapter, PrivatePanel
+from bot.cogs.components import (
+    Click,
+    GameButton,
+    GameSelect,
+    Pick,
+    button_view,
+    chosen_in_message,
+)
 from bot.cogs.errors import answering_errors
 from bot.engines.base import GameError, IllegalAction, PlayerId, SeededRng
 from bot.render import embeds
@@ -71,7 +79,7 @@ class GameCog:
         def command(name: str, description: str) -> Any:
             def decorate(handler: Any) -> Any:
                 async def callback(interaction: discord.Interaction) -> None:
-                    async with answering_errors(interaction):
+                    async with answering_errors(interaction), self._channel_turn(interaction):
                         await handler(interaction)
 
                 self.group.add_command(
@@ -95,7 +103,7 @@ class GameCog:
 
     async def start(self, interaction: Interaction, options: BaseModel) -> None:
         """Open a lobby in this channel; the starter is host and first seat."""
-        async with answering_errors(interaction):
+        async with answering_errors(interaction), self._channel_turn(interaction):
             guild_id, channel_id = _place(interaction)
             existing = await self.bot.store.load(guild_id, channel_id)
             if existing and existing.table.phase != "over":
@@ -138,7 +146,7 @@ class GameCog:
 
     async def hand_command(self, interaction: Interaction) -> None:
         stored = await self._load_running(interaction)
-        await self._send_private_view(interaction, stored.table)
+        await self._send_panel(interaction, stored)
 
     async def status_command(self, interaction: Interaction) -> None:
         stored = await self._load_running(interaction, allow_over=True)
@@ -172,21 +180,43 @@ class GameCog:
     # ----- clicks -----------------------------------------------------------
 
     async def on_click(self, interaction: Interaction, click: Click) -> None:
-        async with answering_errors(interaction):
-            stored = await self._load_for_click(interaction, click)
+        async with answering_errors(interaction), self._channel_turn(interaction):
+            stored = await self._load_for_click(interaction, click.gid)
             if click.verb == "hand":
-                await self._send_private_view(interaction, stored.table)
+                await self._send_panel(interaction, stored)
             elif click.verb in LOBBY_VERBS:
                 await self._lobby_click(interaction, stored, click.verb)
             elif click.verb == "act":
                 await self._action_click(interaction, stored, click)
+            elif click.verb == "do":
+                await self._panel_action(interaction, stored, click.arg)
             else:
                 raise GameError("That button is not one I know.")
 
-    async def _load_for_click(self, interaction: Interaction, click: Click) -> Stored:
+    async def on_pick(self, interaction: Interaction, pick: Pick) -> None:
+        """A choice in a panel select: redraw the panel with it (nothing is saved)."""
+        async with answering_errors(interaction), self._channel_turn(interaction):
+            stored = await self._load_for_click(interaction, pick.gid)
+            picks = chosen_in_message(interaction.message)
+            picks[pick.key] = pick.values
+            player, state = self._seated_player_state(interaction, stored.table)
+            panel = self.adapter.private_panel(self.engine.view(state, player), picks)
+            await interaction.response.edit_message(
+                embed=self._panel_embed(panel), view=self._panel_view(stored, panel)
+            )
+
+    def _channel_turn(
+        self, interaction: Interaction
+    ) -> contextlib.AbstractAsyncContextManager[Any]:
+        """Hold the channel's lock (see `TableBot.channel_lock`) while handling this."""
+        if interaction.channel_id is None:
+            return contextlib.nullcontext()
+        return self.bot.channel_lock(interaction.channel_id)
+
+    async def _load_for_click(self, interaction: Interaction, gid: str) -> Stored:
         guild_id, channel_id = _place(interaction)
         stored = await self.bot.store.load(guild_id, channel_id)
-        if stored is None or stored.table.gid != click.gid:
+        if stored is None or stored.table.gid != gid:
             raise GameError(
                 f"That game has ended. Start a new one with `/{self.engine.name} start`."
             )
@@ -243,18 +273,70 @@ class GameCog:
             raise GameError("You're not playing in this game.")
         if click.rev != stored.rev:
             raise GameError("That table was out of date; someone has moved since. Try again.")
+        if _message_id(interaction) not in (None, table.message_id):
+            raise GameError("This table was posted again further down; use the newest one.")
         state = self.engine.State.model_validate(table.state)
         state = self.engine.apply(state, player, self.adapter.parse_action(click.arg))
         state = self._play_computer_turns(table, state, stored.rev)
         await self._save_and_show(interaction, stored, table, state)
+
+    async def _panel_action(self, interaction: Interaction, stored: Stored, key: str) -> None:
+        """A move made on a private panel. It is checked against the game as it is now,
+        not the revision the panel was drawn for: the action names its cards, so a
+        doubled or stale click finds them gone and is explained. The panel is redrawn
+        either way, and the public table edited after a move."""
+        table = stored.table.model_copy(deep=True)
+        player, state = self._seated_player_state(interaction, table)
+        if table.phase == "over":
+            raise GameError("This game is over.")
+        try:
+            state = self.engine.apply(state, player, self.adapter.parse_action(key))
+        except IllegalAction as refusal:
+            await self._redraw_panel(interaction, stored, state, player, notice=str(refusal))
+            return
+        state = self._play_computer_turns(table, state, stored.rev)
+        table.state = state.model_dump(mode="json")
+        table.phase = "over" if self.engine.is_over(state) else "playing"
+        rev = await self.bot.store.save(table, stored.rev)
+        saved = Stored(table, rev)
+        await self._redraw_panel(interaction, saved, state, player)
+        await self._edit_table_message(table, state, rev)
+
+    async def _redraw_panel(
+        self,
+        interaction: Interaction,
+        stored: Stored,
+        state: BaseModel,
+        player: PlayerId,
+        *,
+        notice: str = "",
+    ) -> None:
+        panel = self.adapter.private_panel(self.engine.view(state, player), {})
+        await interaction.response.edit_message(
+            embed=self._panel_embed(panel, notice), view=self._panel_view(stored, panel)
+        )
+
+    async def _edit_table_message(self, table: Table, state: BaseModel, rev: int) -> None:
+        if table.message_id is None:
+            return
+        message = await self._table_message(table, state, rev)
+        partial = self.bot.get_partial_messageable(table.channel_id)
+        try:
+            await partial.get_partial_message(table.message_id).edit(
+                content=message.content,
+                embed=message.embed,
+                view=message.view,
+                attachments=message.files(),
+            )
+        except discord.HTTPException as error:
+            log.info("Could not update table message %s: %s", table.message_id, error)
 
     async def _save_and_show(
         self, interaction: Interaction, stored: Stored, table: Table, state: BaseModel
     ) -> None:
         table.state = state.model_dump(mode="json")
         table.phase = "over" if self.engine.is_over(state) else "playing"
-        if interaction.message is not None:
-            table.message_id = interaction.message.id
+        table.message_id = _message_id(interaction) or table.message_id
         rev = await self.bot.store.save(table, stored.rev)
         # The move is committed: acknowledge at once, then draw the new table.
         await interaction.response.defer()
@@ -280,18 +362,51 @@ class GameCog:
 
     # ----- private views ----------------------------------------------------
 
-    async def _send_private_view(self, interaction: Interaction, table: Table) -> None:
+    async def _send_panel(self, interaction: Interaction, stored: Stored) -> None:
+        """A fresh private panel for the player (ephemeral: only they see it)."""
+        player, state = self._seated_player_state(interaction, stored.table)
+        panel = self.adapter.private_panel(self.engine.view(state, player), {})
+        await interaction.response.send_message(
+            embed=self._panel_embed(panel), view=self._panel_view(stored, panel), ephemeral=True
+        )
+
+    def _seated_player_state(self, interaction: Interaction, table: Table) -> tuple[PlayerId, Any]:
         player = _player(interaction)
         if table.seat_of(player) is None:
             raise GameError("You're not playing in this game.")
         if table.state is None:
             raise GameError("The game hasn't started yet.")
-        state = self.engine.State.model_validate(table.state)
-        view = self.engine.view(state, player)
-        embed = embeds.notice_embed(
-            f"{self.engine.title}: your hand", self.adapter.colour, self.adapter.private_text(view)
-        )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        return player, self.engine.State.model_validate(table.state)
+
+    def _panel_embed(self, panel: PrivatePanel, notice: str = "") -> discord.Embed:
+        text = f"**{notice}**\n\n{panel.text}" if notice else panel.text
+        return embeds.notice_embed(f"{self.engine.title}: your hand", self.adapter.colour, text)
+
+    def _panel_view(self, stored: Stored, panel: PrivatePanel) -> discord.ui.View:
+        gid, rev = stored.table.gid, stored.rev
+        selects = [
+            GameSelect(
+                Pick(self.engine.name, gid, rev, spec.key),
+                spec.placeholder,
+                [
+                    discord.SelectOption(label=label, value=value, default=value in spec.chosen)
+                    for value, label in spec.options
+                ],
+                max_values=min(spec.max_values, len(spec.options)),
+            )
+            for spec in panel.selects
+            if spec.options
+        ]
+        buttons = [
+            GameButton(
+                Click(self.engine.name, gid, rev, "do", spec.key),
+                spec.label,
+                spec.style,
+                disabled=spec.disabled,
+            )
+            for spec in panel.buttons
+        ]
+        return button_view(buttons, selects)
 
     # ----- lobby changes (pure) -----------------------------------------------
 
@@ -455,6 +570,10 @@ def _place(interaction: Interaction) -> tuple[int, int]:
     if interaction.guild_id is None or interaction.channel_id is None:
         raise IllegalAction("Games are played in server channels.")
     return interaction.guild_id, interaction.channel_id
+
+
+def _message_id(interaction: Interaction) -> int | None:
+    return interaction.message.id if interaction.message is not None else None
 
 
 def _player(interaction: Interaction) -> PlayerId:

@@ -546,6 +546,48 @@ async def test_status_reposts_the_table_and_retires_the_old_message(
     assert old.buttons == []
 
 
+async def test_status_racing_a_move_leaves_one_live_current_table(
+    game: Game, bot_process: BotFactory
+) -> None:
+    """`/geschenkt status` sent while the player to act clicks: whichever runs first,
+    afterwards exactly one table message has buttons, drawn for the stored revision."""
+    await bot_process("bot")
+    alice, bernd, chloe = game.people
+    await game.open(alice, [bernd, chloe])
+    for attempt in range(4):
+        player = game.to_act()
+        assert player is not None
+        before = await game.stored()
+        status, click = await asyncio.gather(
+            game.driver.slash(chloe, "geschenkt status"),
+            game.driver.click(player, game.message, TAKE),
+            return_exceptions=True,
+        )
+        assert isinstance(status, Response), status
+        # If the status came first, the old table lost its buttons (the driver can't find
+        # Take) or the click is refused as coming from a table that was posted again.
+        if isinstance(click, AssertionError):
+            assert "Take" in str(click), click
+        else:
+            assert isinstance(click, Response), click
+        await game.driver.settle()
+        after = await game.stored()
+        assert after.rev in (before.rev, before.rev + 1)
+        live = [
+            message
+            for message in game.driver.messages()
+            if not message.ephemeral and message.buttons and not message.deleted
+        ]
+        assert len(live) == 1, f"attempt {attempt}: {len(live)} tables with buttons"
+        (table,) = live
+        assert table.id == after.table.message_id
+        revs = {int(button["custom_id"].split(":")[3]) for button in table.buttons}
+        assert revs == {after.rev}, f"attempt {attempt}: buttons for {revs}, stored {after.rev}"
+        game.table = table
+        if after.rev == before.rev:
+            await game.turn(lambda _user, _state: TAKE)
+
+
 async def test_nobody_sees_anyone_elses_chips_while_the_game_runs(
     game: Game, bot_process: BotFactory
 ) -> None:
