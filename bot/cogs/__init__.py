@@ -12,6 +12,6 @@ if TYPE_CHECKING:
 
 def all_games() -> list[Callable[[TableBot], GameCog]]:
     """A builder per playable game, in the order `/help` lists them."""
-    from bot.cogs import geschenkt
+    from bot.cogs import escalation, geschenkt
 
-    return [geschenkt.build]
+    return [geschenkt.build, escalation.build]

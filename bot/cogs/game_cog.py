@@ -107,8 +107,10 @@ class GameCog:
             guild_id, channel_id = _place(interaction)
             existing = await self.bot.store.load(guild_id, channel_id)
             if existing and existing.table.phase != "over":
+                running = self.bot.games.get(existing.table.game)
+                title = running.engine.title if running else existing.table.game
                 raise GameError(
-                    f"A {existing.table.game} game is already running here; "
+                    f"A {title} game is already running here; "
                     f"see `/{existing.table.game} status`, or ask its host to abandon it."
                 )
             table = Table(
@@ -272,7 +274,10 @@ class GameCog:
         if table.seat_of(player) is None:
             raise GameError("You're not playing in this game.")
         if click.rev != stored.rev:
-            raise GameError("That table was out of date; someone has moved since. Try again.")
+            raise GameError(
+                "That button was for an earlier moment of the game: someone moved first. "
+                "Check the table and choose again."
+            )
         if _message_id(interaction) not in (None, table.message_id):
             raise GameError("This table was posted again further down; use the newest one.")
         state = self.engine.State.model_validate(table.state)

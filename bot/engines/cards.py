@@ -41,6 +41,13 @@ class Card:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Card is immutable")
 
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        """Immutable, so a copy is the card itself (copy.deepcopy, model_copy(deep=True))."""
+        return self
+
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse ``"10H"``, ``"AS"``, ``"qd"`` or ``"JK"``; raise `GameError` otherwise."""

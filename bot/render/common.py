@@ -209,6 +209,30 @@ def place(base: Image.Image, sprite: Sprite, x: float, y: float) -> None:
     base.alpha_composite(sprite.image, dest=(round(x) - sprite.dx, round(y) - sprite.dy))
 
 
+@lru_cache(maxsize=512)
+def text_sprite(text: str, style: TextStyle, anchor: str = "la") -> Sprite:
+    """``text`` drawn once on a transparent canvas (cached): its (dx, dy) is the
+    anchor point, as in `draw_text`. Labels that recur on every table (captions,
+    counts, names) then cost a composite instead of a FreeType render."""
+    left, top, right, bottom = font(style.size).getbbox(
+        text, anchor=anchor, stroke_width=style.stroke
+    )
+    dx, dy = 1 - math.floor(left), 1 - math.floor(top)
+    size = (max(1, math.ceil(right) + dx + 1), max(1, math.ceil(bottom) + dy + 1))
+    # Transparent in the text's own colour, so anti-aliased edges keep that colour.
+    image = Image.new("RGBA", size, (*style.fill[:3], 0))
+    draw_text(ImageDraw.Draw(image), (dx, dy), text, style, anchor)
+    return Sprite(image, dx, dy)
+
+
+def stamp_text(
+    base: Image.Image, xy: Point, text: str, style: TextStyle, anchor: str = "la"
+) -> None:
+    """Like `draw_text` (position rounded to whole pixels), through `text_sprite`."""
+    if text:
+        place(base, text_sprite(text, style, anchor), xy[0], xy[1])
+
+
 @lru_cache(maxsize=64)
 def _corner(radius: int) -> Image.Image:
     """Anti-aliased top-left quarter-disc mask, ``radius`` pixels square."""
@@ -426,6 +450,21 @@ def card_stack(size: CardSize, count: int, spread: int = 3) -> tuple[Sprite, int
     for layer in range(layers):
         canvas.alpha_composite(back.image, dest=(layer * spread, layer * spread))
     return Sprite(canvas, back.dx, back.dy), layers
+
+
+@lru_cache(maxsize=64)
+def fanned_backs(size: CardSize, count: int, step: int) -> Sprite:
+    """``count`` face-down cards side by side, each ``step`` pixels right of the last
+    (overlapping when ``step`` < the card width): a hand seen from across the table.
+    At least one card wide; with ``count`` 0 the sprite is transparent."""
+    back = card_back(size)
+    shown = max(1, count)
+    canvas = Image.new(
+        "RGBA", (back.image.width + step * (shown - 1), back.image.height), (0, 0, 0, 0)
+    )
+    for k in range(count):
+        canvas.alpha_composite(back.image, dest=(k * step, 0))
+    return Sprite(canvas, back.dx, back.dy)
 
 
 # --- playing cards and suits -----------------------------------------------------
@@ -652,6 +691,41 @@ def triangle(size: int, fill: RGBA) -> Image.Image:
     return downsample(image)
 
 
+def place_colour(place: int) -> RGBA:
+    """A place badge's colour: gold, silver, bronze, then a plain muted green."""
+    return {1: PALETTE.accent, 2: PALETTE.silver, 3: PALETTE.bronze}.get(place, PALETTE.faint)
+
+
+@lru_cache(maxsize=32)
+def turn_arrow(size: int, fill: RGBA, *, clockwise: bool = True) -> Image.Image:
+    """A circular arrow ``size`` pixels square going clockwise (or counterclockwise):
+    a direction-of-play marker."""
+    s = SUPERSAMPLE
+    image, draw = supersampled(size, size)
+    full = size * s
+    thick = max(s, round(full * 0.13))
+    head = full * 0.2
+    radius = full / 2 - head * 0.95
+    cx = cy = full / 2
+    start, end = -70.0, 215.0  # degrees; screen angles grow clockwise
+    draw.arc((cx - radius, cy - radius, cx + radius, cy + radius), start, end, fill, thick)
+    mid = radius - thick / 2  # the stroke's centre line
+    angle = math.radians(end)
+    px, py = cx + mid * math.cos(angle), cy + mid * math.sin(angle)
+    nx, ny = math.cos(angle), math.sin(angle)  # outwards
+    tx, ty = -ny, nx  # along the turn
+    draw.polygon(
+        [
+            (px + tx * head * 1.1, py + ty * head * 1.1),
+            (px + nx * head, py + ny * head),
+            (px - nx * head, py - ny * head),
+        ],
+        fill=fill,
+    )
+    arrow = downsample(image)
+    return arrow if clockwise else arrow.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+
+
 # --- output ----------------------------------------------------------------------
 
 
@@ -688,3 +762,8 @@ def join_words(words: Sequence[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def plural(count: int, word: str) -> str:
+    """``count`` and ``word``, with an "s" unless the count is one: 1 card, 2 cards."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"

@@ -30,7 +30,7 @@ def lobby_embed(
         title=f"{title}: new table",
         colour=colour,
         description=(
-            f"**{host_name}** opened a table for {low}–{high} players.\n"
+            f"A table for {low}–{high} players. Host: **{host_name}**.\n"
             "Press **Join** to take a seat; the host presses **Start**."
         ),
     )

@@ -36,6 +36,8 @@ from bot.render.common import (
     new_panel,
     number_card,
     place,
+    place_colour,
+    plural,
     to_png,
     triangle,
 )
@@ -102,10 +104,6 @@ def card_ink(value: int) -> RGBA:
 def card_points(seat: SeatView) -> int:
     """What the seat's cards count: the lowest card of each run (public)."""
     return sum(run[0] for run in seat.runs)
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 # --- seat lanes ------------------------------------------------------------------
@@ -219,7 +217,7 @@ def _lane(view: GeschenktView, seat: SeatView, index: int, names: Mapping[str, s
     if view.over and seat.chips is not None:
         detail = f"cards {points} · chips {seat.chips}"
     elif seat.cards:
-        detail = f"{_plural(len(seat.cards), 'card')} · {points} points"
+        detail = f"{plural(len(seat.cards), 'card')} · {points} points"
     else:
         detail = "no cards yet"
     return Lane(
@@ -256,14 +254,12 @@ def _draw_lane_name(
 ) -> None:
     x = left + 18
     if lane.place is not None:
-        colours = {1: PALETTE.accent, 2: PALETTE.silver, 3: PALETTE.bronze}
-        fill = colours.get(lane.place, PALETTE.faint)
         badge(
             image,
             (x + 13, top + _first_line_middle(lane)),
             13,
             str(lane.place),
-            fill,
+            place_colour(lane.place),
             PALETTE.accent_ink,
         )
         x += 36

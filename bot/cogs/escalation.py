@@ -1,0 +1,204 @@
+"""Escalation on Discord: the table image, and a private hand panel where a player picks
+cards in a select menu, then plays them or takes the pile."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.cogs.adapter import (
+    ActionButton,
+    GameAdapter,
+    PanelSelect,
+    Picks,
+    PrivatePanel,
+    TableText,
+)
+from bot.cogs.game_cog import GameCog
+from bot.engines.base import IllegalAction, Outcome, PlayerId
+from bot.engines.cards import Card
+from bot.engines.escalation import (
+    ENGINE,
+    EscalationAction,
+    EscalationOptions,
+    EscalationState,
+    EscalationView,
+    beats,
+    is_pass_through,
+    parse_action,
+    play_value,
+)
+from bot.render.embeds import player_name
+from bot.render.escalation import render_table
+
+if TYPE_CHECKING:
+    from bot.bot import TableBot
+
+CARDS = "cards"
+"""The key of the hand panel's card picker."""
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+RULES = """\
+**Goal:** get rid of your cards; the others pay you for what they still hold.
+**Your turn:** play one card, or several of equal value, worth more in total than \
+the value in force. Values: A 14, K 13, Q 12, J 11, 10–7 as printed; 4, 5 and 6 are \
+all worth 6 and mix freely (4+6+5 is 18). A **2** or **3** is always allowed, alone: \
+it passes the value on unchanged, and a 3 also reverses the direction. Can't or won't \
+play? **Take the pile**: the round's cards go face down onto your penalty stack and \
+you lead the next round with anything. Refill to 6 cards from the stock after playing.
+**Example:** J is in force (11). You may beat it with Q, or 7+7 (14), or pass it on \
+with a 2; a 10 won't do.
+**End:** when the stock is out and someone plays their last card. Everyone pays the \
+winner a chip per card in hand and in their penalty stack.
+**My hand** opens your private panel: pick cards in the menu, then Play."""
+
+
+def card_label(card: Card) -> str:
+    """``"10♥"``: a card as people read it."""
+    text = str(card)
+    return text[:-1] + SUIT_SYMBOLS[text[-1]]
+
+
+def cards_label(cards: Sequence[Card]) -> str:
+    return " ".join(card_label(card) for card in cards)
+
+
+def play_key(cards: Sequence[Card]) -> str:
+    """A play as a button key (custom ids allow no spaces): ``"play-9H-9S"``."""
+    return "-".join(["play", *(str(card) for card in cards)])
+
+
+def judge_play(cards: Sequence[Card], view: EscalationView) -> str:
+    """A line telling the player, before they press Play, what their pick would do."""
+    try:
+        value = play_value(cards)
+    except IllegalAction as refusal:
+        return f"✗ {refusal}"
+    if is_pass_through(cards[0]):
+        effect = "passes the value on" + (" and reverses direction" if cards[0].rank == 3 else "")
+        return f"✓ {cards_label(cards)} {effect}."
+    if view.value_in_force is None:
+        return f"✓ Leads at {value}."
+    if beats(cards, view.value_in_force):
+        return f"✓ {value} beats {view.value_in_force}."
+    return f"✗ {value} doesn't beat {view.value_in_force}."
+
+
+class EscalationAdapter(GameAdapter[EscalationState, EscalationAction]):
+    engine = ENGINE
+    colour = 0xC0392B
+    rules_summary = RULES
+
+    def table_buttons(self, view: EscalationView) -> list[ActionButton]:
+        return []
+
+    def parse_action(self, key: str) -> EscalationAction:
+        return parse_action(key.replace("-", " "))
+
+    def render_table(self, view: EscalationView, names: Mapping[PlayerId, str]) -> bytes:
+        return render_table(view, names)
+
+    def table_text(self, view: EscalationView, names: Mapping[PlayerId, str]) -> TableText:
+        turn = player_name(view.to_act, names) if view.to_act else "nobody"
+        if view.must_lead or view.value_in_force is None:
+            task = "leads the next round"
+        else:
+            task = f"must beat **{view.value_in_force}**, play a 2 or 3, or take the pile"
+        description = (
+            f"**{turn}** {task}. Direction: {view.direction} · stock: {view.stock_size} · "
+            f"deal {view.deal} of {view.deals}.\nPress **{self.hand_label}** to see your "
+            "cards and play."
+        )
+        fields = [("Players", self._seat_lines(view, names))]
+        if view.round:
+            plays = " → ".join(f"{cards_label(play.cards)} ({play.value})" for play in view.round)
+            fields.append(("This round", plays))
+        if view.last_take is not None:
+            taker = player_name(view.last_take.player, names)
+            fields.append(("Last take", f"{taker} took {view.last_take.count} cards"))
+        return TableText(description, fields)
+
+    def private_text(self, view: EscalationView) -> str:
+        return f"Your hand: {cards_label(view.my_hand or []) or 'empty'}"
+
+    def private_panel(self, view: EscalationView, picks: Picks) -> PrivatePanel:
+        hand = view.my_hand or []
+        held = {str(card) for card in hand}
+        chosen = [Card.parse(text) for text in picks.get(CARDS, ()) if text in held]
+        my_turn = view.to_act == view.viewer and not view.over
+        lines = [self.private_text(view)]
+        if view.over:
+            lines.append("The game is over.")
+        elif not my_turn:
+            lines.append("It's not your turn; you can pick cards ready for it.")
+        elif view.must_lead or view.value_in_force is None:
+            lines.append("You lead: play any card or set of equal value.")
+        else:
+            lines.append(f"Beat **{view.value_in_force}**, play a 2 or 3, or take the pile.")
+        if chosen:
+            lines.append(judge_play(sorted(chosen), view))
+        picker = PanelSelect(
+            CARDS,
+            "Pick the cards to play",
+            [(str(card), card_label(card)) for card in hand],
+            tuple(str(card) for card in chosen),
+            max_values=len(hand),
+        )
+        play_label = f"Play {cards_label(sorted(chosen))}" if chosen else "Play"
+        buttons = [
+            ActionButton(play_label[:80], play_key(sorted(chosen)), "success", disabled=not chosen)
+        ]
+        if not view.over:
+            # Always offered: the panel may be older than the table (the engine explains
+            # a take that isn't allowed now, and the panel is redrawn).
+            buttons.append(ActionButton("Take the pile", "take", "danger"))
+        return PrivatePanel("\n".join(lines), [picker], buttons)
+
+    def results_text(
+        self, view: EscalationView, outcome: Outcome, names: Mapping[PlayerId, str]
+    ) -> TableText:
+        scores = view.scores or {seat.player: seat.total for seat in view.seats}
+        ranked = sorted(view.seats, key=lambda seat: outcome.places[seat.player])
+        places = "\n".join(
+            f"**{outcome.places[seat.player]}.** {player_name(seat.player, names)}: "
+            f"**{scores[seat.player]:+d}** chips"
+            for seat in ranked
+        )
+        deals = "\n".join(
+            f"Deal {result.deal}: {player_name(result.winner, names)} won "
+            + ", ".join(
+                f"{player_name(player, names)} {chips:+d}"
+                for player, chips in result.chips.items()
+                if player != result.winner
+            )
+            for result in view.results
+        )
+        winners = ", ".join(player_name(p, names) for p in outcome.winners())
+        plural = "s" if len(outcome.winners()) == 1 else ""
+        return TableText(
+            f"**{winners}** win{plural}!", [("Places", places), ("Deals", deals or "none")]
+        )
+
+    def _seat_lines(self, view: EscalationView, names: Mapping[PlayerId, str]) -> str:
+        return "\n".join(
+            f"{'▶ ' if seat.player == view.to_act else ''}**{player_name(seat.player, names)}**: "
+            f"{seat.hand_size} in hand · {seat.penalty_size} taken · {seat.total:+d} chips"
+            for seat in view.seats
+        )
+
+
+def build(bot: TableBot) -> GameCog:
+    cog = GameCog(bot, EscalationAdapter())
+
+    @app_commands.command(name="start", description="Open an Escalation table in this channel")
+    @app_commands.describe(deals="How many deals to play, with running totals (1–10)")
+    async def start(
+        interaction: discord.Interaction, deals: app_commands.Range[int, 1, 10] = 1
+    ) -> None:
+        await cog.start(interaction, EscalationOptions(deals=deals))
+
+    cog.add_start_command(start)
+    return cog

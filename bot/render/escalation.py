@@ -1,0 +1,554 @@
+"""The Escalation table as a PNG: the plays of the current round (the latest one big,
+the earlier ones small beside it), the value in force, the direction of play, the
+stock and the deal, then one lane per seat with its hand size, penalty stack and
+running total, the player to act highlighted.
+
+Only public information is drawn. Hands are secret: a lane shows how many cards a
+player holds as face-down backs, never which. ``my_hand`` and ``viewer`` are ignored
+altogether, so the picture is the same for everyone. Once the game is over the seats
+are listed best first with places and scores, and each deal's winner and chips.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from PIL import Image
+
+from bot.engines.cards import Card
+from bot.engines.escalation import DealResultView, EscalationView, PlayView, SeatView
+from bot.render.common import (
+    BIG_CARD,
+    PALETTE,
+    RGBA,
+    SMALL_CARD,
+    CardSize,
+    TextStyle,
+    badge,
+    card_stack,
+    display_name,
+    draw_rounded,
+    fanned_backs,
+    fit_text,
+    join_words,
+    new_panel,
+    pill,
+    place,
+    place_colour,
+    playing_card,
+    plural,
+    stamp_text,
+    text_width,
+    to_png,
+    triangle,
+    turn_arrow,
+)
+
+WIDTH = 800
+MARGIN = 20
+RIGHT = WIDTH - MARGIN - 16
+"""Right edge of the header's content."""
+
+# --- header geometry ---
+LABEL_Y = MARGIN + 6
+CARDS_TOP = MARGIN + 32
+CARDS_BOTTOM = CARDS_TOP + BIG_CARD.height
+CAPTION_Y = CARDS_BOTTOM + 16
+"""Middle of the caption line under the cards."""
+HEADER_HEIGHT = CAPTION_Y + 26
+PLAY_LEFT = MARGIN + 14
+VALUE_X = 452
+INFO_X = 604
+PLAY_RIGHT = VALUE_X - 26
+
+LATEST_CARD = BIG_CARD
+LATEST_STEP, LATEST_MIN_STEP, LATEST_MAX_WIDTH = 36, 18, 230
+"""The latest play fans its cards this far apart, closer when it is a long set."""
+TRAIL_CARD = CardSize(40, 56, 6, 22, 13)
+TRAIL_STEP = 17
+TRAIL_GAP = 12
+"""Between two earlier plays."""
+TRAIL_TO_LATEST = 22
+MORE_WIDTH = 44
+"""Room for the "+k earlier" note when not every earlier play fits."""
+
+# --- final header geometry ---
+FINAL_MIN_HEADER = 150
+DEALS_X = 410
+DEAL_ROW = 25
+WIDE_DEALS = 5
+"""Up to this many deals are listed one per line; more go in two columns."""
+DEAL_ROWS = 6
+
+# --- seat lanes ---
+LANE_HEIGHT = 66
+LANE_GAP = 8
+NAME_X = MARGIN + 18
+NAME_RIGHT = 250
+HAND_X = 262
+HAND_STEP = 12
+HAND_SHOWN = 6
+PENALTY_X = 424
+TAKE_X = 548
+TOTAL_RIGHT = WIDTH - MARGIN - 18
+
+LABEL = TextStyle(14, PALETTE.muted, bold=True)
+NAME = TextStyle(21, PALETTE.text, bold=True)
+DETAIL = TextStyle(16, PALETTE.muted)
+CAPTION = TextStyle(13, PALETTE.muted, bold=True)
+COUNT = TextStyle(22, PALETTE.text, bold=True)
+BIG_NUMBER = TextStyle(34, PALETTE.text, bold=True)
+VALUE = TextStyle(64, PALETTE.text, bold=True)
+TAG = TextStyle(13, PALETTE.accent_ink, bold=True)
+TAG_PAD = 8
+
+
+def render_table(view: EscalationView, names: Mapping[str, str]) -> bytes:
+    """The public table of ``view`` as PNG bytes; ``names`` maps player ids to
+    display names (missing ids print as themselves)."""
+    table = _Table(view, names)
+    lanes = [_lane(table, seat) for seat in _seat_order(view)]
+    header_height = _final_header_height(view) if view.over else HEADER_HEIGHT
+    height = header_height + len(lanes) * (LANE_HEIGHT + LANE_GAP) - LANE_GAP + MARGIN
+    image = new_panel(WIDTH, height)
+    if view.over:
+        _draw_final_header(image, table)
+    else:
+        _draw_round(image, table)
+        _draw_value(image, table)
+        _draw_info(image, view)
+    top = header_height
+    for lane in lanes:
+        _draw_lane(image, lane, top)
+        top += LANE_HEIGHT + LANE_GAP
+    return to_png(image)
+
+
+@dataclass(frozen=True)
+class _Table:
+    view: EscalationView
+    names: Mapping[str, str]
+
+    def name(self, player: str) -> str:
+        seat = next((i for i, s in enumerate(self.view.seats) if s.player == player), 0)
+        return display_name(player, self.names, seat)
+
+    def score(self, seat: SeatView) -> int:
+        scores = self.view.scores or {}
+        return scores.get(seat.player, seat.total)
+
+
+def signed(number: int) -> str:
+    """The number with its sign: +5, -3, 0 (the font has no minus sign)."""
+    return f"+{number}" if number > 0 else str(number)
+
+
+def rank_text(card: Card) -> str:
+    return str(card)[:-1]
+
+
+# --- seat lanes ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lane:
+    name: str
+    detail: str
+    hand: int
+    penalty: int
+    total: int
+    active: bool
+    show_total: bool
+    """Running totals mean something only with several deals (or at the end)."""
+    took: int | None = None
+    """The size of the deal's latest take, on the lane of the player who took it."""
+    place: int | None = None
+
+
+def _seat_order(view: EscalationView) -> list[SeatView]:
+    """Seats in table order; once the game is over, best score first (ties in table
+    order: the sort is stable)."""
+    if not view.over:
+        return list(view.seats)
+    scores = view.scores or {}
+    return sorted(view.seats, key=lambda seat: -scores.get(seat.player, seat.total))
+
+
+def _lane(table: _Table, seat: SeatView) -> Lane:
+    view = table.view
+    if view.over:
+        score = table.score(seat)
+        better = sum(1 for other in view.seats if table.score(other) > score)
+        return Lane(
+            name=table.name(seat.player),
+            detail=_final_detail(view.results, seat.player),
+            hand=seat.hand_size,
+            penalty=seat.penalty_size,
+            total=score,
+            active=False,
+            show_total=True,
+            place=1 + better,
+        )
+    took = None
+    if view.last_take is not None and view.last_take.player == seat.player:
+        took = view.last_take.count
+    active = seat.player == view.to_act
+    detail = ""
+    if active:
+        to_beat = view.value_in_force
+        detail = "to lead" if view.must_lead or to_beat is None else f"to beat {to_beat}"
+    return Lane(
+        name=table.name(seat.player),
+        detail=detail,
+        hand=seat.hand_size,
+        penalty=seat.penalty_size,
+        total=seat.total,
+        active=active,
+        show_total=view.deals > 1,
+        took=took,
+    )
+
+
+def _final_detail(results: Sequence[DealResultView], player: str) -> str:
+    won = sum(1 for result in results if result.winner == player)
+    paid = -sum(min(0, result.chips.get(player, 0)) for result in results)
+    parts = []
+    if won:
+        parts.append(f"won {plural(won, 'deal')}" if len(results) > 1 else "went out")
+    if paid:
+        parts.append(f"paid {paid}")
+    return " · ".join(parts)
+
+
+def _draw_lane(image: Image.Image, lane: Lane, top: int) -> None:
+    left, right = MARGIN, WIDTH - MARGIN
+    highlighted = lane.active or lane.place == 1
+    fill = PALETTE.lane_active if highlighted else PALETTE.lane
+    outline = PALETTE.accent if highlighted else None
+    draw_rounded(image, (left, top, right, top + LANE_HEIGHT), 12, fill, outline, 2)
+    middle = top + LANE_HEIGHT / 2
+    _draw_lane_name(image, lane, middle)
+    _draw_hand(image, lane.hand, middle, fill)
+    _draw_penalty(image, lane.penalty, middle, fill)
+    if lane.took is not None:
+        style = TextStyle(14, PALETTE.text, bold=True)
+        text = f"took {plural(lane.took, 'card')} last"
+        pill(image, (TAKE_X, middle), text, style, PALETTE.panel, 10)
+    if not lane.show_total:
+        return
+    winner = lane.place == 1
+    style = BIG_NUMBER.but(size=28, fill=PALETTE.accent if winner else PALETTE.text)
+    stamp_text(image, (TOTAL_RIGHT, middle - 8), signed(lane.total), style, "rm")
+    caption = "score" if lane.place is not None else "total"
+    stamp_text(image, (TOTAL_RIGHT, middle + 17), caption, CAPTION, "rm")
+
+
+def _draw_lane_name(image: Image.Image, lane: Lane, middle: float) -> None:
+    x = NAME_X
+    if lane.place is not None:
+        badge(
+            image,
+            (x + 13, middle),
+            13,
+            str(lane.place),
+            place_colour(lane.place),
+            PALETTE.accent_ink,
+        )
+        x += 36
+    elif lane.active:
+        image.alpha_composite(triangle(14, PALETTE.accent), dest=(x - 2, round(middle - 19)))
+        x += 16
+    width = NAME_RIGHT - x
+    style = NAME.but(fill=PALETTE.accent) if lane.active else NAME
+    if not lane.detail:
+        stamp_text(image, (x, middle), fit_text(lane.name, style, width), style, "lm")
+        return
+    stamp_text(image, (x, middle - 11), fit_text(lane.name, style, width), style, "lm")
+    stamp_text(image, (x, middle + 14), fit_text(lane.detail, DETAIL, width), DETAIL, "lm")
+
+
+def _draw_count(image: Image.Image, x: float, middle: float, count: int, caption: str) -> None:
+    stamp_text(image, (x, middle - 8), str(count), COUNT, "lm")
+    stamp_text(image, (x, middle + 15), caption, CAPTION, "lm")
+
+
+def _draw_hand(image: Image.Image, count: int, middle: float, ground: RGBA) -> None:
+    shown = min(count, HAND_SHOWN)
+    top = middle - SMALL_CARD.height / 2 - 1
+    if shown:
+        place(image, fanned_backs(SMALL_CARD, shown, HAND_STEP), HAND_X, top)
+    else:
+        _draw_empty_slot(image, HAND_X, top, SMALL_CARD, ground)
+    x = HAND_X + SMALL_CARD.width + (HAND_SHOWN - 1) * HAND_STEP + 12
+    _draw_count(image, x, middle, count, "in hand")
+
+
+def _draw_penalty(image: Image.Image, count: int, middle: float, ground: RGBA) -> None:
+    stack, layers = card_stack(SMALL_CARD, count)
+    top = middle - SMALL_CARD.height / 2 - 1 - 1.5 * max(0, layers - 1)
+    if layers:
+        place(image, stack, PENALTY_X, top)
+    else:
+        slot_top = middle - SMALL_CARD.height / 2 - 1
+        _draw_empty_slot(image, PENALTY_X, slot_top, SMALL_CARD, ground)
+    x = PENALTY_X + SMALL_CARD.width + 3 * 3 + 12
+    _draw_count(image, x, middle, count, "penalty")
+
+
+def _draw_empty_slot(
+    image: Image.Image, x: float, y: float, size: CardSize, ground: RGBA = PALETTE.panel
+) -> None:
+    """Where cards would be: a faint outline on the ``ground`` colour."""
+    box = (round(x), round(y), round(x) + size.width, round(y) + size.height)
+    draw_rounded(image, box, size.radius, ground, PALETTE.faint, 1)
+
+
+# --- header: the round -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlacedPlay:
+    """One play laid out: its cards' left edges and the group's extent."""
+
+    play: PlayView
+    x: int
+    width: int
+    step: int
+
+
+def layout_round(plays: Sequence[PlayView], left: int, right: int) -> tuple[int, list[PlacedPlay]]:
+    """Lay the round out left to right: earlier plays small, the latest big. Returns
+    how many of the oldest plays did not fit, and the groups that did (oldest first,
+    the latest last). Nothing for an empty round."""
+    if not plays:
+        return 0, []
+    latest = plays[-1]
+    count = len(latest.cards)
+    step = LATEST_STEP
+    if count > 1 and LATEST_CARD.width + step * (count - 1) > LATEST_MAX_WIDTH:
+        step = max(LATEST_MIN_STEP, (LATEST_MAX_WIDTH - LATEST_CARD.width) // (count - 1))
+    latest_width = LATEST_CARD.width + step * (count - 1)
+    earlier = plays[:-1]
+    widths = [TRAIL_CARD.width + TRAIL_STEP * (len(play.cards) - 1) for play in earlier]
+    room = right - left - latest_width - TRAIL_TO_LATEST
+    shown = _fitting(widths, room)
+    if shown < len(earlier):
+        shown = _fitting(widths, room - MORE_WIDTH)
+    hidden = len(earlier) - shown
+    x = left + (MORE_WIDTH if hidden else 0)
+    groups = []
+    for play, width in zip(earlier[hidden:], widths[hidden:], strict=True):
+        groups.append(PlacedPlay(play, x, width, TRAIL_STEP))
+        x += width + TRAIL_GAP
+    if groups:
+        x += TRAIL_TO_LATEST - TRAIL_GAP
+    groups.append(PlacedPlay(latest, x, latest_width, step))
+    return hidden, groups
+
+
+def _fitting(widths: Sequence[int], room: int) -> int:
+    """How many of the newest ``widths`` fit side by side in ``room``."""
+    used, count = 0, 0
+    for width in reversed(widths):
+        used += width + (TRAIL_GAP if count else 0)
+        if used > room:
+            break
+        count += 1
+    return count
+
+
+def _draw_round(image: Image.Image, table: _Table) -> None:
+    plays = table.view.round
+    label = "THIS ROUND" + (f" · {plural(len(plays), 'play')}".upper() if plays else "")
+    stamp_text(image, (PLAY_LEFT, LABEL_Y), label, LABEL)
+    if not plays:
+        _draw_empty_round(image, table)
+        return
+    hidden, groups = layout_round(plays, PLAY_LEFT, PLAY_RIGHT)
+    if hidden:
+        middle = CARDS_BOTTOM - TRAIL_CARD.height / 2
+        stamp_text(
+            image, (PLAY_LEFT, middle - 6), f"+{hidden}", COUNT.but(fill=PALETTE.muted), "lm"
+        )
+        stamp_text(image, (PLAY_LEFT, middle + 15), "earlier", CAPTION, "lm")
+    for group in groups[:-1]:
+        _draw_trail_play(image, group)
+    _draw_latest_play(image, table, groups[-1])
+
+
+def _draw_trail_play(image: Image.Image, group: PlacedPlay) -> None:
+    for k, card in enumerate(group.play.cards):
+        sprite = playing_card(rank_text(card), card.suit, TRAIL_CARD)
+        place(image, sprite, group.x + k * group.step, CARDS_BOTTOM - TRAIL_CARD.height)
+    centre = (group.x + group.width / 2, CAPTION_Y)
+    if group.play.pass_through:
+        text = "reverse" if group.play.cards[0].rank == 3 else "pass"
+        stamp_text(image, centre, text, CAPTION.but(fill=PALETTE.accent), "mm")
+    else:
+        stamp_text(image, centre, str(group.play.value), CAPTION.but(size=15), "mm")
+
+
+def _draw_latest_play(image: Image.Image, table: _Table, group: PlacedPlay) -> None:
+    play = group.play
+    for k, card in enumerate(play.cards):
+        place(
+            image,
+            playing_card(rank_text(card), card.suit, LATEST_CARD),
+            group.x + k * group.step,
+            CARDS_TOP,
+        )
+    room = max(group.width, PLAY_RIGHT - group.x)
+    style = DETAIL.but(fill=PALETTE.text)
+    name = fit_text(table.name(play.player), style, room)
+    stamp_text(image, (group.x, CAPTION_Y), name, style, "lm")
+    if play.pass_through:
+        tag = "REVERSE" if play.cards[0].rank == 3 else "PASS"
+        tag_width = text_width(tag, TAG) + 2 * TAG_PAD
+        x = group.x + LATEST_CARD.width / 2 - tag_width / 2
+        pill(image, (x, CARDS_BOTTOM - 14), tag, TAG, PALETTE.accent, TAG_PAD)
+
+
+def _draw_empty_round(image: Image.Image, table: _Table) -> None:
+    view = table.view
+    _draw_empty_slot(image, PLAY_LEFT, CARDS_TOP, LATEST_CARD)
+    x = PLAY_LEFT + LATEST_CARD.width + 20
+    width = PLAY_RIGHT - x
+    middle = CARDS_TOP + LATEST_CARD.height / 2
+    if view.last_take is not None:
+        taker = table.name(view.last_take.player)
+        title = f"{taker} took {plural(view.last_take.count, 'card')}"
+        detail = "onto their penalty stack"
+    else:
+        title = "No cards in play"
+        detail = f"deal {view.deal} starts" if view.deals > 1 else "the game starts"
+    style = NAME.but(size=20)
+    stamp_text(image, (x, middle - 12), fit_text(title, style, width), style, "lm")
+    stamp_text(image, (x, middle + 14), fit_text(detail, DETAIL, width), DETAIL, "lm")
+
+
+def _draw_value(image: Image.Image, table: _Table) -> None:
+    view = table.view
+    x, width = VALUE_X, INFO_X - 20 - VALUE_X
+    leads = view.must_lead or view.value_in_force is None
+    stamp_text(image, (x, LABEL_Y), "NEW ROUND" if leads else "TO BEAT", LABEL)
+    middle = CARDS_TOP + 50
+    if leads:
+        stamp_text(image, (x - 2, middle), "Lead", VALUE.but(size=48), "lm")
+    else:
+        stamp_text(image, (x - 3, middle), str(view.value_in_force), VALUE, "lm")
+    if view.to_act is None:
+        return
+    y = CARDS_BOTTOM - 12
+    image.alpha_composite(triangle(16, PALETTE.accent), dest=(x, round(y - 8)))
+    style = DETAIL.but(fill=PALETTE.accent)
+    stamp_text(
+        image, (x + 21, y), fit_text(table.name(view.to_act), style, width - 21), style, "lm"
+    )
+    verb = "to lead" if leads else "to play"
+    stamp_text(image, (x + 21, CAPTION_Y), verb, DETAIL, "lm")
+
+
+def _draw_info(image: Image.Image, view: EscalationView) -> None:
+    x = INFO_X
+    stamp_text(image, (x, LABEL_Y), f"DEAL {view.deal} OF {view.deals}", LABEL)
+    clockwise = view.direction == "clockwise"
+    middle = CARDS_TOP + 20
+    image.alpha_composite(
+        turn_arrow(32, PALETTE.text, clockwise=clockwise), dest=(x, round(middle - 16))
+    )
+    stamp_text(image, (x + 42, middle), view.direction, DETAIL.but(fill=PALETTE.text), "lm")
+    middle = CARDS_TOP + 88
+    stack, layers = card_stack(SMALL_CARD, view.stock_size)
+    if layers:
+        place(image, stack, x, middle - SMALL_CARD.height / 2 - 1.5 * (layers - 1))
+    else:
+        _draw_empty_slot(image, x, middle - SMALL_CARD.height / 2, SMALL_CARD)
+    number_x = x + 52
+    stamp_text(image, (number_x, middle - 9), str(view.stock_size), BIG_NUMBER.but(size=28), "lm")
+    caption = "in stock" if view.stock_size else "stock empty"
+    stamp_text(image, (number_x, middle + 17), caption, CAPTION, "lm")
+
+
+# --- header: game over -------------------------------------------------------------
+
+
+def _deal_layout(count: int) -> tuple[int, int]:
+    """Columns and rows for ``count`` deal results."""
+    if count <= WIDE_DEALS:
+        return 1, max(1, count)
+    return 2, min(DEAL_ROWS, -(-count // 2))
+
+
+def _final_header_height(view: EscalationView) -> int:
+    _, rows = _deal_layout(len(view.results))
+    return max(FINAL_MIN_HEADER, CARDS_TOP + rows * DEAL_ROW + 16)
+
+
+def _draw_final_header(image: Image.Image, table: _Table) -> None:
+    view = table.view
+    x = MARGIN + 12
+    stamp_text(image, (x, LABEL_Y), "GAME OVER", LABEL)
+    if view.seats:
+        best = max(table.score(seat) for seat in view.seats)
+        winners = [table.name(s.player) for s in view.seats if table.score(s) == best]
+        verb = "wins" if len(winners) == 1 else "win"
+        style = BIG_NUMBER.but(fill=PALETTE.accent)
+        title = fit_text(f"{join_words(winners)} {verb}", style, DEALS_X - 24 - x)
+        stamp_text(image, (x, CARDS_TOP + 22), title, style, "lm")
+        detail = f"{signed(best)} chips · {plural(view.deals, 'deal')} · highest score wins"
+        stamp_text(image, (x, CARDS_TOP + 58), fit_text(detail, DETAIL, DEALS_X - 24 - x), DETAIL)
+    _draw_deals(image, table)
+
+
+def _draw_deals(image: Image.Image, table: _Table) -> None:
+    results = table.view.results
+    if not results:
+        return
+    stamp_text(image, (DEALS_X, LABEL_Y), "DEALS" if len(results) > 1 else "THE DEAL", LABEL)
+    columns, rows = _deal_layout(len(results))
+    cells = columns * rows
+    shown = results if len(results) <= cells else results[: cells - 1]
+    column_width = (RIGHT - DEALS_X) // columns
+    for k, result in enumerate(shown):
+        column, row = divmod(k, rows)
+        left = DEALS_X + column * column_width
+        middle = CARDS_TOP + 10 + row * DEAL_ROW
+        _draw_deal(
+            image,
+            table,
+            result,
+            left,
+            left + column_width - 16 * (columns - 1 - column),
+            middle,
+            wide=columns == 1,
+        )
+    if len(shown) < len(results):
+        left = DEALS_X + (columns - 1) * column_width
+        middle = CARDS_TOP + 10 + (rows - 1) * DEAL_ROW
+        more = f"+{plural(len(results) - len(shown), 'more deal')}"
+        stamp_text(image, (left, middle), more, DETAIL, "lm")
+
+
+def _draw_deal(
+    image: Image.Image,
+    table: _Table,
+    result: DealResultView,
+    left: int,
+    right: int,
+    middle: float,
+    *,
+    wide: bool,
+) -> None:
+    number = f"Deal {result.deal}" if wide else str(result.deal)
+    number_width = 64 if wide else 30
+    stamp_text(image, (left, middle), number, CAPTION.but(size=14), "lm")
+    won = result.chips.get(result.winner, 0)
+    chips = f"+{won} chips" if wide else f"+{won}"
+    chips_style = DETAIL.but(fill=PALETTE.accent)
+    stamp_text(image, (right, middle), chips, chips_style, "rm")
+    room = right - left - number_width - text_width(chips, chips_style) - 10
+    style = DETAIL.but(fill=PALETTE.text)
+    suffix = " went out" if wide else ""
+    winner = fit_text(table.name(result.winner), style, room - text_width(suffix, style))
+    stamp_text(image, (left + number_width, middle), winner + suffix, style, "lm")

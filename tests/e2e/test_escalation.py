@@ -1,0 +1,198 @@
+"""Escalation end to end: whole games played through the private hand panel.
+
+People pick cards in the panel's select menu and press Play, or Take the pile; every
+move is checked against the engine and the game the bot stored in Redis.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import pytest
+
+from bot.engines.escalation import (
+    ENGINE,
+    TAKE,
+    EscalationAction,
+    EscalationState,
+    card_value,
+    is_pass_through,
+)
+from bot.store import GameStore, Stored, client_for_url
+from tests.harness.driver import Driver, Response
+from tests.harness.fixtures import BotFactory
+from tests.harness.models import FakeMessage, FakeUser
+
+HAND = "My hand"
+PICKER = "Pick the cards to play"
+TAKE_PILE = "Take the pile"
+SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+TURN = re.compile(r"<@(\d+)>, your turn\.")
+
+
+def label(card: object) -> str:
+    text = str(card)
+    return text[:-1] + SUITS[text[-1]]
+
+
+@dataclass
+class Game:
+    """One channel's Escalation game as the test sees it."""
+
+    driver: Driver
+    store: GameStore
+    people: list[FakeUser]
+    table: FakeMessage | None = None
+    panels: dict[int, FakeMessage] = field(default_factory=dict)
+    """Each person's private panel, opened once and reused for the whole game."""
+
+    async def stored(self) -> Stored:
+        stored = await self.store.load(self.driver.fake.guild_id, self.driver.channel)
+        assert stored is not None, "no game in Redis"
+        return stored
+
+    async def state(self) -> EscalationState:
+        stored = await self.stored()
+        assert stored.table.state is not None
+        return ENGINE.State.model_validate(stored.table.state)
+
+    def user(self, player: str) -> FakeUser:
+        return next(user for user in self.people if str(user.id) == player)
+
+    async def open(self, host: FakeUser, guests: list[FakeUser], computers: int = 0) -> None:
+        self.table = (await self.driver.slash(host, "escalation start")).message
+        for guest in guests:
+            await self.driver.click(guest, self.table, "Join")
+        for _ in range(computers):
+            await self.driver.click(host, self.table, "Add computer player")
+        await self.driver.click(host, self.table, "Start")
+        assert self.table.labels == [HAND]
+        assert (await self.stored()).table.phase == "playing"
+
+    async def panel(self, user: FakeUser) -> FakeMessage:
+        """The user's panel: opened with My hand the first time, then reused."""
+        if user.id not in self.panels:
+            assert self.table is not None
+            response = await self.driver.click(user, self.table, HAND)
+            panel = response.message
+            assert panel.ephemeral_to == user.id
+            self.panels[user.id] = panel
+        panel = self.panels[user.id]
+        state = await self.state()
+        hand = state.hands[state.players.index(str(user.id))]
+        options = [option["label"] for option in panel.selects[0]["options"]]
+        assert options == [label(card) for card in hand], "the panel shows another hand"
+        return panel
+
+    async def move(self, user: FakeUser, action: EscalationAction) -> Response:
+        """``user`` makes ``action`` on their panel: pick its cards and Play, or Take."""
+        panel = await self.panel(user)
+        if action == TAKE:
+            return await self.driver.click(user, panel, TAKE_PILE)
+        values = [str(card) for card in action.cards]
+        await self.driver.choose(user, panel, PICKER, values)
+        play = f"Play {' '.join(label(card) for card in action.cards)}"
+        return await self.driver.click(user, panel, play)
+
+
+def pick_action(rng: random.Random, legal: list[EscalationAction]) -> EscalationAction:
+    """Mostly play (so games end), sometimes take the pile."""
+    plays = [action for action in legal if action != TAKE]
+    if TAKE in legal and (not plays or rng.random() < 0.15):
+        return TAKE
+    return rng.choice(plays)
+
+
+@pytest.fixture
+async def game(driver: Driver, redis_server: str) -> AsyncIterator[Game]:
+    client = client_for_url(redis_server)
+    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
+    yield Game(driver, GameStore(client), people)
+    await client.aclose()
+
+
+async def test_two_people_play_a_whole_game_on_their_panels(
+    game: Game, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, bernd, _ = game.people
+    await game.open(alice, [bernd])
+    rng = random.Random(11)
+    moves = 0
+    while not ENGINE.is_over(state := await game.state()):
+        (player,) = ENGINE.to_act(state)
+        user = game.user(player)
+        assert game.table is not None
+        assert TURN.fullmatch(game.table.content)[1] == player  # type: ignore[index]
+        action = pick_action(rng, ENGINE.legal_actions(state, player))
+        before = await game.stored()
+        response = await game.move(user, action)
+        assert response.message.ephemeral_to == user.id
+        after = await game.stored()
+        assert after.rev == before.rev + 1
+        assert ENGINE.State.model_validate(after.table.state) == ENGINE.apply(state, player, action)
+        moves += 1
+        assert moves < 400, "the game does not end"
+    await game.driver.wait_for(lambda: "win" in game.table.text, what="the results")  # type: ignore[union-attr]
+    outcome = ENGINE.outcome(state)
+    for user in (alice, bernd):
+        assert f"**{outcome.places[str(user.id)]}.** {user.display_name}" in game.table.text  # type: ignore[union-attr]
+    assert game.table is not None and game.table.buttons[0]["disabled"]
+
+
+async def test_an_illegal_pick_is_explained_and_changes_nothing(
+    game: Game, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, bernd, chloe = game.people
+    await game.open(alice, [bernd, chloe])
+    rng = random.Random(5)
+    # Play until someone must beat a value and holds a card that doesn't.
+    for _ in range(200):
+        state = await game.state()
+        (player,) = ENGINE.to_act(state)
+        user = game.user(player)
+        hand = state.hands[state.players.index(player)]
+        value = state.value_in_force
+        weak = [c for c in hand if not is_pass_through(c) and card_value(c) <= (value or 0)]
+        if value is not None and weak:
+            break
+        await game.move(user, pick_action(rng, ENGINE.legal_actions(state, player)))
+    else:
+        pytest.fail("no position with a card too weak to play came up")
+    before = await game.stored()
+    panel = await game.panel(user)
+    card = weak[0]
+    await game.driver.choose(user, panel, PICKER, [str(card)])
+    assert "doesn't beat" in panel.text, panel.text
+    response = await game.driver.click(user, panel, f"Play {label(card)}")
+    assert response.message is panel and "not beat" in panel.text, panel.text
+    assert (await game.stored()).rev == before.rev, "an illegal play changed the game"
+
+    outsider = game.driver.user("dmitri")
+    refused = await game.driver.click(outsider, game.table, HAND)  # type: ignore[arg-type]
+    assert "not playing" in refused.message.text
+    assert refused.message.ephemeral_to == outsider.id
+    assert (await game.stored()).rev == before.rev
+
+
+async def test_a_person_plays_against_a_computer_to_the_end(
+    game: Game, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice = game.people[0]
+    await game.open(alice, [], computers=1)
+    rng = random.Random(3)
+    for _ in range(300):
+        state = await game.state()
+        if ENGINE.is_over(state):
+            break
+        assert ENGINE.to_act(state) == [str(alice.id)], "the computer did not move by itself"
+        await game.move(alice, pick_action(rng, ENGINE.legal_actions(state, str(alice.id))))
+    else:
+        pytest.fail("the game does not end")
+    await game.driver.wait_for(lambda: "win" in game.table.text, what="the results")  # type: ignore[union-attr]
+    assert "Computer 1" in game.table.text  # type: ignore[union-attr]

@@ -1,0 +1,14 @@
+"""Playing cards: copies of an immutable card are the card itself."""
+
+from __future__ import annotations
+
+import copy
+
+from bot.engines.cards import Card
+
+
+def test_copies_of_a_card_are_the_same_card() -> None:
+    ten, joker = Card.parse("10H"), Card.parse("JK")
+    assert copy.copy(ten) is ten
+    assert copy.deepcopy([ten, joker]) == [ten, joker]
+    assert all(a is b for a, b in zip(copy.deepcopy([ten, joker]), [ten, joker], strict=True))
