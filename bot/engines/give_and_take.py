@@ -608,10 +608,10 @@ class GiveAndTakeEngine:
         """End the turn: the cap, then the start-of-turn check, then the cue is due."""
         if state.turn >= state.turn_cap:
             return self._end(state, "turn_cap")
+        state = state.model_copy(update={"turn": state.turn + 1, "phase": "go"})
         stuck = [seat for seat in state.alive() if not state.give[seat] or not state.take[seat]]
         if stuck:
             state = self._eliminate(state, stuck, in_fight=False)
-        state = state.model_copy(update={"turn": state.turn + 1, "phase": "go"})
         alive = state.alive()
         if len(alive) <= 1:
             return self._end(state, "last_standing" if alive else "all_out")

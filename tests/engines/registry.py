@@ -18,6 +18,7 @@ from bot.engines.base import PlayerId
 from bot.engines.geschenkt import GeschenktOptions, GeschenktState
 from tests.engines.conformance import EngineCase
 from tests.engines.test_escalation import ESCALATION
+from tests.engines.test_give_and_take import GIVE_AND_TAKE
 
 # --- Geschenkt -----------------------------------------------------------------
 
@@ -88,4 +89,5 @@ GESCHENKT = EngineCase(
 CASES: list[EngineCase] = [
     GESCHENKT,
     ESCALATION,
+    GIVE_AND_TAKE,
 ]
