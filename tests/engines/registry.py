@@ -17,6 +17,7 @@ from bot.engines import geschenkt
 from bot.engines.base import PlayerId
 from bot.engines.geschenkt import GeschenktOptions, GeschenktState
 from tests.engines.conformance import EngineCase
+from tests.engines.test_draughts import DRAUGHTS
 from tests.engines.test_escalation import ESCALATION
 from tests.engines.test_give_and_take import GIVE_AND_TAKE
 
@@ -89,5 +90,6 @@ GESCHENKT = EngineCase(
 CASES: list[EngineCase] = [
     GESCHENKT,
     ESCALATION,
+    DRAUGHTS,
     GIVE_AND_TAKE,
 ]
