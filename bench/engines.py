@@ -17,6 +17,7 @@ import gc
 import importlib
 import itertools
 import os
+import pkgutil
 import pstats
 import random
 import time
@@ -26,15 +27,29 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import bot.engines
 from bench import common
 from bench.scenes import player_ids
-from bot.engines import geschenkt
 from bot.engines.base import Engine
 
-ENGINES: list[Engine[Any, Any]] = [
-    geschenkt.ENGINE,
-]
-"""Every engine to measure: adding a game is one line here."""
+
+def discover_engines() -> list[Engine[Any, Any]]:
+    """The ``ENGINE`` of every module in `bot.engines` that has one, by module name.
+
+    A new game is measured as soon as its module lands. A module that fails to import
+    fails the benchmark: a broken engine must not silently drop out of the figures.
+    """
+    engines: list[Engine[Any, Any]] = []
+    for info in sorted(pkgutil.iter_modules(bot.engines.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{bot.engines.__name__}.{info.name}")
+        engine = getattr(module, "ENGINE", None)
+        if engine is not None:
+            engines.append(engine)
+    return engines
+
+
+ENGINES: list[Engine[Any, Any]] = discover_engines()
+"""Every engine to measure: each `bot/engines/<module>.py` exposing ``ENGINE``."""
 
 
 # --- peers --------------------------------------------------------------------------
@@ -450,6 +465,12 @@ def spread(series: Series) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = common.parser("Random playouts per second on one core, ours and the peer's")
     parser.add_argument(
+        "--engine",
+        action="append",
+        choices=[engine.name for engine in ENGINES],
+        help="measure only this engine (repeatable; default: all)",
+    )
+    parser.add_argument(
         "--profile",
         action="store_true",
         help="profile our engines even if they are not slower than their peers",
@@ -471,7 +492,9 @@ def run(args: argparse.Namespace, cpu: int | None) -> None:
 
     results: list[dict[str, Any]] = []
     profiles: list[dict[str, Any]] = []
-    for engine in ENGINES:
+    engines = [e for e in ENGINES if not args.engine or e.name in args.engine]
+    print(f"Engines: {', '.join(engine.name for engine in engines)}.")
+    for engine in engines:
         peer: Peer | None = None
         peer_problem: str | None = None
         loader = PEERS.get(engine.name)

