@@ -16,6 +16,7 @@ from bot.cogs.errors import answering_errors
 from bot.cogs.game_cog import GameCog
 from bot.config import Settings
 from bot.engines.base import GameError
+from bot.render.workers import RenderWorkers
 from bot.store import GameStore
 
 log = logging.getLogger(__name__)
@@ -31,6 +32,7 @@ class TableBot(commands.AutoShardedBot):
         self.settings = settings
         self.store = store
         self.games: dict[str, GameCog] = {}
+        self.renderer = RenderWorkers(settings.render_processes)
         self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -90,6 +92,10 @@ class TableBot(commands.AutoShardedBot):
         if self.settings.discord_gateway_url:
             gateway = yarl.URL(self.settings.discord_gateway_url)
         await super().launch_shard(gateway, shard_id, initial=initial)
+
+    async def close(self) -> None:
+        await super().close()
+        self.renderer.close()
 
     async def on_ready(self) -> None:
         log.info("Ready as %s in %d guilds", self.user, len(self.guilds))

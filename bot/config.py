@@ -24,6 +24,11 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = None
     """Override the gateway URL Discord hands out (REST proxy or local test harness)."""
     log_level: str = "INFO"
+    render_processes: int = Field(default=1, ge=0, le=16)
+    """Worker processes drawing table images; 0 draws in a thread of the bot process."""
+    choice_timeout_seconds: float = Field(default=15.0, gt=0)
+    """How long a player has for a choice that has a default (Give & Take's pile)
+    before the default is made for them."""
 
     @field_validator("redis_url", "discord_gateway_url", mode="before")
     @classmethod

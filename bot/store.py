@@ -67,6 +67,8 @@ class Table(BaseModel):
     phase: Phase = "lobby"
     seats: list[Seat]
     options: dict[str, Any] = Field(default_factory=dict)
+    host_seat: int | None = None
+    """The seat the host asked for (draughts: 0 plays White); None: seats are shuffled."""
     seed: int = Field(default_factory=lambda: secrets.randbits(63))
     state: dict[str, Any] | None = None
     """The engine state as JSON data, once the game has started."""
@@ -187,11 +189,24 @@ class GameStore:
             raise StoreUnavailable() from error
 
 
+MAX_CONNECTIONS = 32
+"""Redis connections per bot; more interactions at once queue for one (briefly)."""
+
+
 def client_for_url(url: str) -> aioredis.Redis:
-    """A client that fails fast, so an interaction can still answer in time."""
-    return aioredis.Redis.from_url(
-        url, socket_timeout=1.5, socket_connect_timeout=1.0, decode_responses=True
+    """A client that fails fast, so an interaction can still answer in time.
+
+    The pool blocks (up to a second) when all its connections are busy, instead of
+    refusing with "Too many connections" as the default pool does under a burst."""
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=MAX_CONNECTIONS,
+        timeout=1.0,
+        socket_timeout=1.5,
+        socket_connect_timeout=1.0,
+        decode_responses=True,
     )
+    return aioredis.Redis.from_pool(pool)
 
 
 @asynccontextmanager

@@ -60,6 +60,15 @@ class PrivatePanel:
     buttons: list[ActionButton] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class TimedDefault:
+    """A move the bot makes for ``player`` if they haven't acted in time."""
+
+    player: PlayerId
+    key: str
+    """An action key, as for `GameAdapter.parse_action`."""
+
+
 Picks = Mapping[str, tuple[str, ...]]
 """What the player has chosen so far in each select of their panel, by select key."""
 
@@ -68,6 +77,8 @@ class GameAdapter(ABC, Generic[S, A]):
     engine: Engine[S, A]
     colour: int = 0x5865F2
     hand_label: str = "My hand"
+    hidden_options: frozenset[str] = frozenset()
+    """Options set by the bot itself, not worth showing in the lobby."""
     rules_summary: str = ""
 
     @abstractmethod
@@ -98,3 +109,17 @@ class GameAdapter(ABC, Generic[S, A]):
         """The viewer's panel. Games whose moves are made privately override this with
         selects and buttons; a button's key goes to `parse_action` when clicked."""
         return PrivatePanel(self.private_text(view))
+
+    def timed_default(self, view: Any) -> TimedDefault | None:
+        """The move to make for the player to act if they let the choice time out
+        (`Settings.choice_timeout_seconds`); None: wait for them."""
+        return None
+
+    def perform(self, state: S, player: PlayerId, key: str) -> S:
+        """Make the move a button, panel or command ``key`` stands for. Games with moves
+        outside the turn order (a resignation) override this."""
+        return self.engine.apply(state, player, self.parse_action(key))
+
+    def render_private(self, view: Any, names: Mapping[PlayerId, str]) -> bytes | None:
+        """PNG bytes for the viewer's private panel, or None for none (run off the loop)."""
+        return None

@@ -200,5 +200,5 @@ def build(bot: TableBot) -> GameCog:
     ) -> None:
         await cog.start(interaction, EscalationOptions(deals=deals))
 
-    cog.add_start_command(start)
+    cog.add_command(start)
     return cog

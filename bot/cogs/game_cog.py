@@ -20,7 +20,7 @@ from discord import app_commands
 from pydantic import BaseModel
 
 from bot.ai.random_player import choose_uniform
-from bot.cogs.adapter import GameAdapter, PrivatePanel
+from bot.cogs.adapter import GameAdapter, Picks, PrivatePanel, TimedDefault
 from bot.cogs.components import (
     Click,
     GameButton,
@@ -66,6 +66,7 @@ class GameCog:
         self.bot = bot
         self.adapter = adapter
         self.engine = adapter.engine
+        self._timers: set[asyncio.Task[None]] = set()
         self.group = app_commands.Group(
             name=self.engine.name,
             description=f"Play {self.engine.title} in this channel",
@@ -98,11 +99,15 @@ class GameCog:
         )
         command("rules", "A short summary of the rules")(self.rules_command)
 
-    def add_start_command(self, command: app_commands.Command[Any, Any, Any]) -> None:
+    def add_command(self, command: app_commands.Command[Any, Any, Any]) -> None:
+        """A game's own command (``start`` with its options, ``move``…) in its group."""
         self.group.add_command(command)
 
-    async def start(self, interaction: Interaction, options: BaseModel) -> None:
-        """Open a lobby in this channel; the starter is host and first seat."""
+    async def start(
+        self, interaction: Interaction, options: BaseModel, *, host_seat: int | None = None
+    ) -> None:
+        """Open a lobby in this channel; the starter is host and first seat (and sits at
+        ``host_seat`` once the game starts; None: a random seat)."""
         async with answering_errors(interaction), self._channel_turn(interaction):
             guild_id, channel_id = _place(interaction)
             existing = await self.bot.store.load(guild_id, channel_id)
@@ -120,6 +125,7 @@ class GameCog:
                 host=_player(interaction),
                 seats=[_seat(interaction.user)],
                 options=options.model_dump(mode="json"),
+                host_seat=host_seat,
             )
             rev = await self.bot.store.save(table, existing.rev if existing else 0)
             message = self._lobby_message(table, rev)
@@ -202,9 +208,9 @@ class GameCog:
             picks = chosen_in_message(interaction.message)
             picks[pick.key] = pick.values
             player, state = self._seated_player_state(interaction, stored.table)
-            panel = self.adapter.private_panel(self.engine.view(state, player), picks)
+            panel = await self._panel(stored, state, player, picks)
             await interaction.response.edit_message(
-                embed=self._panel_embed(panel), view=self._panel_view(stored, panel)
+                embed=panel.embed, view=panel.view, attachments=panel.files()
             )
 
     def _channel_turn(
@@ -259,6 +265,10 @@ class GameCog:
             )
         rng = SeededRng.from_seed(table.seed)
         rng.shuffle(table.seats)
+        if table.host_seat is not None:
+            host = next(seat for seat in table.seats if seat.id == table.host)
+            table.seats.remove(host)
+            table.seats.insert(min(table.host_seat, len(table.seats)), host)
         options = self.engine.Options.model_validate(table.options)
         state = self.engine.new_game([seat.id for seat in table.seats], table.seed, options)
         state = self._play_computer_turns(table, state, stored.rev)
@@ -281,9 +291,21 @@ class GameCog:
         if _message_id(interaction) not in (None, table.message_id):
             raise GameError("This table was posted again further down; use the newest one.")
         state = self.engine.State.model_validate(table.state)
-        state = self.engine.apply(state, player, self.adapter.parse_action(click.arg))
+        state = self.adapter.perform(state, player, click.arg)
         state = self._play_computer_turns(table, state, stored.rev)
         await self._save_and_show(interaction, stored, table, state)
+
+    async def move_by_text(self, interaction: Interaction, move: str) -> None:
+        """A move typed as a command option (``/draughts move c3-c4``)."""
+        async with answering_errors(interaction), self._channel_turn(interaction):
+            stored = await self._load_running(interaction)
+            table = stored.table.model_copy(deep=True)
+            player, state = self._seated_player_state(interaction, table)
+            state = self.adapter.perform(state, player, move)
+            state = self._play_computer_turns(table, state, stored.rev)
+            rev = await self._commit(table, stored.rev, state)
+            await interaction.response.send_message(f"You played `{move}`.", ephemeral=True)
+            await self._edit_table_message(table, state, rev)
 
     async def _panel_action(self, interaction: Interaction, stored: Stored, key: str) -> None:
         """A move made on a private panel. It is checked against the game as it is now,
@@ -295,17 +317,52 @@ class GameCog:
         if table.phase == "over":
             raise GameError("This game is over.")
         try:
-            state = self.engine.apply(state, player, self.adapter.parse_action(key))
+            state = self.adapter.perform(state, player, key)
         except IllegalAction as refusal:
             await self._redraw_panel(interaction, stored, state, player, notice=str(refusal))
             return
         state = self._play_computer_turns(table, state, stored.rev)
+        rev = await self._commit(table, stored.rev, state)
+        await self._redraw_panel(interaction, Stored(table, rev), state, player)
+        await self._edit_table_message(table, state, rev)
+
+    async def _commit(self, table: Table, rev: int, state: BaseModel) -> int:
+        """Save ``state`` into ``table`` over revision ``rev``; return the new revision.
+        Starts the clock on a timed default if the game now waits for one."""
         table.state = state.model_dump(mode="json")
         table.phase = "over" if self.engine.is_over(state) else "playing"
-        rev = await self.bot.store.save(table, stored.rev)
-        saved = Stored(table, rev)
-        await self._redraw_panel(interaction, saved, state, player)
-        await self._edit_table_message(table, state, rev)
+        saved = await self.bot.store.save(table, rev)
+        default = self.adapter.timed_default(self.engine.view(state, None))
+        if default is not None and table.phase == "playing":
+            self._start_timer(table, saved, default)
+        return saved
+
+    def _start_timer(self, table: Table, rev: int, default: TimedDefault) -> None:
+        task = asyncio.create_task(self._make_default_move(table, rev, default))
+        self._timers.add(task)
+        task.add_done_callback(self._timers.discard)
+
+    async def _make_default_move(self, table: Table, rev: int, default: TimedDefault) -> None:
+        """After the timeout, make ``default`` unless the game has moved on meanwhile.
+
+        Timers live in this process only: after a restart the game waits for the player.
+        """
+        await asyncio.sleep(self.bot.settings.choice_timeout_seconds)
+        try:
+            async with self.bot.channel_lock(table.channel_id):
+                stored = await self.bot.store.load(table.guild_id, table.channel_id)
+                if stored is None or stored.table.gid != table.gid or stored.rev != rev:
+                    return
+                current = stored.table.model_copy(deep=True)
+                state = self.engine.State.model_validate(current.state)
+                state = self.adapter.perform(state, default.player, default.key)
+                state = self._play_computer_turns(current, state, rev)
+                new_rev = await self._commit(current, rev, state)
+                await self._edit_table_message(current, state, new_rev)
+        except GameError as error:
+            log.info("No default move in channel %s: %s", table.channel_id, error)
+        except Exception:
+            log.exception("The default move in channel %s failed", table.channel_id)
 
     async def _redraw_panel(
         self,
@@ -316,9 +373,9 @@ class GameCog:
         *,
         notice: str = "",
     ) -> None:
-        panel = self.adapter.private_panel(self.engine.view(state, player), {})
+        panel = await self._panel(stored, state, player, {}, notice)
         await interaction.response.edit_message(
-            embed=self._panel_embed(panel, notice), view=self._panel_view(stored, panel)
+            embed=panel.embed, view=panel.view, attachments=panel.files()
         )
 
     async def _edit_table_message(self, table: Table, state: BaseModel, rev: int) -> None:
@@ -339,10 +396,8 @@ class GameCog:
     async def _save_and_show(
         self, interaction: Interaction, stored: Stored, table: Table, state: BaseModel
     ) -> None:
-        table.state = state.model_dump(mode="json")
-        table.phase = "over" if self.engine.is_over(state) else "playing"
         table.message_id = _message_id(interaction) or table.message_id
-        rev = await self.bot.store.save(table, stored.rev)
+        rev = await self._commit(table, stored.rev, state)
         # The move is committed: acknowledge at once, then draw the new table.
         await interaction.response.defer()
         message = await self._table_message(table, state, rev)
@@ -370,10 +425,23 @@ class GameCog:
     async def _send_panel(self, interaction: Interaction, stored: Stored) -> None:
         """A fresh private panel for the player (ephemeral: only they see it)."""
         player, state = self._seated_player_state(interaction, stored.table)
-        panel = self.adapter.private_panel(self.engine.view(state, player), {})
+        panel = await self._panel(stored, state, player, {})
         await interaction.response.send_message(
-            embed=self._panel_embed(panel), view=self._panel_view(stored, panel), ephemeral=True
+            embed=panel.embed, view=panel.view, files=panel.files(), ephemeral=True
         )
+
+    async def _panel(
+        self, stored: Stored, state: BaseModel, player: PlayerId, picks: Picks, notice: str = ""
+    ) -> TableMessage:
+        """The player's private panel as a message: text, selects, buttons, picture."""
+        view = self.engine.view(state, player)
+        panel = self.adapter.private_panel(view, picks)
+        names = stored.table.names()
+        png = await self.bot.renderer.run(self.adapter.render_private, view, names)
+        embed = self._panel_embed(panel, notice)
+        if png is not None:
+            embed.set_image(url=f"attachment://{embeds.TABLE_IMAGE}")
+        return TableMessage(None, embed, self._panel_view(stored, panel), png)
 
     def _seated_player_state(self, interaction: Interaction, table: Table) -> tuple[PlayerId, Any]:
         player = _player(interaction)
@@ -467,7 +535,7 @@ class GameCog:
             host.name if host else "?",
             [seat.name for seat in table.seats],
             (self.engine.min_players, self.engine.max_players),
-            _options_line(table.options),
+            _options_line(table.options, self.adapter.hidden_options),
         )
         buttons = [
             self._button(table, rev, "join", "Join", "success"),
@@ -480,7 +548,7 @@ class GameCog:
     async def _table_message(self, table: Table, state: BaseModel, rev: int) -> TableMessage:
         names = table.names()
         public = self.engine.view(state, None)
-        png = await asyncio.to_thread(self.adapter.render_table, public, names)
+        png = await self.bot.renderer.run(self.adapter.render_table, public, names)
         over = self.engine.is_over(state)
         footer = f"Game {table.gid}"
         if over:
@@ -601,6 +669,10 @@ def _turn_mentions(players: list[PlayerId]) -> str | None:
     return " ".join(f"<@{p}>" for p in people) + ", your turn."
 
 
-def _options_line(options: dict[str, Any]) -> str:
-    shown = {key: value for key, value in options.items() if value not in (None, False, [])}
+def _options_line(options: dict[str, Any], hidden: frozenset[str]) -> str:
+    shown = {
+        key: value
+        for key, value in options.items()
+        if value not in (None, False, []) and key not in hidden
+    }
     return ", ".join(f"{key}: {value}" for key, value in shown.items())

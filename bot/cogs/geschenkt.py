@@ -111,5 +111,5 @@ def build(bot: TableBot) -> GameCog:
     async def start(interaction: discord.Interaction, tactical: bool = False) -> None:
         await cog.start(interaction, GeschenktOptions(tactical=tactical))
 
-    cog.add_start_command(start)
+    cog.add_command(start)
     return cog

@@ -41,6 +41,10 @@ class Card:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Card is immutable")
 
+    def __reduce__(self) -> tuple[type[Card], tuple[int, str]]:
+        """Pickle as the constructor call (the slots can't be set after creation)."""
+        return (Card, (self.rank, self.suit))
+
     def __copy__(self) -> Card:
         return self
 

@@ -1,0 +1,53 @@
+"""Where table images are drawn: in worker processes, off the bot's event loop and GIL.
+
+Drawing holds Python's global lock for most of its ~10 ms; done in threads of the bot
+process it slows every other interaction in flight. A small process pool keeps the
+event loop free to acknowledge clicks. With ``processes=0`` images are drawn in a
+thread of the bot process instead (simpler, for tiny deployments).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class RenderWorkers:
+    """Runs pure drawing functions in a process pool (or a thread when there's none)."""
+
+    def __init__(self, processes: int) -> None:
+        self._processes = processes
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor | None:
+        if self._processes <= 0:
+            return None
+        context = multiprocessing.get_context("spawn")
+        return ProcessPoolExecutor(max_workers=self._processes, mp_context=context)
+
+    async def run(self, draw: Callable[..., T], *args: object) -> T:
+        """``draw(*args)`` off the event loop; its arguments and result must pickle."""
+        if self._pool is None:
+            return await asyncio.to_thread(draw, *args)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool, draw, *args)
+        except BrokenProcessPool:
+            log.warning("A render process died; starting a new pool")
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = self._new_pool()
+            return await asyncio.to_thread(draw, *args)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
