@@ -20,6 +20,7 @@ from tests.engines.conformance import EngineCase
 from tests.engines.test_draughts import DRAUGHTS
 from tests.engines.test_escalation import ESCALATION
 from tests.engines.test_give_and_take import GIVE_AND_TAKE
+from tests.engines.test_take import TAKE_CASE
 
 # --- Geschenkt -----------------------------------------------------------------
 
@@ -90,6 +91,7 @@ GESCHENKT = EngineCase(
 CASES: list[EngineCase] = [
     GESCHENKT,
     ESCALATION,
+    TAKE_CASE,
     DRAUGHTS,
     GIVE_AND_TAKE,
 ]
