@@ -12,6 +12,6 @@ if TYPE_CHECKING:
 
 def all_games() -> list[Callable[[TableBot], GameCog]]:
     """A builder per playable game, in the order `/help` lists them."""
-    from bot.cogs import escalation, geschenkt
+    from bot.cogs import draughts, escalation, geschenkt
 
-    return [geschenkt.build, escalation.build]
+    return [geschenkt.build, escalation.build, draughts.build]

@@ -105,7 +105,7 @@ class GameAdapter(ABC, Generic[S, A]):
     def results_text(self, view: Any, outcome: Outcome, names: Mapping[PlayerId, str]) -> TableText:
         """The final results embed text."""
 
-    def private_panel(self, view: Any, picks: Picks) -> PrivatePanel:
+    def private_panel(self, view: Any, picks: Picks, names: Mapping[PlayerId, str]) -> PrivatePanel:
         """The viewer's panel. Games whose moves are made privately override this with
         selects and buttons; a button's key goes to `parse_action` when clicked."""
         return PrivatePanel(self.private_text(view))

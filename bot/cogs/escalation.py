@@ -124,7 +124,9 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction]):
     def private_text(self, view: EscalationView) -> str:
         return f"Your hand: {cards_label(view.my_hand or []) or 'empty'}"
 
-    def private_panel(self, view: EscalationView, picks: Picks) -> PrivatePanel:
+    def private_panel(
+        self, view: EscalationView, picks: Picks, names: Mapping[PlayerId, str]
+    ) -> PrivatePanel:
         hand = view.my_hand or []
         held = {str(card) for card in hand}
         chosen = [Card.parse(text) for text in picks.get(CARDS, ()) if text in held]

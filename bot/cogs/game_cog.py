@@ -198,6 +198,9 @@ class GameCog:
                 await self._action_click(interaction, stored, click)
             elif click.verb == "do":
                 await self._panel_action(interaction, stored, click.arg)
+            elif click.verb == "redraw":
+                player, state = self._seated_player_state(interaction, stored.table)
+                await self._redraw_panel(interaction, stored, state, player)
             else:
                 raise GameError("That button is not one I know.")
 
@@ -435,8 +438,8 @@ class GameCog:
     ) -> TableMessage:
         """The player's private panel as a message: text, selects, buttons, picture."""
         view = self.engine.view(state, player)
-        panel = self.adapter.private_panel(view, picks)
         names = stored.table.names()
+        panel = self.adapter.private_panel(view, picks, names)
         png = await self.bot.renderer.run(self.adapter.render_private, view, names)
         embed = self._panel_embed(panel, notice)
         if png is not None:
@@ -479,6 +482,8 @@ class GameCog:
             )
             for spec in panel.buttons
         ]
+        # An ephemeral panel can't update itself when others move: Refresh redraws it.
+        buttons.append(GameButton(Click(self.engine.name, gid, rev, "redraw"), "Refresh"))
         return button_view(buttons, selects)
 
     # ----- lobby changes (pure) -----------------------------------------------

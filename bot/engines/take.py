@@ -572,6 +572,18 @@ class HandResultView(BaseModel):
     scores: dict[PlayerId, int]
 
 
+class MoveOption(BaseModel):
+    """A legal action of the viewer, for a hand panel that offers only legal choices."""
+
+    action: str
+    """The action's text form (`parse_action` reads it back)."""
+    kind: ActionKind
+    cards: list[Card]
+    """The hand cards it uses (none for a draw)."""
+    takes_from: list[PlayerId]
+    """Whose runs an ``add`` would take (empty for a lay-off on the viewer's own run)."""
+
+
 class TakeView(BaseModel):
     viewer: PlayerId | None
     seats: list[SeatView]
@@ -595,6 +607,8 @@ class TakeView(BaseModel):
     scores: dict[PlayerId, int] | None = None
     """Final totals, once the match is over."""
     my_hand: list[Card] | None = None
+    my_moves: list[MoveOption] | None = None
+    """The viewer's legal actions while it is their turn (private view only)."""
 
 
 # --- Move generation --------------------------------------------------------------------
@@ -1264,6 +1278,16 @@ class TakeEngine:
         )
         if viewer in players:
             view.my_hand = list(state.hands[players.index(viewer)])
+            if not over and viewer == players[state.turn]:
+                view.my_moves = [
+                    MoveOption(
+                        action=str(action),
+                        kind=action.kind,
+                        cards=list(action.cards),
+                        takes_from=take_victims(state, action),
+                    )
+                    for action in self.legal_actions(state, viewer)
+                ]
         return view
 
     def outcome(self, state: TakeState) -> Outcome:

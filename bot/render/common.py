@@ -137,6 +137,33 @@ def fit_text(text: str, style: TextStyle, max_width: float) -> str:
     return text[:low].rstrip() + ELLIPSIS if low else ELLIPSIS
 
 
+def wrap_text(
+    text: str, style: TextStyle, max_width: float, max_lines: int | None = None
+) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``max_width`` (a word too
+    long for a line is cut with an ellipsis); with ``max_lines``, what doesn't fit on
+    the last line is cut with an ellipsis too. No lines for blank text."""
+    lines: list[str] = []
+    for word in text.split():
+        trial = f"{lines[-1]} {word}" if lines else word
+        if lines and text_width(trial, style) <= max_width:
+            lines[-1] = trial
+        else:
+            lines.append(word)
+    if max_lines is not None and len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1 :])]
+    return [fit_text(line, style, max_width) for line in lines]
+
+
+def shrink_to_fit(text: str, style: TextStyle, max_width: float, min_size: int) -> TextStyle:
+    """``style`` at the largest size (down to ``min_size``) at which ``text`` fits
+    ``max_width``; at ``min_size`` if it fits at none (then cut it with `fit_text`)."""
+    size = style.size
+    while size > min_size and text_width(text, style.but(size=size)) > max_width:
+        size -= 1
+    return style.but(size=size)
+
+
 _LATIN_EXTRAS = str.maketrans(
     {
         "ß": "ss",
@@ -452,6 +479,16 @@ def card_stack(size: CardSize, count: int, spread: int = 3) -> tuple[Sprite, int
     return Sprite(canvas, back.dx, back.dy), layers
 
 
+def empty_slot(
+    base: Image.Image, x: float, y: float, size: CardSize, ground: RGBA = PALETTE.panel
+) -> None:
+    """Where a card would be, top-left corner at (x, y): a faint rounded outline on
+    the ``ground`` colour (which ``base`` must be opaque under)."""
+    left, top = round(x), round(y)
+    box = (left, top, left + size.width, top + size.height)
+    draw_rounded(base, box, size.radius, ground, PALETTE.faint, 1)
+
+
 @lru_cache(maxsize=64)
 def fanned_backs(size: CardSize, count: int, step: int) -> Sprite:
     """``count`` face-down cards side by side, each ``step`` pixels right of the last
@@ -724,6 +761,85 @@ def turn_arrow(size: int, fill: RGBA, *, clockwise: bool = True) -> Image.Image:
     )
     arrow = downsample(image)
     return arrow if clockwise else arrow.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+
+
+@lru_cache(maxsize=64)
+def ring(radius: int, width: float, fill: RGBA) -> Image.Image:
+    """An anti-aliased circle outline ``width`` pixels thick, its outer edge touching
+    the sides of a ``2 * radius`` pixel square (a highlight around a round piece)."""
+    image, draw = supersampled(2 * radius, 2 * radius)
+    full = 2 * radius * SUPERSAMPLE - 1
+    draw.ellipse((0, 0, full, full), outline=fill, width=max(1, round(width * SUPERSAMPLE)))
+    return downsample(image)
+
+
+@lru_cache(maxsize=64)
+def cross(size: int, width: float, fill: RGBA) -> Image.Image:
+    """An anti-aliased "x" ``size`` pixels square with round ends (a "taken" mark)."""
+    image, draw = supersampled(size, size)
+    stroke = width * SUPERSAMPLE
+    low, high = stroke / 2, size * SUPERSAMPLE - 1 - stroke / 2
+    for line in (((low, low), (high, high)), ((low, high), (high, low))):
+        draw.line(line, fill=fill, width=max(1, round(stroke)))
+        for x, y in line:
+            draw.ellipse((x - stroke / 2, y - stroke / 2, x + stroke / 2, y + stroke / 2), fill)
+    return downsample(image)
+
+
+def draw_arrow(
+    base: Image.Image,
+    points: Sequence[Point],
+    width: float,
+    fill: RGBA,
+    head: float | None = None,
+) -> None:
+    """An anti-aliased path through ``points`` (round joints and start) ending in an
+    arrowhead whose tip is the last point, composited onto ``base`` (``fill``'s alpha
+    applies to the whole arrow at once: overlapping strokes don't darken). Only the
+    path's bounding box is supersampled. Fewer than two distinct points: nothing."""
+    if len(points) < 2 or points[-1] == points[-2]:
+        return
+    head = width * 2.6 if head is None else head
+    (x0, y0), (x1, y1) = points[-2], points[-1]
+    length = math.hypot(x1 - x0, y1 - y0)
+    head = min(head, length * 0.8)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    pad = head + width
+    left = max(0, math.floor(min(x for x, _ in points) - pad))
+    top = max(0, math.floor(min(y for _, y in points) - pad))
+    right = min(base.width, math.ceil(max(x for x, _ in points) + pad))
+    bottom = min(base.height, math.ceil(max(y for _, y in points) + pad))
+    if right <= left or bottom <= top:
+        return
+    s = SUPERSAMPLE
+    mask = Image.new("L", ((right - left) * s, (bottom - top) * s), 0)
+    draw = ImageDraw.Draw(mask)
+
+    def scaled(x: float, y: float) -> Point:
+        return (x - left) * s, (y - top) * s
+
+    neck = (x1 - ux * head * 0.9, y1 - uy * head * 0.9)
+    path = [scaled(x, y) for x, y in points[:-1]] + [scaled(*neck)]
+    stroke = width * s
+    draw.line(path, fill=255, width=max(1, round(stroke)), joint="curve")
+    for x, y in path[:-1]:
+        draw.ellipse((x - stroke / 2, y - stroke / 2, x + stroke / 2, y + stroke / 2), 255)
+    bx, by = x1 - ux * head, y1 - uy * head
+    spread = head * 0.62
+    draw.polygon(
+        [
+            scaled(x1, y1),
+            scaled(bx - uy * spread, by + ux * spread),
+            scaled(bx + uy * spread, by - ux * spread),
+        ],
+        fill=255,
+    )
+    small = mask.resize((right - left, bottom - top), Image.Resampling.BOX)
+    if fill[3] < 255:
+        small = small.point(lambda v: v * fill[3] // 255)
+    layer = Image.new("RGBA", small.size, (*fill[:3], 0))
+    layer.putalpha(small)
+    base.alpha_composite(layer, dest=(left, top))
 
 
 # --- output ----------------------------------------------------------------------

@@ -891,3 +891,21 @@ TAKE_CASE = EngineCase(
     # stayed under 4,200 in 60 seeds. 20,000 leaves a wide margin.
     max_steps=20_000,
 )
+
+
+def test_the_player_to_act_sees_their_legal_moves_and_nobody_else_does() -> None:
+    state = ENGINE.new_game(["ann", "bob", "cy"], 17)
+    rng = random.Random(4)
+    for _ in range(60):
+        if ENGINE.is_over(state):
+            break
+        (player,) = ENGINE.to_act(state)
+        mine = ENGINE.view(state, player)
+        legal = ENGINE.legal_actions(state, player)
+        assert mine.my_moves is not None
+        assert [option.action for option in mine.my_moves] == [str(a) for a in legal]
+        for option, action in zip(mine.my_moves, legal, strict=True):
+            assert option.takes_from == take_victims(state, action)
+        assert ENGINE.view(state, None).my_moves is None
+        assert all(ENGINE.view(state, p).my_moves is None for p in state.players if p != player)
+        state = ENGINE.apply(state, player, rng.choice(legal))

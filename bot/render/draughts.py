@@ -1,0 +1,436 @@
+"""The draughts board as a PNG: an 8×8 wooden board with its coordinates, round men
+and crowned kings, the last move's squares tinted and its path drawn as an arrow,
+the pieces it took marked, and the pieces that must capture ringed; beside it, a
+panel with both players (colour, men and kings, pieces lost, whose turn), the
+ruleset and move number, the last move, "capture required" and a standing draw
+offer, or once the game is over, the result and why.
+
+Draughts has no secrets, so there is nothing to hide: ``viewer`` is ignored and the
+picture depends only on the public position. `render_board` draws it from either
+side (``flipped``: Black at the bottom, as a private board for the Black player);
+`render_table`, the shared table image, always from White's side.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.engines.draughts import Colour, DraughtsView
+from bot.render.common import (
+    PALETTE,
+    RGBA,
+    SUPERSAMPLE,
+    Point,
+    Sprite,
+    TextStyle,
+    cross,
+    disc,
+    display_name,
+    downsample,
+    draw_arrow,
+    draw_rounded,
+    faded,
+    fit_text,
+    new_panel,
+    pill,
+    place,
+    plural,
+    ring,
+    rounded_rect,
+    shrink_to_fit,
+    stamp_text,
+    supersampled,
+    text_width,
+    to_png,
+    with_shadow,
+    wrap_text,
+)
+
+FILES = "abcdefgh"
+
+# --- geometry ---
+MARGIN = 20
+SQUARE = 60
+FRAME = 22
+"""The wooden rim around the squares, where the coordinates are printed."""
+BOARD = 8 * SQUARE
+BOARD_LEFT = BOARD_TOP = MARGIN + FRAME
+"""The top-left corner of the squares."""
+BLOCK = BOARD + 2 * FRAME
+SIDE_LEFT = MARGIN + BLOCK + 20
+WIDTH = 780
+HEIGHT = 2 * MARGIN + BLOCK
+SIDE_RIGHT = WIDTH - MARGIN
+SIDE_WIDTH = SIDE_RIGHT - SIDE_LEFT
+PAD = 14
+"""Inside a player's lane."""
+LANE_HEIGHT = 92
+PIECE_RADIUS = 24
+ICON_RADIUS = 12
+
+# --- colours ---
+LIGHT_SQUARE: RGBA = (236, 211, 166, 255)
+DARK_SQUARE: RGBA = (178, 130, 88, 255)
+RIM: RGBA = (104, 66, 40, 255)
+RIM_EDGE: RGBA = (72, 44, 26, 255)
+RIM_INK: RGBA = (232, 204, 160, 255)
+LAST_MOVE_TINT: RGBA = (250, 226, 80, 120)
+PATH: RGBA = (40, 150, 72, 225)
+TAKEN: RGBA = (214, 44, 44, 235)
+WARNING: RGBA = (255, 96, 56, 255)
+WARNING_INK: RGBA = (58, 14, 4, 255)
+CROWN: RGBA = (246, 196, 66, 255)
+CROWN_EDGE: RGBA = (120, 78, 8, 255)
+
+
+@dataclass(frozen=True)
+class PieceLook:
+    body: RGBA
+    edge: RGBA
+    groove: RGBA
+
+
+LOOKS: dict[Colour, PieceLook] = {
+    "white": PieceLook((244, 236, 218, 255), (168, 154, 128, 255), (206, 194, 170, 255)),
+    "black": PieceLook((48, 44, 46, 255), (14, 12, 12, 255), (86, 80, 82, 255)),
+}
+
+# --- text ---
+LABEL = TextStyle(14, PALETTE.muted, bold=True)
+COORDINATE = TextStyle(14, RIM_INK, bold=True)
+NAME = TextStyle(19, PALETTE.text, bold=True)
+DETAIL = TextStyle(15, PALETTE.muted)
+COUNT = TextStyle(15, PALETTE.text)
+STATUS = TextStyle(24, PALETTE.text, bold=True)
+RESULT = TextStyle(30, PALETTE.accent, bold=True)
+REASON = TextStyle(16, PALETTE.text)
+NOTATION = TextStyle(19, PALETTE.text, bold=True)
+NOTATION_LINES = 3
+TAG = TextStyle(13, PALETTE.accent_ink, bold=True)
+WARNING_TAG = TextStyle(13, WARNING_INK, bold=True)
+
+RULESET_TITLES = {"give-and-take": "GIVE AND TAKE", "turkish": "TURKISH RULES"}
+
+
+def render_board(view: DraughtsView, names: Mapping[str, str], *, flipped: bool = False) -> bytes:
+    """The board of ``view`` and its side panel as PNG bytes, seen from White's side
+    (or Black's with ``flipped``); ``names`` maps player ids to display names
+    (missing ids print as themselves)."""
+    image = _background(flipped).copy()
+    _draw_last_move_squares(image, view, flipped)
+    _draw_last_move_path(image, view, flipped)
+    _draw_captured(image, view, flipped)
+    _draw_pieces(image, view, flipped)
+    _draw_panel(image, view, names, flipped)
+    return to_png(image)
+
+
+def render_table(view: DraughtsView, names: Mapping[str, str]) -> bytes:
+    """The public table image: the board from White's side."""
+    return render_board(view, names, flipped=False)
+
+
+# --- the board ---------------------------------------------------------------------
+
+
+def square_origin(square: str, flipped: bool) -> tuple[int, int]:
+    """The top-left pixel of ``square`` ("a1".."h8") on the image."""
+    file, rank = FILES.index(square[0]), int(square[1:]) - 1
+    column, row = (7 - file, rank) if flipped else (file, 7 - rank)
+    return BOARD_LEFT + column * SQUARE, BOARD_TOP + row * SQUARE
+
+
+def square_centre(square: str, flipped: bool) -> Point:
+    x, y = square_origin(square, flipped)
+    return x + SQUARE / 2, y + SQUARE / 2
+
+
+@lru_cache(maxsize=2)
+def _background(flipped: bool) -> Image.Image:
+    """The felt panel with the empty board and its coordinates (cached: copy it)."""
+    image = new_panel(WIDTH, HEIGHT)
+    rim = rounded_rect(BLOCK, BLOCK, 10, RIM, RIM_EDGE, 2)
+    place(image, with_shadow(rim, 10, blur=3, drop=3), MARGIN, MARGIN)
+    for rank in range(8):
+        for file in range(8):
+            x, y = square_origin(f"{FILES[file]}{rank + 1}", flipped)
+            # a1 is dark, as on every draughts and chess board.
+            colour = DARK_SQUARE if (file + rank) % 2 == 0 else LIGHT_SQUARE
+            image.paste(colour, (x, y, x + SQUARE, y + SQUARE))
+    for k in range(8):
+        file_label, rank_label = FILES[k], str(k + 1)
+        column_x = square_centre(f"{file_label}1", flipped)[0]
+        row_y = square_centre(f"a{rank_label}", flipped)[1]
+        for edge in (MARGIN + FRAME / 2, MARGIN + BLOCK - FRAME / 2):
+            stamp_text(image, (column_x, edge), file_label, COORDINATE, "mm")
+            stamp_text(image, (edge, row_y), rank_label, COORDINATE, "mm")
+    return image
+
+
+@lru_cache(maxsize=8)
+def _tint(colour: RGBA) -> Image.Image:
+    return Image.new("RGBA", (SQUARE, SQUARE), colour)
+
+
+def _draw_last_move_squares(image: Image.Image, view: DraughtsView, flipped: bool) -> None:
+    for square in dict.fromkeys(view.last_move_squares):
+        image.alpha_composite(_tint(LAST_MOVE_TINT), dest=square_origin(square, flipped))
+
+
+def _draw_captured(image: Image.Image, view: DraughtsView, flipped: bool) -> None:
+    """Where the last move took pieces: a ghost of the piece under a red cross. The
+    pieces taken were the side's now to move."""
+    ghost = _ghost(view.to_move)
+    mark = cross(26, 5, TAKEN)
+    for square in view.last_captures:
+        x, y = square_centre(square, flipped)
+        place(image, ghost, x - PIECE_RADIUS, y - PIECE_RADIUS)
+        image.alpha_composite(mark, dest=(round(x - mark.width / 2), round(y - mark.height / 2)))
+
+
+@lru_cache(maxsize=2)
+def _ghost(colour: Colour) -> Sprite:
+    return faded(piece_sprite(colour, False, PIECE_RADIUS), 0.35)
+
+
+def _draw_pieces(image: Image.Image, view: DraughtsView, flipped: bool) -> None:
+    forced = set(view.forced_capture_squares)
+    halo = ring(PIECE_RADIUS + 6, 4, WARNING)
+    for piece in view.pieces:
+        x, y = square_centre(piece.square, flipped)
+        place(
+            image,
+            piece_sprite(piece.colour, piece.king, PIECE_RADIUS),
+            x - PIECE_RADIUS,
+            y - PIECE_RADIUS,
+        )
+        if piece.square in forced:
+            image.alpha_composite(
+                halo, dest=(round(x - halo.width / 2), round(y - halo.height / 2))
+            )
+
+
+def _draw_last_move_path(image: Image.Image, view: DraughtsView, flipped: bool) -> None:
+    """The last move as an arrow from its start through every landing square, its
+    tip at the edge of the piece that moved."""
+    path = [square_centre(square, flipped) for square in view.last_move_squares]
+    if len(path) < 2:
+        return
+    (x0, y0), (x1, y1) = path[-2], path[-1]
+    length = math.hypot(x1 - x0, y1 - y0)
+    back = PIECE_RADIUS + 2
+    tip = (x1 - (x1 - x0) / length * back, y1 - (y1 - y0) / length * back)
+    draw_arrow(image, [*path[:-1], tip], 7, PATH, head=18)
+    dot = disc(6, PATH)
+    for x, y in path[1:-1]:
+        image.alpha_composite(dot, dest=(round(x) - 6, round(y) - 6))
+
+
+@lru_cache(maxsize=16)
+def piece_sprite(colour: Colour, king: bool, radius: int) -> Sprite:
+    """A draughts piece seen from above, ``2 * radius`` across: a disc with a bevelled
+    edge and a groove; a king wears a gold crown. The sprite's (dx, dy) is the top-left
+    corner of the disc's box."""
+    look = LOOKS[colour]
+    s = SUPERSAMPLE
+    image, draw = supersampled(2 * radius, 2 * radius)
+    full = 2 * radius * s - 1
+    draw.ellipse((0, 0, full, full), fill=look.edge)
+    bevel = max(1.5, radius * 0.08) * s
+    draw.ellipse((bevel, bevel, full - bevel, full - bevel), fill=look.body)
+    groove = radius * 0.3 * s
+    draw.ellipse(
+        (groove, groove, full - groove, full - groove),
+        outline=look.groove,
+        width=max(s, round(radius * 0.07 * s)),
+    )
+    if king:
+        _crown(draw, radius * s, radius * 1.12 * s)
+    return with_shadow(downsample(image), radius, blur=2, drop=2)
+
+
+def _crown(draw: ImageDraw.ImageDraw, centre: float, size: float) -> None:
+    """A three-pointed crown ``size`` wide, centred on (centre, centre)."""
+    half = size / 2
+    left, right = centre - half, centre + half
+    top, bottom = centre - half * 0.72, centre + half * 0.62
+    shoulder = centre + half * 0.02
+    points = [
+        (left, shoulder - half * 0.38),
+        (centre - half * 0.5, shoulder),
+        (centre, top),
+        (centre + half * 0.5, shoulder),
+        (right, shoulder - half * 0.38),
+        (right - half * 0.12, bottom),
+        (left + half * 0.12, bottom),
+    ]
+    edge = max(2.0, size * 0.07)
+    draw.polygon(points, fill=CROWN, outline=CROWN_EDGE, width=round(edge))
+    ball = size * 0.09
+    for x, y in (points[0], points[2], points[4]):
+        draw.ellipse(
+            (x - ball, y - ball, x + ball, y + ball),
+            fill=CROWN,
+            outline=CROWN_EDGE,
+            width=round(edge * 0.8),
+        )
+    band = bottom - size * 0.16
+    draw.line(
+        [(left + half * 0.16, band), (right - half * 0.16, band)],
+        fill=CROWN_EDGE,
+        width=round(edge * 0.8),
+    )
+
+
+# --- the side panel ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Side:
+    colour: Colour
+    name: str
+    men: int
+    kings: int
+    lost: int
+    to_move: bool
+    won: bool
+
+
+def _side(view: DraughtsView, names: Mapping[str, str], colour: Colour) -> Side:
+    player = view.white if colour == "white" else view.black
+    return Side(
+        colour=colour,
+        name=display_name(player, names, 0 if colour == "white" else 1),
+        men=view.men[colour],
+        kings=view.kings[colour],
+        lost=view.lost[colour],
+        to_move=not view.over and view.to_move == colour,
+        won=view.result == colour,
+    )
+
+
+def _draw_panel(
+    image: Image.Image, view: DraughtsView, names: Mapping[str, str], flipped: bool
+) -> None:
+    top: Colour = "white" if flipped else "black"
+    bottom: Colour = "black" if flipped else "white"
+    _draw_lane(image, _side(view, names, top), MARGIN)
+    _draw_lane(image, _side(view, names, bottom), HEIGHT - MARGIN - LANE_HEIGHT)
+    _draw_status(image, view, names, MARGIN + LANE_HEIGHT + 18)
+
+
+def pieces_text(men: int, kings: int) -> str:
+    """ "12 men · 1 king"; "no pieces" for none."""
+    parts = []
+    if men:
+        parts.append("1 man" if men == 1 else f"{men} men")
+    if kings:
+        parts.append(plural(kings, "king"))
+    return " · ".join(parts) or "no pieces"
+
+
+def _draw_lane(image: Image.Image, side: Side, top: int) -> None:
+    left, right = SIDE_LEFT, SIDE_RIGHT
+    highlighted = side.to_move or side.won
+    fill = PALETTE.lane_active if highlighted else PALETTE.lane
+    outline = PALETTE.accent if highlighted else None
+    draw_rounded(image, (left, top, right, top + LANE_HEIGHT), 12, fill, outline, 2)
+    row = top + 24
+    icon = piece_sprite(side.colour, False, ICON_RADIUS)
+    place(image, icon, left + PAD, row - ICON_RADIUS)
+    x = left + PAD + 2 * ICON_RADIUS + 9
+    style = NAME.but(fill=PALETTE.accent) if highlighted else NAME
+    stamp_text(image, (x, row), fit_text(side.name, style, right - PAD - x), style, "lm")
+    row += 30
+    stamp_text(image, (left + PAD, row), pieces_text(side.men, side.kings), COUNT, "lm")
+    row += 23
+    lost = f"lost {side.lost}" if side.lost else "none lost"
+    stamp_text(image, (left + PAD, row), lost, DETAIL, "lm")
+    tag = "WINNER" if side.won else "TO MOVE" if side.to_move else ""
+    if tag:
+        width = _pill_width(tag, TAG)
+        pill(image, (right - PAD - width, row), tag, TAG, PALETTE.accent)
+
+
+def _pill_width(text: str, style: TextStyle, pad_x: int = 8) -> int:
+    return round(text_width(text, style)) + 2 * pad_x
+
+
+def _draw_status(
+    image: Image.Image, view: DraughtsView, names: Mapping[str, str], top: int
+) -> None:
+    left, width = SIDE_LEFT + 4, SIDE_WIDTH - 8
+    move = f"MOVE {view.plies // 2 + 1}"
+    stamp_text(image, (SIDE_RIGHT - 4, top), move, LABEL, "ra")
+    title = RULESET_TITLES.get(view.ruleset, view.ruleset.upper())
+    room = width - text_width(move, LABEL) - 12
+    stamp_text(image, (left, top), fit_text(title, LABEL, room), LABEL)
+    y = top + 42
+    if view.over:
+        headline = {"white": "White wins", "black": "Black wins"}.get(view.result or "", "Draw")
+        stamp_text(image, (left, y), fit_text(headline, RESULT, width), RESULT, "lm")
+        y += 30
+        for line in wrap_text(view.reason_text or "", REASON, width, max_lines=3):
+            stamp_text(image, (left, y), line, REASON, "lm")
+            y += 21
+        y += 12
+    else:
+        status = f"{view.to_move.capitalize()} to move"
+        stamp_text(image, (left, y), status, STATUS, "lm")
+        y += 34
+    if view.last_move:
+        stamp_text(image, (left, y), "LAST MOVE", LABEL, "lm")
+        y += 24
+        style = shrink_to_fit(view.last_move, NOTATION, width, 16)
+        for line in notation_lines(view.last_move, style, width, NOTATION_LINES):
+            stamp_text(image, (left, y), line, style, "lm")
+            y += 22
+        y += 14
+    elif not view.over:
+        stamp_text(
+            image, (left, y), "White opens the game" if view.plies == 0 else "", DETAIL, "lm"
+        )
+        y += 36
+    if view.capture_required:
+        pill(image, (left, y), "CAPTURE REQUIRED", WARNING_TAG, WARNING)
+        y += 24
+        stamp_text(image, (left, y), fit_text(_capture_detail(view), DETAIL, width), DETAIL, "lm")
+        y += 34
+    if view.draw_offer_by is not None and not view.over:
+        pill(image, (left, y), "DRAW OFFERED", TAG, PALETTE.accent)
+        y += 24
+        seat = 0 if view.draw_offer_by == view.white else 1
+        by = "by " + display_name(view.draw_offer_by, names, seat)
+        stamp_text(image, (left, y), fit_text(by, DETAIL, width), DETAIL, "lm")
+
+
+def notation_lines(notation: str, style: TextStyle, width: float, max_lines: int) -> list[str]:
+    """A move's notation broken before its ``x``/``-`` separators into lines no wider
+    than ``width`` (a long capture: ``a1xa3xc3`` / ``xc5xe5``); what doesn't fit in
+    ``max_lines`` is cut with an ellipsis."""
+    chunks = re.findall(r"[-x]?[^-x]+", notation) or [notation]
+    lines: list[str] = []
+    for chunk in chunks:
+        if lines and text_width(lines[-1] + chunk, style) <= width:
+            lines[-1] += chunk
+        else:
+            lines.append(chunk)
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], "".join(lines[max_lines - 1 :])]
+    return [fit_text(line, style, width) for line in lines]
+
+
+def _capture_detail(view: DraughtsView) -> str:
+    """Which capture is forced: give-and-take, the piece that moved last must be
+    taken; Turkish, the longest capture."""
+    if view.ruleset == "turkish":
+        return "the longest capture"
+    if view.last_moved:
+        return f"take the piece on {view.last_moved}"
+    return "a capture must be made"

@@ -1,0 +1,144 @@
+"""Draughts end to end: a whole game against the computer by `/draughts move`, moves on
+the Move panel, a draw by agreement and a resignation out of turn."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+
+from bot.ai.random_player import CONCESSIONS
+from bot.engines.draughts import ENGINE, DraughtsState
+from bot.store import GameStore, Stored, client_for_url
+from tests.harness.driver import Driver
+from tests.harness.fixtures import BotFactory
+from tests.harness.models import FakeMessage, FakeUser
+
+MOVE = "Move"
+
+
+@dataclass
+class Game:
+    driver: Driver
+    store: GameStore
+    table: FakeMessage | None = None
+
+    async def stored(self) -> Stored:
+        stored = await self.store.load(self.driver.fake.guild_id, self.driver.channel)
+        assert stored is not None, "no game in Redis"
+        return stored
+
+    async def state(self) -> DraughtsState:
+        stored = await self.stored()
+        assert stored.table.state is not None
+        return ENGINE.State.model_validate(stored.table.state)
+
+    @property
+    def message(self) -> FakeMessage:
+        assert self.table is not None
+        return self.table
+
+    async def open(self, host: FakeUser, guest: FakeUser | None, **options: object) -> None:
+        self.table = (await self.driver.slash(host, "draughts start", **options)).message
+        if guest is None:
+            await self.driver.click(host, self.table, "Add computer player")
+        else:
+            await self.driver.click(guest, self.table, "Join")
+        await self.driver.click(host, self.table, "Start")
+        assert (await self.stored()).table.phase == "playing"
+
+    def moves(self, state: DraughtsState) -> list[str]:
+        (player,) = ENGINE.to_act(state)
+        actions = [str(action) for action in ENGINE.legal_actions(state, player)]
+        return [action for action in actions if action not in CONCESSIONS]
+
+
+@pytest.fixture
+async def game(driver: Driver, redis_server: str) -> AsyncIterator[Game]:
+    client = client_for_url(redis_server)
+    yield Game(driver, GameStore(client))
+    await client.aclose()
+
+
+async def test_a_whole_game_against_the_computer_by_typed_moves(
+    game: Game, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice = game.driver.user("alice")
+    await game.open(alice, None, colour="white", ruleset="turkish")
+    state = await game.state()
+    assert state.players[0] == str(alice.id), "the host asked for White"
+    rng = random.Random(2)
+    for _ in range(400):
+        state = await game.state()
+        if ENGINE.is_over(state):
+            break
+        assert ENGINE.to_act(state) == [str(alice.id)], "the computer did not answer"
+        move = rng.choice(game.moves(state))
+        response = await game.driver.slash(alice, "draughts move", move=move)
+        assert response.message.ephemeral_to == alice.id
+        assert move in response.message.text
+    else:
+        pytest.fail("the game did not end")
+    view = ENGINE.view(state, None)
+    assert view.reason_text is not None
+    await game.driver.wait_for(lambda: "Moves played" in game.message.text, what="results")
+    assert view.reason_text in game.message.text
+    assert game.message.filenames == ["table.png"]
+
+
+async def test_moves_on_the_panel_a_bad_move_and_a_draw_by_agreement(
+    game: Game, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, bernd = game.driver.user("alice"), game.driver.user("bernd")
+    await game.open(alice, bernd, colour="black")
+    state = await game.state()
+    white, black = (game.driver.user(n) for n in ("bernd", "alice"))
+    assert state.players == [str(white.id), str(black.id)]
+
+    panel = (await game.driver.click(white, game.message, MOVE)).message
+    assert panel.ephemeral_to == white.id and panel.filenames == ["table.png"]
+    await game.driver.choose(white, panel, "Pick a piece", ["c3"])
+    await game.driver.choose(white, panel, "Pick its move", ["c3-c4"])
+    await game.driver.click(white, panel, "Play c3-c4")
+    state = await game.state()
+    assert ENGINE.view(state, None).last_move == "c3-c4"
+
+    before = await game.stored()
+    refused = await game.driver.slash(black, "draughts move", move="a6-a4")
+    assert refused.message.ephemeral_to == black.id
+    assert (await game.stored()).rev == before.rev, "an illegal move changed the game"
+    outsider = game.driver.user("chloe")
+    refused = await game.driver.slash(outsider, "draughts move", move="a6-a5")
+    assert "not playing" in refused.message.text
+    assert (await game.stored()).rev == before.rev
+
+    black_panel = (await game.driver.click(black, game.message, MOVE)).message
+    await game.driver.click(black, black_panel, "Offer draw")
+    assert ENGINE.view(await game.state(), None).draw_offer_by == str(black.id)
+    await game.driver.choose(black, black_panel, "Pick a piece", ["a6"])
+    await game.driver.choose(black, black_panel, "Pick its move", ["a6-a5"])
+    await game.driver.click(black, black_panel, "Play a6-a5")
+    assert "Accept draw" not in panel.labels, "White's panel is older than the offer"
+    await game.driver.click(white, panel, "Refresh")
+    await game.driver.click(white, panel, "Accept draw")
+    state = await game.state()
+    assert ENGINE.is_over(state) and ENGINE.view(state, None).reason == "agreement"
+    await game.driver.wait_for(lambda: "Draw" in game.message.text, what="the draw")
+
+
+async def test_resigning_out_of_turn_ends_the_game(game: Game, bot_process: BotFactory) -> None:
+    await bot_process("bot")
+    alice, bernd = game.driver.user("alice"), game.driver.user("bernd")
+    await game.open(alice, bernd, colour="white")
+    panel = (await game.driver.click(bernd, game.message, MOVE)).message
+    assert "opponent's move" in panel.text
+    await game.driver.click(bernd, panel, "Resign")
+    state = await game.state()
+    view = ENGINE.view(state, None)
+    assert view.over and view.winner == str(alice.id) and view.reason == "resignation"
+    await game.driver.wait_for(lambda: "wins" in game.message.text, what="the result")
+    assert "alice" in game.message.text.lower()
