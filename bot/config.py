@@ -24,6 +24,8 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = None
     """Override the gateway URL Discord hands out (REST proxy or local test harness)."""
     log_level: str = "INFO"
+    computer_pause_seconds: float = Field(default=1.0, ge=0, le=30)
+    """The pause before a computer player moves, so people can follow the table."""
     render_processes: int = Field(default=1, ge=0, le=16)
     """Worker processes drawing table images; 0 draws in a thread of the bot process."""
     choice_timeout_seconds: float = Field(default=15.0, gt=0)

@@ -45,6 +45,8 @@ class StaleRevision(GameError):
 class Seat(BaseModel):
     id: PlayerId
     name: str
+    level: Literal["easy", "normal", "hard"] | None = None
+    """A computer seat's playing strength (None for people)."""
 
     @property
     def is_ai(self) -> bool:

@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from pydantic import BaseModel
 
+from bot.ai import LEVELS, Level, players_for
 from bot.ai.random_player import choose_uniform
 from bot.cogs.adapter import GameAdapter, Picks, PrivatePanel, TimedDefault
 from bot.cogs.components import (
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
-MAX_COMPUTER_MOVES = 10_000
 LOBBY_VERBS = frozenset({"join", "leave", "ai", "start"})
 
 
@@ -208,6 +208,9 @@ class GameCog:
         """A choice in a panel select: redraw the panel with it (nothing is saved)."""
         async with answering_errors(interaction), self._channel_turn(interaction):
             stored = await self._load_for_click(interaction, pick.gid)
+            if pick.key == "ai":
+                await self._lobby_click(interaction, stored, "ai", level=_level(pick.values))
+                return
             picks = chosen_in_message(interaction.message)
             picks[pick.key] = pick.values
             player, state = self._seated_player_state(interaction, stored.table)
@@ -233,7 +236,9 @@ class GameCog:
             )
         return stored
 
-    async def _lobby_click(self, interaction: Interaction, stored: Stored, verb: str) -> None:
+    async def _lobby_click(
+        self, interaction: Interaction, stored: Stored, verb: str, *, level: Level = "normal"
+    ) -> None:
         table = stored.table
         if table.phase != "lobby":
             raise GameError("The game has already started.")
@@ -245,7 +250,7 @@ class GameCog:
         elif verb == "leave":
             table = self._left(table, _player(interaction))
         else:
-            table = self._with_computer(table, _player(interaction))
+            table = self._with_computer(table, _player(interaction), level)
         if not table.seats:
             await self.bot.store.delete(stored.table, stored.rev)
             notice = embeds.notice_embed(
@@ -274,7 +279,6 @@ class GameCog:
             table.seats.insert(min(table.host_seat, len(table.seats)), host)
         options = self.engine.Options.model_validate(table.options)
         state = self.engine.new_game([seat.id for seat in table.seats], table.seed, options)
-        state = self._play_computer_turns(table, state, stored.rev)
         await self._save_and_show(interaction, stored, table, state)
 
     async def _action_click(self, interaction: Interaction, stored: Stored, click: Click) -> None:
@@ -295,7 +299,6 @@ class GameCog:
             raise GameError("This table was posted again further down; use the newest one.")
         state = self.engine.State.model_validate(table.state)
         state = self.adapter.perform(state, player, click.arg)
-        state = self._play_computer_turns(table, state, stored.rev)
         await self._save_and_show(interaction, stored, table, state)
 
     async def move_by_text(self, interaction: Interaction, move: str) -> None:
@@ -305,7 +308,6 @@ class GameCog:
             table = stored.table.model_copy(deep=True)
             player, state = self._seated_player_state(interaction, table)
             state = self.adapter.perform(state, player, move)
-            state = self._play_computer_turns(table, state, stored.rev)
             rev = await self._commit(table, stored.rev, state)
             await interaction.response.send_message(f"You played `{move}`.", ephemeral=True)
             await self._edit_table_message(table, state, rev)
@@ -324,7 +326,6 @@ class GameCog:
         except IllegalAction as refusal:
             await self._redraw_panel(interaction, stored, state, player, notice=str(refusal))
             return
-        state = self._play_computer_turns(table, state, stored.rev)
         rev = await self._commit(table, stored.rev, state)
         await self._redraw_panel(interaction, Stored(table, rev), state, player)
         await self._edit_table_message(table, state, rev)
@@ -335,8 +336,13 @@ class GameCog:
         table.state = state.model_dump(mode="json")
         table.phase = "over" if self.engine.is_over(state) else "playing"
         saved = await self.bot.store.save(table, rev)
+        if table.phase != "playing":
+            return saved
+        computers = [p for p in self.engine.to_act(state) if p.startswith("ai:")]
+        for player in computers:
+            self._start_computer_turn(table, saved, player)
         default = self.adapter.timed_default(self.engine.view(state, None))
-        if default is not None and table.phase == "playing":
+        if default is not None and not computers:
             self._start_timer(table, saved, default)
         return saved
 
@@ -359,7 +365,6 @@ class GameCog:
                 current = stored.table.model_copy(deep=True)
                 state = self.engine.State.model_validate(current.state)
                 state = self.adapter.perform(state, default.player, default.key)
-                state = self._play_computer_turns(current, state, rev)
                 new_rev = await self._commit(current, rev, state)
                 await self._edit_table_message(current, state, new_rev)
         except GameError as error:
@@ -411,17 +416,43 @@ class GameCog:
             attachments=message.files(),
         )
 
-    def _play_computer_turns(self, table: Table, state: BaseModel, rev: int) -> BaseModel:
-        """Let computer seats act until a person must act or the game ends."""
-        rng = SeededRng.from_seed(table.seed ^ (rev * 0x9E3779B97F4A7C15))
-        for _ in range(MAX_COMPUTER_MOVES):
-            computers = [p for p in self.engine.to_act(state) if p.startswith("ai:")]
-            if not computers:
-                return state
-            for player in computers:
-                action = choose_uniform(self.engine, state, player, rng)
+    def _start_computer_turn(self, table: Table, rev: int, player: PlayerId) -> None:
+        task = asyncio.create_task(self._computer_turn(table, rev, player))
+        self._timers.add(task)
+        task.add_done_callback(self._timers.discard)
+
+    async def _computer_turn(self, table: Table, rev: int, player: PlayerId) -> None:
+        """After a short pause (so people can follow), the computer seat moves, unless
+        the game moved on meanwhile. The choice is made off the event loop."""
+        await asyncio.sleep(self.bot.settings.computer_pause_seconds)
+        try:
+            async with self.bot.channel_lock(table.channel_id):
+                stored = await self.bot.store.load(table.guild_id, table.channel_id)
+                if stored is None or stored.table.gid != table.gid or stored.rev != rev:
+                    return
+                current = stored.table.model_copy(deep=True)
+                state = self.engine.State.model_validate(current.state)
+                seat = current.seat_of(player)
+                level = seat.level if seat and seat.level else "normal"
+                rng = SeededRng.from_seed(current.seed ^ (rev * 0x9E3779B97F4A7C15))
+                action = await asyncio.to_thread(self._computer_choice, state, player, level, rng)
                 state = self.engine.apply(state, player, action)
-        raise GameError("The computer players could not finish their turns.")
+                new_rev = await self._commit(current, rev, state)
+                await self._edit_table_message(current, state, new_rev)
+        except GameError as error:
+            log.warning("Computer %s could not move in %s: %s", player, table.channel_id, error)
+        except Exception:
+            log.exception("The computer move in channel %s failed", table.channel_id)
+
+    def _computer_choice(
+        self, state: BaseModel, player: PlayerId, level: Level, rng: SeededRng
+    ) -> Any:
+        """The computer seat's action, from its own view only (random if the game has
+        no computer player of its own)."""
+        players = players_for(self.engine.name)
+        if players is None:
+            return choose_uniform(self.engine, state, player, rng)
+        return players[level](self.engine.view(state, player), rng)
 
     # ----- private views ----------------------------------------------------
 
@@ -514,14 +545,14 @@ class GameCog:
                 seats = []
         return table.model_copy(update={"seats": seats, "host": host})
 
-    def _with_computer(self, table: Table, player: PlayerId) -> Table:
+    def _with_computer(self, table: Table, player: PlayerId, level: Level) -> Table:
         if player != table.host:
             raise GameError("Only the host can add computer players.")
         if len(table.seats) >= self.engine.max_players:
             raise GameError(f"The table is full ({self.engine.max_players} players).")
         taken = {seat.id for seat in table.seats}
         number = next(n for n in range(1, 100) if f"ai:{n}" not in taken)
-        seat = Seat(id=f"ai:{number}", name=f"Computer {number}")
+        seat = Seat(id=f"ai:{number}", name=f"Computer {number} ({level})", level=level)
         return table.model_copy(update={"seats": [*table.seats, seat]})
 
     # ----- messages -----------------------------------------------------------
@@ -545,10 +576,17 @@ class GameCog:
         buttons = [
             self._button(table, rev, "join", "Join", "success"),
             self._button(table, rev, "leave", "Leave", "secondary"),
-            self._button(table, rev, "ai", "Add computer player", "secondary"),
             self._button(table, rev, "start", "Start", "primary"),
         ]
-        return TableMessage(None, embed, button_view(buttons), None)
+        levels = GameSelect(
+            Pick(self.engine.name, table.gid, rev, "ai"),
+            "Add computer player…",
+            [
+                discord.SelectOption(label=f"Computer player: {level}", value=level)
+                for level in LEVELS
+            ],
+        )
+        return TableMessage(None, embed, button_view(buttons, [levels]), None)
 
     async def _table_message(self, table: Table, state: BaseModel, rev: int) -> TableMessage:
         names = table.names()
@@ -648,6 +686,13 @@ def _place(interaction: Interaction) -> tuple[int, int]:
     if interaction.guild_id is None or interaction.channel_id is None:
         raise IllegalAction("Games are played in server channels.")
     return interaction.guild_id, interaction.channel_id
+
+
+def _level(values: tuple[str, ...]) -> Level:
+    for level in LEVELS:
+        if values == (level,):
+            return level
+    raise GameError("Pick easy, normal or hard.")
 
 
 def _message_id(interaction: Interaction) -> int | None:

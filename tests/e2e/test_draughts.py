@@ -43,7 +43,7 @@ class Game:
     async def open(self, host: FakeUser, guest: FakeUser | None, **options: object) -> None:
         self.table = (await self.driver.slash(host, "draughts start", **options)).message
         if guest is None:
-            await self.driver.click(host, self.table, "Add computer player")
+            await self.driver.choose(host, self.table, "Add computer player…", ["hard"])
         else:
             await self.driver.click(guest, self.table, "Join")
         await self.driver.click(host, self.table, "Start")
@@ -72,6 +72,10 @@ async def test_a_whole_game_against_the_computer_by_typed_moves(
     assert state.players[0] == str(alice.id), "the host asked for White"
     rng = random.Random(2)
     for _ in range(400):
+        await game.driver.wait_for(
+            lambda: "your turn" in game.message.content or "Moves played" in game.message.text,
+            what="the computer's move",
+        )
         state = await game.state()
         if ENGINE.is_over(state):
             break

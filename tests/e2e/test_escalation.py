@@ -59,6 +59,11 @@ class Game:
         assert stored.table.state is not None
         return ENGINE.State.model_validate(stored.table.state)
 
+    @property
+    def message(self) -> FakeMessage:
+        assert self.table is not None
+        return self.table
+
     def user(self, player: str) -> FakeUser:
         return next(user for user in self.people if str(user.id) == player)
 
@@ -67,7 +72,7 @@ class Game:
         for guest in guests:
             await self.driver.click(guest, self.table, "Join")
         for _ in range(computers):
-            await self.driver.click(host, self.table, "Add computer player")
+            await self.driver.choose(host, self.table, "Add computer player…", ["hard"])
         await self.driver.click(host, self.table, "Start")
         assert self.table.labels == [HAND]
         assert (await self.stored()).table.phase == "playing"
@@ -187,6 +192,10 @@ async def test_a_person_plays_against_a_computer_to_the_end(
     await game.open(alice, [], computers=1)
     rng = random.Random(3)
     for _ in range(300):
+        await game.driver.wait_for(
+            lambda: TURN.fullmatch(game.message.content) is not None or "win" in game.message.text,
+            what="the computer's move",
+        )
         state = await game.state()
         if ENGINE.is_over(state):
             break
@@ -195,4 +204,4 @@ async def test_a_person_plays_against_a_computer_to_the_end(
     else:
         pytest.fail("the game does not end")
     await game.driver.wait_for(lambda: "win" in game.table.text, what="the results")  # type: ignore[union-attr]
-    assert "Computer 1" in game.table.text  # type: ignore[union-attr]
+    assert "Computer 1 (hard)" in game.message.text

@@ -24,7 +24,8 @@ from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage, FakeUser, MessageVersion
 
 TAKE, REFUSE, HAND = "Take", "No thanks", "My hand"
-LOBBY_LABELS = ["Join", "Leave", "Add computer player", "Start"]
+LOBBY_LABELS = ["Join", "Leave", "Start"]
+ADD_COMPUTER = "Add computer player…"
 TURN = re.compile(r"<@(\d+)>, your turn\.")
 CHIPS = re.compile(r"Chips: \*\*(\d+)\*\*")
 RESULT_LINE = re.compile(
@@ -122,7 +123,7 @@ class Game:
         for guest in guests:
             await self.driver.click(guest, self.table, "Join")
         for _ in range(computers):
-            await self.driver.click(host, self.table, "Add computer player")
+            await self.driver.choose(host, self.table, ADD_COMPUTER, ["normal"])
         lobby = self.table.text
         for user in [host, *guests]:
             assert user.display_name in lobby
@@ -130,6 +131,7 @@ class Game:
         started = await self.driver.click(host, self.table, "Start")
         assert started.message is self.table
         assert self.table.labels == [TAKE, REFUSE, HAND]
+        await self.computers_done()
         stored = await self.stored()
         assert stored.table.phase == "playing"
         state = ENGINE.State.model_validate(stored.table.state)
@@ -141,6 +143,16 @@ class Game:
         assert moves is not None, "the stored game is not the deal for its seed"
         self.check_table(state)
         return moves
+
+    async def computers_done(self) -> None:
+        """Wait until the table asks a person to act or shows the results: computer
+        seats move by themselves after a person's move, one saved move at a time."""
+        await self.driver.wait_for(
+            lambda: (
+                TURN.fullmatch(self.message.content) is not None or "results" in self.message.text
+            ),
+            what="the computer players' moves",
+        )
 
     async def my_hand(self, user: FakeUser) -> FakeMessage:
         """``user`` clicks My hand; checks the ephemeral shows their own chips from Redis."""
@@ -184,14 +196,15 @@ class Game:
         return await self.check_move(before, str(player.id), label)
 
     async def check_move(self, before: Stored, player: str, label: str) -> int:
-        """Redis moved one revision, by ``label`` and then only computer moves."""
+        """Redis moved by ``label`` and then only computer moves, a revision each."""
+        await self.computers_done()
         after = await self.stored()
-        assert after.rev == before.rev + 1
         new = ENGINE.State.model_validate(after.table.state)
         old = ENGINE.State.model_validate(before.table.state)
         expected = ENGINE.apply(old, player, "take" if label == TAKE else "refuse")
         moves = next((n for n, s in computer_continuations(expected) if s == new), None)
         assert moves is not None, f"{label} by {player} stored an unexpected state"
+        assert after.rev == before.rev + 1 + moves
         self.check_table(new)
         return moves
 
@@ -357,14 +370,15 @@ async def test_a_computer_player_takes_its_turns_by_itself(
     game.people = [alice, bernd]
     moves = await game.open(alice, [bernd], computers=1)
     stored = await game.stored()
-    assert sorted(seat.name for seat in stored.table.seats) == ["Alice", "Bernd", "Computer 1"]
+    names = sorted(seat.name for seat in stored.table.seats)
+    assert names == ["Alice", "Bernd", "Computer 1 (normal)"]
 
     # Mostly No thanks, so every card comes round to the computer.
     moves += await game.play_to_end(coin(random.Random(2), 0.3))
 
     assert moves > 0, "the computer never moved"
     scores = await game.check_results()
-    assert sorted(scores) == ["Alice", "Bernd", "Computer 1"]
+    assert sorted(scores) == ["Alice", "Bernd", "Computer 1 (normal)"]
     people = {str(alice.id), str(bernd.id)}
     for version in versions(game.message):
         mentioned = set(TURN.findall(version.content))
@@ -641,7 +655,7 @@ async def test_lobby_refusals_leave_and_rules(game: Game, bot_process: BotFactor
     middle = await game.snapshot()
     not_host = await driver.click(bernd, lobby, "Start")
     assert "host" in explanation(not_host, bernd)
-    no_computer = await driver.click(chloe, lobby, "Add computer player")
+    no_computer = await driver.choose(chloe, lobby, ADD_COMPUTER, ["hard"])
     assert "host" in explanation(no_computer, chloe)
     again = await driver.click(chloe, lobby, "Join")
     assert "already" in explanation(again, chloe)

@@ -221,6 +221,8 @@ def bot_env(
         REDIS_URL=redis_url,
         NO_PROXY="127.0.0.1,localhost",
         PYTHONUNBUFFERED="1",
+        # Computer players move at once (people get a pause to follow; tests needn't).
+        COMPUTER_PAUSE_SECONDS="0",
     )
     env.update(extra or {})
     return env
