@@ -31,7 +31,7 @@ from bot.engines.escalation import (
     parse_action,
     play_value,
 )
-from bot.render.embeds import player_name
+from bot.render.embeds import card_label, player_name
 from bot.render.escalation import render_table
 
 if TYPE_CHECKING:
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 
 CARDS = "cards"
 """The key of the hand panel's card picker."""
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 RULES = """\
 **Goal:** get rid of your cards; the others pay you for what they still hold.
@@ -54,12 +53,6 @@ with a 2; a 10 won't do.
 **End:** when the stock is out and someone plays their last card. Everyone pays the \
 winner a chip per card in hand and in their penalty stack.
 **My hand** opens your private panel: pick cards in the menu, then Play."""
-
-
-def card_label(card: Card) -> str:
-    """``"10♥"``: a card as people read it."""
-    text = str(card)
-    return text[:-1] + SUIT_SYMBOLS[text[-1]]
 
 
 def cards_label(cards: Sequence[Card]) -> str:

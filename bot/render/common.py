@@ -164,6 +164,13 @@ def shrink_to_fit(text: str, style: TextStyle, max_width: float, min_size: int) 
     return style.but(size=size)
 
 
+def fit_name(template: str, name: str, style: TextStyle, max_width: float) -> str:
+    """``template`` with ``name`` put in for its "{}", the name cut short (never the
+    rest of the line) so that the whole line fits ``max_width``: "Waiting for Jo…: Go"."""
+    room = max_width - text_width(template.replace("{}", ""), style)
+    return template.replace("{}", fit_text(name, style, max(room, 0.0)))
+
+
 _LATIN_EXTRAS = str.maketrans(
     {
         "ß": "ss",
@@ -602,7 +609,10 @@ def suit_icon(suit: str, size: int, fill: RGBA | None = None) -> Image.Image:
 @lru_cache(maxsize=512)
 def playing_card(rank: str, suit: str, size: CardSize, *, muted: bool = False) -> Sprite:
     """A playing card: ``rank`` text ("10", "Q", "A"; "JK" for a joker with suit "")
-    with a small suit under it in the top-left corner and a large suit in the middle."""
+    with a small suit under it in the top-left corner and a large suit in the middle.
+    A joker is drawn by `joker_card` (a star, not a "J" that reads as a jack)."""
+    if rank == "JK":
+        return joker_card(size, muted=muted)
     face = _blank_card(size, PALETTE.card_muted if muted else PALETTE.card)
     draw = ImageDraw.Draw(face)
     colour = suit_colour(suit) if suit else PALETTE.red_ink
@@ -618,6 +628,93 @@ def playing_card(rank: str, suit: str, size: CardSize, *, muted: bool = False) -
     centre = (round((size.width - big) / 2) + margin // 2, round((size.height - big) / 2) + margin)
     face.alpha_composite(suit_icon(suit, big, colour), dest=centre)
     return with_shadow(face, size.radius)
+
+
+JOKER_INK: RGBA = (112, 62, 168, 255)
+"""A joker's stars: violet, apart from both suit colours."""
+JOKER_FACE: RGBA = (244, 237, 251, 255)
+"""A joker's face: the card stock tinted violet, so it stands out in a run."""
+
+
+@lru_cache(maxsize=256)
+def joker_card(
+    size: CardSize, stands_for: tuple[str, str] | None = None, *, muted: bool = False
+) -> Sprite:
+    """A joker: a violet-tinted face with a star in the top-left corner and a large
+    star beside it. With ``stands_for`` (rank, suit), the card it represents is shown
+    small under the corner star, as a natural card's corner index: so in a run of
+    overlapping cards, where only the left strip shows, it reads "joker as 6♥"."""
+    face = _blank_card(size, PALETTE.card_muted if muted else JOKER_FACE)
+    draw = ImageDraw.Draw(face)
+    margin = max(3, size.width // 12)
+    star = max(7, round(size.corner * 0.95))
+    column = star
+    face.alpha_composite(suit_icon("", star, JOKER_INK), dest=(margin, margin))
+    if stands_for is not None:
+        rank, suit = stands_for
+        colour = suit_colour(suit)
+        style = TextStyle(size.corner, colour, bold=True)
+        label_width = text_width(rank, style)
+        column = max(star, round(label_width))
+        centre_x = margin + star / 2
+        top = margin + star + 2
+        draw_centered(draw, (centre_x, top + size.corner * 0.45), rank, style)
+        pip = max(5, round(size.corner * 0.7))
+        face.alpha_composite(
+            suit_icon(suit, pip, colour), dest=(round(centre_x - pip / 2), top + size.corner + 1)
+        )
+    left = margin + column + 2
+    big = max(6, min(size.number, size.width - left - margin, size.height // 2))
+    x = round(left + (size.width - margin - left - big) / 2)
+    face.alpha_composite(
+        suit_icon("", big, JOKER_INK), dest=(x, round((size.height - big) / 2 + margin / 2))
+    )
+    return with_shadow(face, size.radius)
+
+
+@lru_cache(maxsize=32)
+def plain_card(size: CardSize, *, muted: bool = False) -> Sprite:
+    """A blank card face (the lower layers of a face-up pile)."""
+    return with_shadow(
+        _blank_card(size, PALETTE.card_muted if muted else PALETTE.card), size.radius
+    )
+
+
+@lru_cache(maxsize=512)
+def card_tag(
+    rank: str, suit: str, text_size: int, stands_for: tuple[str, str] | None = None
+) -> Image.Image:
+    """A card as a small inline label for a line of text: a white rounded tag with the
+    rank and a suit symbol ("JK" with suit "": a violet star, then what it
+    ``stands_for`` (rank, suit) if given). As tall as a `pill` of ``text_size``."""
+    height = round(text_size * 1.45)
+    pad = max(3, round(text_size * 0.3))
+    pip = max(6, round(text_size * 0.8))
+    parts: list[tuple[str, str]] = []  # (rank text, suit); suit "" alone: a star
+    if rank == "JK":
+        parts.append(("", ""))
+        if stands_for is not None:
+            parts.append(stands_for)
+    else:
+        parts.append((rank, suit))
+    width = pad
+    for part_rank, part_suit in parts:
+        style = TextStyle(text_size, suit_colour(part_suit), bold=True)
+        width += round(text_width(part_rank, style)) + (1 if part_rank else 0) + pip + 2
+    width += pad - 2
+    image = rounded_rect(width, height, max(3, height // 4), PALETTE.card, PALETTE.card_edge, 1)
+    draw = ImageDraw.Draw(image)
+    x = pad
+    for part_rank, part_suit in parts:
+        ink = suit_colour(part_suit) if part_suit else JOKER_INK
+        style = TextStyle(text_size, ink, bold=True)
+        if part_rank:
+            rank_width = text_width(part_rank, style)
+            draw_centered(draw, (x + rank_width / 2, height / 2), part_rank, style)
+            x += round(rank_width) + 1
+        image.alpha_composite(suit_icon(part_suit, pip, ink), dest=(x, round((height - pip) / 2)))
+        x += pip + 2
+    return image
 
 
 # --- chips and badges ------------------------------------------------------------
@@ -725,6 +822,32 @@ def triangle(size: int, fill: RGBA) -> Image.Image:
     image, draw = supersampled(size, size)
     full = size * SUPERSAMPLE - 1
     draw.polygon([(full * 0.1, 0), (full * 0.95, full / 2), (full * 0.1, full)], fill=fill)
+    return downsample(image)
+
+
+@lru_cache(maxsize=32)
+def padlock(size: int, fill: RGBA) -> Image.Image:
+    """A closed padlock ``size`` pixels tall (a little narrower): a "locked" mark.
+    The keyhole is cut out (transparent)."""
+    s = SUPERSAMPLE
+    width = round(size * 0.8)
+    image, draw = supersampled(width, size)
+    w, h = width * s, size * s
+    body_top = h * 0.42
+    stroke = max(s, round(w * 0.16))
+    arc = (w * 0.2, h * 0.04, w * 0.8 - 1, body_top + h * 0.3)
+    draw.arc(arc, 180, 360, fill=fill, width=stroke)
+    legs = body_top - (arc[1] + arc[3]) / 2 + 1
+    for x in (arc[0], arc[2] - stroke + 1):
+        draw.rectangle(
+            (x, (arc[1] + arc[3]) / 2 - 1, x + stroke - 1, (arc[1] + arc[3]) / 2 + legs), fill
+        )
+    draw.rounded_rectangle((0, body_top, w - 1, h - 1), radius=round(w * 0.14), fill=fill)
+    hole = w * 0.11
+    cx, cy = w / 2, body_top + (h - body_top) * 0.42
+    clear = (0, 0, 0, 0)
+    draw.ellipse((cx - hole, cy - hole, cx + hole, cy + hole), fill=clear)
+    draw.polygon([(cx - hole * 0.6, cy), (cx + hole * 0.6, cy), (cx, cy + hole * 2.6)], fill=clear)
     return downsample(image)
 
 
@@ -883,3 +1006,8 @@ def join_words(words: Sequence[str]) -> str:
 def plural(count: int, word: str) -> str:
     """``count`` and ``word``, with an "s" unless the count is one: 1 card, 2 cards."""
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def signed(number: int) -> str:
+    """The number with its sign: +5, -3, 0 (the font has no minus sign)."""
+    return f"+{number}" if number > 0 else str(number)

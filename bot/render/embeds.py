@@ -8,9 +8,21 @@ import discord
 
 from bot.cogs.adapter import TableText
 from bot.engines.base import PlayerId
+from bot.engines.cards import Card
 
 TABLE_IMAGE = "table.png"
 EMBED_FIELD_LIMIT = 1024
+
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def card_label(card: Card) -> str:
+    """``"10♥"``, or ``"🃏"`` for a joker: a card as people read it."""
+    if card.is_joker:
+        return "🃏"
+    text = str(card)
+    return text[:-1] + SUIT_SYMBOLS[text[-1]]
 
 
 def player_name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:

@@ -1,0 +1,642 @@
+"""The Give & Take table as a PNG: the players still in sit around a ring, each with
+their give and take piles face down; between every two neighbours lies their duet
+(the take card of one, the give card of the other) face up, with its difference in a
+badge. The lowest duet (the capture, or the tied ones of a fight) is highlighted, and
+earlier layers of a fight peek out from under the top cards. The centre says whose
+move it is, the turn, the leftovers and the last capture; players who are out are
+listed under the ring with their place and turn. Once the game is over the players
+are listed by place with their scores and how the game ended.
+
+Only public information is drawn. Every pile is face down: a seat shows how many cards
+each pile holds, never which. ``my_give_size``, ``my_take_size`` and ``viewer`` are
+ignored altogether, so the picture is the same for everyone.
+
+Ring order: each seat's right-hand neighbour (whose give card completes its duet) is
+the next seat counterclockwise, as at a real table with everyone facing the centre.
+A seat's take pile lies on the side of its own duet, its give pile on the side of
+the previous seat's duet, and in each duet the card nearer a seat is that seat's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from bot.engines.cards import Card
+from bot.engines.give_and_take import DuetView, EliminationView, GiveAndTakeView, SeatView
+from bot.render.common import (
+    PALETTE,
+    RGBA,
+    ROW_CARD,
+    SMALL_CARD,
+    Box,
+    Point,
+    TextStyle,
+    badge,
+    card_stack,
+    display_name,
+    draw_rounded,
+    empty_slot,
+    fit_name,
+    fit_text,
+    join_words,
+    new_panel,
+    pill,
+    place,
+    place_colour,
+    playing_card,
+    plural,
+    stamp_text,
+    text_width,
+    to_png,
+    triangle,
+)
+
+WIDTH = 800
+MARGIN = 16
+RING_X = WIDTH // 2
+"""The ring's centre, horizontally; vertically it depends on the layout."""
+
+# --- seats ---
+SEAT_W, SEAT_H = 184, 88
+SEAT_PAD = 12
+PILE_ROW = 60
+"""Middle of a seat's pile row, below the seat's top edge."""
+STACK_WIDTH = SMALL_CARD.width + 3 * 3
+"""A pile's face-down stack at its tallest (four backs, 3 px apart)."""
+PILL_OVERHANG = 10
+"""The director tag sits on a seat's top edge (and a duet's tag on its bottom edge)."""
+
+# --- duets ---
+DUET_CARD = ROW_CARD
+DUET_GAP = 28
+"""Between the two cards of a duet; the difference badge sits in it."""
+MAT_PAD = 9
+PEEK = 17
+"""How far each earlier layer of a fight peeks out (enough to read its rank)."""
+PEEKS_SHOWN = 2
+"""Earlier layers drawn under the top card; older ones are left out."""
+BADGE_RADIUS = 15
+TRACK_WIDTH = 8
+"""The band joining seats and duets into a ring."""
+
+# --- centre ---
+BOX_W, BOX_H = 300, 188
+BOX_PAD = 16
+
+# --- players who are out, under the ring ---
+OUT_LABEL = 22
+OUT_H = 46
+OUT_GAP = 8
+OUT_COLUMNS = 4
+
+# --- the final standings ---
+FINAL_TOP = MARGIN + 100
+LANE_H = 56
+LANE_GAP = 8
+
+LABEL = TextStyle(13, PALETTE.muted, bold=True)
+NAME = TextStyle(18, PALETTE.text, bold=True)
+COUNT = TextStyle(18, PALETTE.text, bold=True)
+CAPTION = TextStyle(12, PALETTE.muted, bold=True)
+HEADLINE = TextStyle(19, PALETTE.text, bold=True)
+DETAIL = TextStyle(14, PALETTE.muted)
+BODY = TextStyle(14, PALETTE.text)
+TAG = TextStyle(12, PALETTE.accent_ink, bold=True)
+TAG_PAD = 7
+FIGHT = TextStyle(13, PALETTE.text, bold=True)
+
+# Seat centres and duet centres relative to the ring's centre, by how many players are
+# still in, in ring order: duet k lies between seat k and seat k + 1 (counterclockwise).
+SEAT_SPOTS: dict[int, tuple[Point, ...]] = {
+    0: (),
+    1: ((0, 165),),
+    2: ((0, 165), (0, -165)),
+    3: ((0, 200), (262, -100), (-262, -100)),
+    4: ((-250, 165), (250, 165), (250, -165), (-250, -165)),
+    5: ((0, 230), (292, 60), (180, -180), (-180, -180), (-292, 60)),
+}
+DUET_SPOTS: dict[int, tuple[Point, ...]] = {
+    0: (),
+    1: (),
+    2: ((245, 0), (-245, 0)),
+    3: ((240, 100), (0, -150), (-240, 100)),
+    4: ((0, 172), (300, 0), (0, -172), (-300, 0)),
+    5: ((182, 190), (292, -58), (0, -226), (-292, -58), (-182, 190)),
+}
+
+
+def render_table(view: GiveAndTakeView, names: Mapping[str, str]) -> bytes:
+    """The public table of ``view`` as PNG bytes; ``names`` maps player ids to
+    display names (missing ids print as themselves)."""
+    table = _Table(view, names)
+    image = _draw_final(table) if view.over else _draw_ring_table(table)
+    return to_png(image)
+
+
+@dataclass(frozen=True)
+class _Table:
+    view: GiveAndTakeView
+    names: Mapping[str, str]
+
+    def name(self, player: str) -> str:
+        seat = next((i for i, s in enumerate(self.view.seats) if s.player == player), 0)
+        return display_name(player, self.names, seat)
+
+
+def rank_text(card: Card) -> str:
+    return str(card)[:-1]
+
+
+# --- layout ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatSpot:
+    seat: SeatView
+    x: float
+    y: float
+    """The seat's centre on the image."""
+    take_right: bool
+    """The take pile is on the right (towards this seat's own duet)."""
+
+    @property
+    def left(self) -> int:
+        return round(self.x - SEAT_W / 2)
+
+    @property
+    def top(self) -> int:
+        return round(self.y - SEAT_H / 2)
+
+
+@dataclass(frozen=True)
+class DuetSpot:
+    owner: SeatView
+    """Whose duet: their take card."""
+    partner: SeatView
+    """Their right-hand neighbour: their give card."""
+    x: float
+    y: float
+    vertical: bool
+    """The two cards one above the other (the two seats are above each other)."""
+    take_first: bool
+    """The take card is the left (or upper) one: the owner sits on that side."""
+    duet: DuetView | None
+    """The top layer; None before the turn's first reveal."""
+
+
+@dataclass(frozen=True)
+class Ring:
+    seats: list[SeatSpot]
+    duets: list[DuetSpot]
+    centre_y: int
+    bottom: int
+    """The lowest pixel row the ring uses."""
+
+
+def ring_boxes(count: int) -> list[Box]:
+    """The boxes (left, top, right, bottom) the centre, the seats and the duets of a
+    ring of ``count`` players take, relative to the ring's centre: room for fight
+    layers and tags included. None of them overlap."""
+    boxes: list[Box] = [(-BOX_W / 2, -BOX_H / 2, BOX_W / 2, BOX_H / 2)]
+    for x, y in SEAT_SPOTS[count]:
+        boxes.append(
+            (x - SEAT_W / 2, y - SEAT_H / 2 - PILL_OVERHANG, x + SEAT_W / 2, y + SEAT_H / 2)
+        )
+    for (x, y), vertical in zip(DUET_SPOTS[count], _vertical(count), strict=True):
+        peeks = PEEK * PEEKS_SHOWN
+        if vertical:
+            half_w, half_h = DUET_CARD.width / 2 + MAT_PAD, _duet_half_height(vertical)
+            boxes.append((x - half_w - peeks, y - half_h, x + half_w, y + half_h + PILL_OVERHANG))
+        else:
+            half_w, half_h = DUET_CARD.width + DUET_GAP / 2 + MAT_PAD, _duet_half_height(vertical)
+            boxes.append((x - half_w, y - half_h - peeks, x + half_w, y + half_h + PILL_OVERHANG))
+    return boxes
+
+
+def ring_extent(count: int) -> tuple[float, float]:
+    """How far the ring of ``count`` players reaches above and below its centre."""
+    boxes = ring_boxes(count)
+    return -min(box[1] for box in boxes), max(box[3] for box in boxes)
+
+
+def _vertical(count: int) -> list[bool]:
+    """Whether each duet of the ring of ``count`` stands upright: its two seats are
+    one above the other."""
+    seats = SEAT_SPOTS[count]
+    return [abs(seats[k][0] - seats[(k + 1) % count][0]) < 1 for k in range(len(DUET_SPOTS[count]))]
+
+
+def _duet_half_height(vertical: bool) -> float:
+    if vertical:
+        return DUET_CARD.height + DUET_GAP / 2 + MAT_PAD
+    return DUET_CARD.height / 2 + MAT_PAD
+
+
+def layout_ring(view: GiveAndTakeView, top: int) -> Ring:
+    """Where every seat still in and every duet goes, the ring's top edge at ``top``."""
+    alive = [seat for seat in view.seats if not seat.out]
+    count = min(len(alive), max(SEAT_SPOTS))
+    alive = alive[:count]
+    above, below = ring_extent(count)
+    centre_y = top + round(above)
+    seat_spots, duet_spots = SEAT_SPOTS[count], DUET_SPOTS[count]
+    duets_by_player = {duet.player: duet for duet in view.duets}
+    seats = []
+    for k, seat in enumerate(alive):
+        x, y = seat_spots[k]
+        take_right = True
+        if duet_spots:
+            take_right = duet_spots[k][0] > duet_spots[k - 1][0]
+        seats.append(SeatSpot(seat, RING_X + x, centre_y + y, take_right))
+    duets = []
+    for k, ((x, y), vertical) in enumerate(zip(duet_spots, _vertical(count), strict=True)):
+        owner, partner = seats[k], seats[(k + 1) % count]
+        take_first = owner.y < partner.y if vertical else owner.x < partner.x
+        duets.append(
+            DuetSpot(
+                owner=owner.seat,
+                partner=partner.seat,
+                x=RING_X + x,
+                y=centre_y + y,
+                vertical=vertical,
+                take_first=take_first,
+                duet=duets_by_player.get(owner.seat.player),
+            )
+        )
+    return Ring(seats, duets, centre_y, centre_y + round(below))
+
+
+# --- the running table ----------------------------------------------------------------
+
+
+def _draw_ring_table(table: _Table) -> Image.Image:
+    view = table.view
+    gone = _out_seats(view)
+    ring_top = MARGIN + 4
+    count = min(sum(1 for seat in view.seats if not seat.out), max(SEAT_SPOTS))
+    above, below = ring_extent(count)
+    height = ring_top + round(above) + round(below) + MARGIN
+    out_rows = -(-len(gone) // OUT_COLUMNS)
+    if gone:
+        height += OUT_LABEL + out_rows * (OUT_H + OUT_GAP) - OUT_GAP + 8
+    image = new_panel(WIDTH, height)
+    ring = layout_ring(view, ring_top)
+    _draw_track(image, ring)
+    for duet in ring.duets:
+        _draw_duet(image, table, duet)
+    for spot in ring.seats:
+        _draw_seat(image, table, spot)
+    _draw_centre(image, table, ring.centre_y)
+    if gone:
+        _draw_out(image, table, gone, ring.bottom + 8)
+    return image
+
+
+def _draw_track(image: Image.Image, ring: Ring) -> None:
+    """The ring itself: a band from seat to duet to seat, all the way round, under
+    everything (only the stretches between them show)."""
+    if len(ring.seats) < 2:
+        return
+    points: list[Point] = []
+    for seat, duet in zip(ring.seats, ring.duets, strict=True):
+        points += [(seat.x, seat.y), (duet.x, duet.y)]
+    points.append(points[0])
+    ImageDraw.Draw(image).line(points, fill=PALETTE.lane, width=TRACK_WIDTH, joint="curve")
+
+
+def _out_seats(view: GiveAndTakeView) -> list[SeatView]:
+    """Players who are out, in the order they went out."""
+    order = [player for event in view.eliminated for player in event.players]
+    out = [seat for seat in view.seats if seat.out]
+    return sorted(out, key=lambda seat: order.index(seat.player) if seat.player in order else 99)
+
+
+def _draw_seat(image: Image.Image, table: _Table, spot: SeatSpot) -> None:
+    view = table.view
+    seat = spot.seat
+    active = seat.player == view.to_act
+    left, top = spot.left, spot.top
+    fill = PALETTE.lane_active if active else PALETTE.lane
+    outline = PALETTE.accent if active else PALETTE.panel_edge
+    draw_rounded(image, (left, top, left + SEAT_W, top + SEAT_H), 12, fill, outline, 2)
+    style = NAME.but(fill=PALETTE.accent) if active else NAME
+    x, width = left + SEAT_PAD, SEAT_W - 2 * SEAT_PAD
+    if active:
+        image.alpha_composite(triangle(13, PALETTE.accent), dest=(x - 3, top + 16))
+        x, width = x + 13, width - 13
+    stamp_text(image, (x, top + 23), fit_text(table.name(seat.player), style, width), style, "lm")
+    give, take = (seat.give_size, "give"), (seat.take_size, "take")
+    piles = (give, take) if spot.take_right else (take, give)
+    middle = top + PILE_ROW
+    for k, (size, caption) in enumerate(piles):
+        _draw_pile(image, left + SEAT_PAD + k * (SEAT_W // 2 - 2), middle, size, caption, fill)
+    if seat.director:
+        _draw_director_tag(image, left + SEAT_W - SEAT_PAD, top, active)
+
+
+def _draw_pile(
+    image: Image.Image, x: float, middle: float, count: int, caption: str, ground: RGBA
+) -> None:
+    stack, layers = card_stack(SMALL_CARD, count)
+    card_top = middle - SMALL_CARD.height / 2 - 1
+    if layers:
+        place(image, stack, x, card_top - 1.5 * (layers - 1))
+    else:
+        empty_slot(image, x, card_top, SMALL_CARD, ground)
+    text_x = x + STACK_WIDTH + 8
+    stamp_text(image, (text_x, middle - 7), str(count), COUNT, "lm")
+    stamp_text(image, (text_x, middle + 12), caption, CAPTION, "lm")
+
+
+def _draw_director_tag(image: Image.Image, right: float, top: float, active: bool) -> None:
+    text = "DIRECTOR"
+    width = text_width(text, TAG) + 2 * TAG_PAD
+    fill = PALETTE.accent if active else PALETTE.silver
+    pill(image, (right - width, top), text, TAG, fill, TAG_PAD)
+
+
+# --- duets ---------------------------------------------------------------------------
+
+
+def _duet_cards(spot: DuetSpot) -> tuple[list[Card], list[Card]]:
+    """The layers of the duet, oldest first: the owner's take cards and the partner's
+    give cards (the same number of each while both are in)."""
+    takes, gives = spot.owner.played_take, spot.partner.played_give
+    layers = min(len(takes), len(gives))
+    return takes[len(takes) - layers :], gives[len(gives) - layers :]
+
+
+def _draw_duet(image: Image.Image, table: _Table, spot: DuetSpot) -> None:
+    view = table.view
+    takes, gives = _duet_cards(spot)
+    if spot.duet is None:
+        takes, gives = [], []
+    earlier = min(PEEKS_SHOWN, max(0, len(takes) - 1))
+    lowest = spot.duet is not None and spot.duet.lowest
+    w, h = DUET_CARD.width, DUET_CARD.height
+    if spot.vertical:
+        first = (spot.x - w / 2, spot.y - DUET_GAP / 2 - h)
+        second = (spot.x - w / 2, spot.y + DUET_GAP / 2)
+        step = (-PEEK, 0)
+        box = (first[0] - earlier * PEEK, first[1], second[0] + w, second[1] + h)
+    else:
+        first = (spot.x - DUET_GAP / 2 - w, spot.y - h / 2)
+        second = (spot.x + DUET_GAP / 2, spot.y - h / 2)
+        step = (0, -PEEK)
+        box = (first[0], first[1] - earlier * PEEK, second[0] + w, second[1] + h)
+    mat = (
+        round(box[0]) - MAT_PAD,
+        round(box[1]) - MAT_PAD,
+        round(box[2]) + MAT_PAD,
+        round(box[3]) + MAT_PAD,
+    )
+    fill = PALETTE.lane_active if lowest else PALETTE.lane
+    outline = PALETTE.accent if lowest else PALETTE.panel_edge
+    draw_rounded(image, mat, 12, fill, outline, 2)
+    take_at, give_at = (first, second) if spot.take_first else (second, first)
+    if not takes:
+        empty_slot(image, take_at[0], take_at[1], DUET_CARD, fill)
+        empty_slot(image, give_at[0], give_at[1], DUET_CARD, fill)
+        return
+    for cards, at in ((takes, take_at), (gives, give_at)):
+        _draw_layers(image, cards[-1 - earlier :], at, step)
+    assert spot.duet is not None
+    ink = PALETTE.accent_ink if lowest else PALETTE.text
+    disc = PALETTE.accent if lowest else PALETTE.panel_edge
+    badge(image, (spot.x, spot.y), BADGE_RADIUS, str(spot.duet.difference), disc, ink)
+    if lowest:
+        tag = "CAPTURE" if view.phase == "choose" else "TIE"
+        width = text_width(tag, TAG) + 2 * TAG_PAD
+        pill(image, ((mat[0] + mat[2] - width) / 2, mat[3]), tag, TAG, PALETTE.accent, TAG_PAD)
+
+
+def _draw_layers(
+    image: Image.Image, cards: Sequence[Card], at: Point, step: tuple[int, int]
+) -> None:
+    """``cards`` oldest first, the last one at ``at`` on top, the earlier ones peeking
+    out ``step`` further each (muted)."""
+    count = len(cards)
+    for k, card in enumerate(cards):
+        back = count - 1 - k
+        sprite = playing_card(rank_text(card), card.suit, DUET_CARD, muted=back > 0)
+        place(image, sprite, at[0] + step[0] * back, at[1] + step[1] * back)
+
+
+# --- the centre ----------------------------------------------------------------------
+
+
+def _status(table: _Table) -> tuple[str, str]:
+    """The headline (whose move, what for) and a detail line."""
+    view = table.view
+    width = BOX_W - 2 * BOX_PAD
+    if view.phase == "choose" and view.capturer is not None:
+        template = "{} captures " + plural(view.capture_size, "card")
+        headline = fit_name(template, table.name(view.capturer), HEADLINE, width)
+        default = f" (default: {view.default_pile})" if view.default_pile else ""
+        return headline, f"Give or take pile?{default}"
+    lowest = min((duet.difference for duet in view.duets), default=None)
+    if view.layers and lowest is not None:
+        detail = f"Tie at {lowest}: everyone turns up again"
+    else:
+        detail = "Everyone turns up both top cards"
+    cue = view.to_act or view.director
+    if view.auto or cue is None:
+        return "Revealing the next cards", detail
+    return fit_name("Waiting for {}: Go", table.name(cue), HEADLINE, width), detail
+
+
+def _draw_centre(image: Image.Image, table: _Table, centre_y: int) -> None:
+    view = table.view
+    left, top = RING_X - BOX_W // 2, centre_y - BOX_H // 2
+    draw_rounded(image, (left, top, left + BOX_W, top + BOX_H), 14, PALETTE.panel_edge)
+    x, right = left + BOX_PAD, left + BOX_W - BOX_PAD
+    label = f"TURN {view.turn} OF {view.turn_cap}" + (" · AUTO" if view.auto else "")
+    stamp_text(image, (x, top + 20), label, LABEL, "lm")
+    if view.fight:
+        text = f"Fight! layer {view.layers}" if view.layers > 1 else "Fight!"
+        width = text_width(text, FIGHT) + 2 * TAG_PAD
+        pill(image, (right - width, top + 20), text, FIGHT, PALETTE.chip, TAG_PAD)
+    headline, detail = _status(table)
+    urgent = view.to_act is not None
+    style = HEADLINE.but(fill=PALETTE.accent) if urgent else HEADLINE
+    stamp_text(image, (x, top + 48), headline, style, "lm")
+    stamp_text(image, (x, top + 71), fit_text(detail, DETAIL, right - x), DETAIL, "lm")
+    _draw_leftovers(image, x, top + 110, view.leftovers)
+    _draw_last_capture(image, table, x, right, top + 150)
+
+
+def _draw_leftovers(image: Image.Image, x: int, middle: int, count: int) -> None:
+    stack, layers = card_stack(SMALL_CARD, count)
+    card_top = middle - SMALL_CARD.height / 2 - 1
+    if layers:
+        place(image, stack, x, card_top - 1.5 * (layers - 1))
+    else:
+        empty_slot(image, x, card_top, SMALL_CARD, PALETTE.panel_edge)
+    text_x = x + STACK_WIDTH + 8
+    stamp_text(image, (text_x, middle - 7), str(count), COUNT, "lm")
+    caption = "leftover in the centre" if count == 1 else "leftovers in the centre"
+    stamp_text(image, (text_x, middle + 12), caption, CAPTION, "lm")
+
+
+def _draw_last_capture(image: Image.Image, table: _Table, x: int, right: int, top: int) -> None:
+    capture = table.view.last_capture
+    if capture is None:
+        stamp_text(image, (x, top), "NO CAPTURE YET", LABEL, "lm")
+        return
+    label = f"LAST CAPTURE · TURN {capture.turn}" + (" · FIGHT" if capture.fight else "")
+    stamp_text(image, (x, top), label, LABEL, "lm")
+    template = "{} took " + plural(capture.count, "card") + f" ({capture.pile} pile)"
+    line = fit_name(template, table.name(capture.player), BODY, right - x)
+    stamp_text(image, (x, top + 20), line, BODY, "lm")
+
+
+# --- players who are out ---------------------------------------------------------------
+
+
+def running_places(view: GiveAndTakeView) -> dict[str, int]:
+    """The place of every player who is out, known as soon as they go out: players
+    going out together share the place after everyone still in (or out later)."""
+    places: dict[str, int] = {}
+    remaining = len(view.seats)
+    for event in view.eliminated:
+        for player in event.players:
+            places[player] = remaining - len(event.players) + 1
+        remaining -= len(event.players)
+    return places
+
+
+def _elimination(view: GiveAndTakeView, player: str) -> EliminationView | None:
+    return next((event for event in view.eliminated if player in event.players), None)
+
+
+def _out_detail(view: GiveAndTakeView, player: str) -> str:
+    event = _elimination(view, player)
+    if event is None:
+        return "out"
+    return f"out in a fight, turn {event.turn}" if event.in_fight else f"out on turn {event.turn}"
+
+
+def _draw_out(image: Image.Image, table: _Table, gone: Sequence[SeatView], top: int) -> None:
+    view = table.view
+    stamp_text(image, (MARGIN + 10, top + 8), "OUT OF THE GAME", LABEL, "lm")
+    places = running_places(view)
+    width = (WIDTH - 2 * MARGIN - (OUT_COLUMNS - 1) * OUT_GAP) // OUT_COLUMNS
+    for k, seat in enumerate(gone):
+        row, column = divmod(k, OUT_COLUMNS)
+        left = MARGIN + column * (width + OUT_GAP)
+        box_top = top + OUT_LABEL + row * (OUT_H + OUT_GAP)
+        box = (left, box_top, left + width, box_top + OUT_H)
+        draw_rounded(image, box, 10, PALETTE.lane)
+        middle = box_top + OUT_H / 2
+        place_ = places.get(seat.player)
+        x = left + 10
+        if place_ is not None:
+            badge(image, (x + 11, middle), 11, str(place_), PALETTE.faint, PALETTE.panel)
+            x += 30
+        name_style = NAME.but(size=15, fill=PALETTE.muted)
+        name = fit_text(table.name(seat.player), name_style, left + width - 8 - x)
+        stamp_text(image, (x, middle - 9), name, name_style, "lm")
+        detail = fit_text(_out_detail(view, seat.player), CAPTION, left + width - 8 - x)
+        stamp_text(image, (x, middle + 10), detail, CAPTION.but(fill=PALETTE.faint), "lm")
+
+
+# --- the end ---------------------------------------------------------------------------
+
+
+def ending_text(view: GiveAndTakeView) -> str:
+    """How the game ended, as a sentence."""
+    if view.ended == "last_standing":
+        return "Last one standing · the others placed by the order they went out"
+    if view.ended == "all_out":
+        return "Everyone left went out at once: most cards wins"
+    if view.ended == "turn_cap":
+        return f"Turn cap of {view.turn_cap} reached: most cards wins"
+    return "The game is over"
+
+
+def final_places(view: GiveAndTakeView) -> dict[str, int]:
+    """``view.places``, or (should it be missing) places worked out from the ring."""
+    if view.places is not None:
+        return dict(view.places)
+    places = running_places(view)
+    return {seat.player: places.get(seat.player, 1) for seat in view.seats}
+
+
+def _final_order(view: GiveAndTakeView, places: Mapping[str, int]) -> list[SeatView]:
+    """Best place first; shared places in seat order (the sort is stable)."""
+    return sorted(view.seats, key=lambda seat: places.get(seat.player, len(view.seats)))
+
+
+def _final_detail(view: GiveAndTakeView, seat: SeatView) -> str:
+    if not seat.out:
+        if view.ended == "turn_cap":
+            return f"still in after turn {view.turn}"
+        return "last one standing"
+    event = _elimination(view, seat.player)
+    if event is None:
+        return "out"
+    when = (
+        f"went out in a fight on turn {event.turn}"
+        if event.in_fight
+        else (f"went out on turn {event.turn}")
+    )
+    if view.ended == "all_out" and event is view.eliminated[-1]:
+        return f"{when}, with everyone left"
+    return when
+
+
+def _draw_final(table: _Table) -> Image.Image:
+    view = table.view
+    places = final_places(view)
+    order = _final_order(view, places)
+    height = FINAL_TOP + len(order) * (LANE_H + LANE_GAP) - LANE_GAP + MARGIN
+    image = new_panel(WIDTH, height)
+    x = MARGIN + 14
+    stamp_text(image, (x, MARGIN + 16), f"GAME OVER · TURN {view.turn}", LABEL, "lm")
+    winners = [table.name(seat.player) for seat in order if places.get(seat.player) == 1]
+    title_style = TextStyle(30, PALETTE.accent, bold=True)
+    room = WIDTH - 2 * x
+    if len(winners) == 1:
+        title = fit_name("{} wins", winners[0], title_style, room)
+    elif winners:
+        title = fit_text(f"Draw: {join_words(winners)}", title_style, room)
+    else:
+        title = "Game over"
+    stamp_text(image, (x, MARGIN + 48), title, title_style, "lm")
+    stamp_text(image, (x, MARGIN + 78), fit_text(ending_text(view), DETAIL, room), DETAIL, "lm")
+    top = FINAL_TOP
+    scores = view.scores or {}
+    for seat in order:
+        place_ = places.get(seat.player, len(order))
+        score = scores.get(seat.player, seat.give_size + seat.take_size)
+        _draw_final_lane(image, table, seat, place_, score, top)
+        top += LANE_H + LANE_GAP
+    return image
+
+
+def _draw_final_lane(
+    image: Image.Image, table: _Table, seat: SeatView, place_: int, score: int, top: int
+) -> None:
+    left, right = MARGIN, WIDTH - MARGIN
+    winner = place_ == 1
+    fill = PALETTE.lane_active if winner else PALETTE.lane
+    outline = PALETTE.accent if winner else None
+    draw_rounded(image, (left, top, right, top + LANE_H), 12, fill, outline, 2)
+    middle = top + LANE_H / 2
+    x = left + 16
+    badge(image, (x + 14, middle), 14, str(place_), place_colour(place_), PALETTE.accent_ink)
+    x += 42
+    number_x = right - 18
+    width = number_x - 110 - x
+    style = NAME.but(size=20, fill=PALETTE.accent if winner else PALETTE.text)
+    stamp_text(
+        image, (x, middle - 10), fit_text(table.name(seat.player), style, width), style, "lm"
+    )
+    detail = fit_text(_final_detail(table.view, seat), DETAIL, width)
+    stamp_text(image, (x, middle + 13), detail, DETAIL, "lm")
+    number_style = TextStyle(26, PALETTE.accent if winner else PALETTE.text, bold=True)
+    stamp_text(image, (number_x, middle - 7), str(score), number_style, "rm")
+    stamp_text(image, (number_x, middle + 16), "cards" if score != 1 else "card", CAPTION, "rm")

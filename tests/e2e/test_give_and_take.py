@@ -1,0 +1,145 @@
+"""Give & Take end to end: the director's Go, the capturer's pile choice, the default
+pile after the timeout, to the final places."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+
+from bot.engines.give_and_take import (
+    ENGINE,
+    GO,
+    GiveAndTakeState,
+    default_action,
+)
+from bot.store import GameStore, Stored, client_for_url
+from tests.harness.driver import Driver
+from tests.harness.fixtures import BotFactory
+from tests.harness.models import FakeMessage, FakeUser
+
+GO_LABEL = "Go!"
+PILES = "My piles"
+
+
+@dataclass
+class Game:
+    driver: Driver
+    store: GameStore
+    people: list[FakeUser]
+    table: FakeMessage | None = None
+
+    async def stored(self) -> Stored:
+        stored = await self.store.load(self.driver.fake.guild_id, self.driver.channel)
+        assert stored is not None, "no game in Redis"
+        return stored
+
+    async def state(self) -> GiveAndTakeState:
+        stored = await self.stored()
+        assert stored.table.state is not None
+        return ENGINE.State.model_validate(stored.table.state)
+
+    def user(self, player: str) -> FakeUser:
+        return next(user for user in self.people if str(user.id) == player)
+
+    @property
+    def message(self) -> FakeMessage:
+        assert self.table is not None
+        return self.table
+
+    async def open(self, host: FakeUser, guests: list[FakeUser], **options: object) -> None:
+        self.table = (await self.driver.slash(host, "give_and_take start", **options)).message
+        for guest in guests:
+            await self.driver.click(guest, self.table, "Join")
+        await self.driver.click(host, self.table, "Start")
+        assert (await self.stored()).table.phase == "playing"
+
+    def pile_button(self, pile: str) -> str:
+        (label,) = [label for label in self.message.labels if label.startswith(pile)]
+        return label
+
+
+@pytest.fixture
+async def game(driver: Driver, redis_server: str) -> AsyncIterator[Game]:
+    client = client_for_url(redis_server)
+    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
+    yield Game(driver, GameStore(client), people)
+    await client.aclose()
+
+
+async def test_three_people_play_to_the_final_places(game: Game, bot_process: BotFactory) -> None:
+    await bot_process("bot")
+    alice, bernd, chloe = game.people
+    await game.open(alice, [bernd, chloe], turn_cap=20)
+    rng = random.Random(4)
+    for _ in range(500):
+        state = await game.state()
+        if ENGINE.is_over(state):
+            break
+        (player,) = ENGINE.to_act(state)
+        view = ENGINE.view(state, None)
+        if view.phase == "go":
+            assert player == str(alice.id), "the host is the director"
+            assert game.message.labels == [GO_LABEL, PILES]
+            action, label = GO, GO_LABEL
+        else:
+            action = rng.choice(ENGINE.legal_actions(state, player))
+            label = game.pile_button("Give pile" if str(action) == "give" else "Take pile")
+        before = await game.stored()
+        await game.driver.click(game.user(player), game.message, label)
+        after = await game.stored()
+        assert after.rev == before.rev + 1
+        assert ENGINE.State.model_validate(after.table.state) == ENGINE.apply(state, player, action)
+    else:
+        pytest.fail("the game did not end within the turn cap")
+    await game.driver.wait_for(lambda: "win" in game.message.text, what="the results")
+    outcome = ENGINE.outcome(state)
+    for user in game.people:
+        assert f"**{outcome.places[str(user.id)]}.** {user.display_name}" in game.message.text
+    assert game.message.filenames == ["table.png"]
+
+
+async def test_only_the_director_cues_and_my_piles_is_private(
+    game: Game, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, bernd, _ = game.people
+    await game.open(alice, [bernd])
+    before = await game.stored()
+    refused = await game.driver.click(bernd, game.message, GO_LABEL)
+    assert refused.message.ephemeral_to == bernd.id
+    assert (await game.stored()).rev == before.rev
+
+    piles = (await game.driver.click(bernd, game.message, PILES)).message
+    state = await game.state()
+    seat = state.players.index(str(bernd.id))
+    assert piles.ephemeral_to == bernd.id
+    assert f"give pile: **{len(state.give[seat])}**" in piles.text
+    assert f"take pile: **{len(state.take[seat])}**" in piles.text
+
+
+async def test_the_default_pile_is_chosen_when_the_capturer_waits(
+    game: Game, bot_process: BotFactory
+) -> None:
+    await bot_process("bot", env={"CHOICE_TIMEOUT_SECONDS": "0.5"})
+    alice, bernd, _ = game.people
+    await game.open(alice, [bernd])
+    for _ in range(20):
+        await game.driver.click(alice, game.message, GO_LABEL)
+        state = await game.state()
+        if ENGINE.view(state, None).phase == "choose":
+            break
+    else:
+        pytest.fail("no capture in 20 turns")
+    waiting = await game.stored()
+    (capturer,) = ENGINE.to_act(state)
+    default = default_action(state)
+    assert default is not None
+
+    await game.driver.wait_for(lambda: GO_LABEL in game.message.labels, what="the default pile")
+
+    after = await game.stored()
+    assert after.rev == waiting.rev + 1
+    assert ENGINE.State.model_validate(after.table.state) == ENGINE.apply(state, capturer, default)
