@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 import yarl
+from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.components import Click, GameButton, GameSelect, Pick
@@ -53,6 +54,11 @@ class TableBot(commands.AutoShardedBot):
             cog = build(self)
             self.games[cog.engine.name] = cog
             self.tree.add_command(cog.group)
+        self.tree.add_command(
+            app_commands.Command(
+                name="help", description="The games this bot hosts", callback=self._help
+            )
+        )
         self.add_dynamic_items(GameButton, GameSelect)
         await self._sync_commands()
 
@@ -67,6 +73,20 @@ class TableBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("Synced %d commands to guild %s", len(synced), guild_id)
+
+    async def _help(self, interaction: discord.Interaction[Any]) -> None:
+        lines = [
+            f"**{cog.engine.title}** ({cog.engine.min_players}–{cog.engine.max_players} "
+            f"players): {cog.adapter.tagline}\nStart: `/{cog.engine.name} start` · rules: "
+            f"`/{cog.engine.name} rules`"
+            for cog in self.games.values()
+        ]
+        text = "\n\n".join(lines) + (
+            "\n\nEveryone joins with **Join**; the host can add computer players and "
+            "presses **Start**. Your private cards come in messages only you can see."
+        )
+        embed = discord.Embed(title="Games in this channel", description=text, colour=0x5865F2)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def route_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
         cog = await self._cog_for(interaction, click.game)

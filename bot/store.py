@@ -47,10 +47,17 @@ class Seat(BaseModel):
     name: str
     level: Literal["easy", "normal", "hard"] | None = None
     """A computer seat's playing strength (None for people)."""
+    left: bool = False
+    """A person who left the running game; a computer plays their seat."""
 
     @property
     def is_ai(self) -> bool:
         return self.id.startswith("ai:")
+
+    @property
+    def is_computer(self) -> bool:
+        """Played by the bot: a computer seat, or the seat of someone who left."""
+        return self.is_ai or self.left
 
 
 Phase = Literal["lobby", "playing", "over"]
@@ -79,6 +86,10 @@ class Table(BaseModel):
 
     def seat_of(self, player: PlayerId) -> Seat | None:
         return next((seat for seat in self.seats if seat.id == player), None)
+
+    def computers(self, players: list[PlayerId]) -> list[PlayerId]:
+        """Those of ``players`` whose seats the bot plays."""
+        return [p for p in players if (seat := self.seat_of(p)) is not None and seat.is_computer]
 
     def names(self) -> dict[PlayerId, str]:
         return {seat.id: seat.name for seat in self.seats}

@@ -12,6 +12,6 @@ if TYPE_CHECKING:
 
 def all_games() -> list[Callable[[TableBot], GameCog]]:
     """A builder per playable game, in the order `/help` lists them."""
-    from bot.cogs import draughts, escalation, geschenkt, give_and_take
+    from bot.cogs import draughts, escalation, geschenkt, give_and_take, take
 
-    return [geschenkt.build, give_and_take.build, escalation.build, draughts.build]
+    return [geschenkt.build, give_and_take.build, escalation.build, take.build, draughts.build]

@@ -80,6 +80,8 @@ class GameAdapter(ABC, Generic[S, A]):
     hidden_options: frozenset[str] = frozenset()
     """Options set by the bot itself, not worth showing in the lobby."""
     rules_summary: str = ""
+    tagline: str = ""
+    """One line for `/help`."""
 
     @abstractmethod
     def table_buttons(self, view: Any) -> list[ActionButton]:
@@ -122,4 +124,9 @@ class GameAdapter(ABC, Generic[S, A]):
 
     def render_private(self, view: Any, names: Mapping[PlayerId, str]) -> bytes | None:
         """PNG bytes for the viewer's private panel, or None for none (run off the loop)."""
+        return None
+
+    def concede(self, state: S, player: PlayerId) -> S | None:
+        """``player`` gives the game up (leaving a two-player game), or None when the
+        game has no way to concede and a computer takes the seat instead."""
         return None

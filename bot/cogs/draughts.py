@@ -85,6 +85,7 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction]):
     colour = 0x8E6E53
     hand_label = "Move"
     rules_summary = RULES
+    tagline = "Turkish-style draughts: men step sideways too, kings fly, captures chain."
 
     def table_buttons(self, view: DraughtsView) -> list[ActionButton]:
         return []
@@ -96,6 +97,9 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction]):
         if key.strip().lower() == RESIGN:
             return ENGINE.resign(state, player)
         return ENGINE.apply(state, player, self.parse_action(key))
+
+    def concede(self, state: DraughtsState, player: PlayerId) -> DraughtsState:
+        return ENGINE.resign(state, player)
 
     def render_table(self, view: DraughtsView, names: Mapping[PlayerId, str]) -> bytes:
         return render_table(view, names)

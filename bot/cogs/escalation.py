@@ -84,6 +84,7 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction]):
     engine = ENGINE
     colour = 0xC0392B
     rules_summary = RULES
+    tagline = "Beat the value in force with higher sets, or take the pile; 2s and 3s pass it on."
 
     def table_buttons(self, view: EscalationView) -> list[ActionButton]:
         return []

@@ -91,7 +91,9 @@ class GameCog:
             return decorate
 
         command("join", "Take a seat at the table in this channel")(self.join_command)
-        command("leave", "Leave the table in this channel before it starts")(self.leave_command)
+        command("leave", "Leave the table (a computer takes your seat in a running game)")(
+            self.leave_command
+        )
         command("hand", "See your private hand (only you see it)")(self.hand_command)
         command("status", "Post the table again at the bottom of the channel")(self.status_command)
         command("abandon", "End the game in this channel (host or moderators)")(
@@ -143,6 +145,9 @@ class GameCog:
 
     async def leave_command(self, interaction: Interaction) -> None:
         stored = await self._load_running(interaction)
+        if stored.table.phase == "playing":
+            await self._leave_running_game(interaction, stored)
+            return
         table = self._left(stored.table, _player(interaction))
         if not table.seats:
             await self.bot.store.delete(stored.table, stored.rev)
@@ -151,6 +156,30 @@ class GameCog:
             rev = await self.bot.store.save(table, stored.rev)
             await self._refresh_lobby_message(table, rev)
         await interaction.response.send_message("You left the table.", ephemeral=True)
+
+    async def _leave_running_game(self, interaction: Interaction, stored: Stored) -> None:
+        """A computer takes the leaver's seat; in a two-player game with a way to
+        concede (draughts: resigning), the leaver loses instead."""
+        table = stored.table.model_copy(deep=True)
+        player, state = self._seated_player_state(interaction, table)
+        conceded = None
+        if len(table.seats) == 2:
+            conceded = self.adapter.concede(state, player)
+        if conceded is not None:
+            state = conceded
+            answer = "You left the game and lost it."
+        else:
+            seat = table.seat_of(player)
+            assert seat is not None
+            seat.left, seat.level = True, seat.level or "normal"
+            seat.name = f"{seat.name} (computer)"
+            people = [s.id for s in table.seats if not s.is_computer]
+            if table.host == player and people:
+                table.host = people[0]
+            answer = "You left the game; a computer player takes your seat."
+        rev = await self._commit(table, stored.rev, state)
+        await interaction.response.send_message(answer, ephemeral=True)
+        await self._edit_table_message(table, state, rev)
 
     async def hand_command(self, interaction: Interaction) -> None:
         stored = await self._load_running(interaction)
@@ -287,9 +316,7 @@ class GameCog:
             raise GameError("This game is over.")
         if table.phase != "playing":
             raise GameError("The game hasn't started yet.")
-        player = _player(interaction)
-        if table.seat_of(player) is None:
-            raise GameError("You're not playing in this game.")
+        player, state = self._seated_player_state(interaction, table)
         if click.rev != stored.rev:
             raise GameError(
                 "That button was for an earlier moment of the game: someone moved first. "
@@ -297,7 +324,6 @@ class GameCog:
             )
         if _message_id(interaction) not in (None, table.message_id):
             raise GameError("This table was posted again further down; use the newest one.")
-        state = self.engine.State.model_validate(table.state)
         state = self.adapter.perform(state, player, click.arg)
         await self._save_and_show(interaction, stored, table, state)
 
@@ -338,7 +364,7 @@ class GameCog:
         saved = await self.bot.store.save(table, rev)
         if table.phase != "playing":
             return saved
-        computers = [p for p in self.engine.to_act(state) if p.startswith("ai:")]
+        computers = table.computers(self.engine.to_act(state))
         for player in computers:
             self._start_computer_turn(table, saved, player)
         default = self.adapter.timed_default(self.engine.view(state, None))
@@ -479,8 +505,11 @@ class GameCog:
 
     def _seated_player_state(self, interaction: Interaction, table: Table) -> tuple[PlayerId, Any]:
         player = _player(interaction)
-        if table.seat_of(player) is None:
+        seat = table.seat_of(player)
+        if seat is None:
             raise GameError("You're not playing in this game.")
+        if seat.left:
+            raise GameError("You left this game; a computer player has your seat now.")
         if table.state is None:
             raise GameError("The game hasn't started yet.")
         return player, self.engine.State.model_validate(table.state)
@@ -602,7 +631,7 @@ class GameCog:
         text = self.adapter.table_text(public, names)
         embed = embeds.table_embed(self.engine.title, self.adapter.colour, text, footer)
         return TableMessage(
-            _turn_mentions(self.engine.to_act(state)),
+            _turn_mentions(self.engine.to_act(state), table),
             embed,
             self._table_view(table, rev, public, False),
             png,
@@ -712,8 +741,9 @@ def _can_manage_messages(interaction: Interaction) -> bool:
     return bool(permissions.manage_messages)
 
 
-def _turn_mentions(players: list[PlayerId]) -> str | None:
-    people = [p for p in players if not p.startswith("ai:")]
+def _turn_mentions(players: list[PlayerId], table: Table) -> str | None:
+    computers = table.computers(players)
+    people = [p for p in players if p not in computers]
     if not people:
         return None
     return " ".join(f"<@{p}>" for p in people) + ", your turn."

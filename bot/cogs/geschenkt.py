@@ -50,6 +50,7 @@ class GeschenktAdapter(GameAdapter[GeschenktState, GeschenktAction]):
     engine = ENGINE
     colour = 0xE67E22
     rules_summary = RULES
+    tagline = "Take the card or pay a chip to refuse it; runs count only their lowest card."
 
     def table_buttons(self, view: GeschenktView) -> list[ActionButton]:
         return [

@@ -58,6 +58,7 @@ class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction]):
     hand_label = "My piles"
     hidden_options = frozenset({"director"})
     rules_summary = RULES
+    tagline = "A war game in a ring: the lowest duet captures everything on the table."
 
     def table_buttons(self, view: GiveAndTakeView) -> list[ActionButton]:
         if view.phase == "go":

@@ -1,0 +1,264 @@
+"""TAKE on Discord: the table of everyone's runs, and a hand panel offering only legal
+moves: draw, then pick cards and confirm a meld, an add (a take is named as one before
+you confirm it) or the discard that ends the turn."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+
+from bot.cogs.adapter import (
+    ActionButton,
+    GameAdapter,
+    PanelSelect,
+    Picks,
+    PrivatePanel,
+    TableText,
+)
+from bot.cogs.game_cog import GameCog
+from bot.engines.base import Outcome, PlayerId
+from bot.engines.cards import Card
+from bot.engines.take import (
+    ENGINE,
+    MoveOption,
+    TakeAction,
+    TakeOptions,
+    TakeState,
+    TakeView,
+    parse_action,
+)
+from bot.render.embeds import card_label, player_name
+from bot.render.take import render_hand, render_table
+
+if TYPE_CHECKING:
+    from bot.bot import TableBot
+
+CARDS, MOVE = "cards", "move"
+"""Keys of the hand panel's selects."""
+MOST_OPTIONS = 25
+KEY_CODES = str.maketrans({" ": "_", "=": ".", "+": ","})
+"""Action text to a custom-id-safe key (custom ids allow no spaces, = or +)."""
+TEXT_CODES = str.maketrans({"_": " ", ".": "=", ",": "+"})
+
+RULES = """\
+**Goal:** reach the target score over several hands. Runs you own at the end of a \
+hand score their cards (2–9: 5, 10–K: 10, A: 15, joker: 20); \
+cards left in your hand count against you.
+**Your turn:** draw from the stock or take the discard, then lay down **runs** (3+ \
+cards of one suit in sequence; ace low or high, not both; a joker stands for one card \
+and keeps it), add cards to any run on the table, and end by discarding.
+**Take:** adding to someone else's run makes it yours, and with it its points. \
+Example: Alice owns 5♥ 6♥ 7♥; you add 8♥ and take all four. A 13-card run is \
+**locked** and can't be taken.
+**Discards:** not the card you just took, and never a card that could go on the table.
+**My hand** opens your panel: pick cards, then confirm the move it offers."""
+
+
+def move_key(action: str) -> str:
+    return action.translate(KEY_CODES)
+
+
+def action_text(key: str) -> str:
+    return key.translate(TEXT_CODES)
+
+
+def card_values(hand: Sequence[Card]) -> list[tuple[str, Card]]:
+    """A unique select value per card in hand (``JK.0``, ``JK.1`` for two jokers)."""
+    seen: Counter[Card] = Counter()
+    values = []
+    for card in hand:
+        values.append((f"{card}.{seen[card]}", card))
+        seen[card] += 1
+    return values
+
+
+def describe(option: MoveOption, names: Mapping[PlayerId, str]) -> str:
+    cards = " ".join(card_label(card) for card in option.cards)
+    action = parse_action(option.action)
+    if option.kind == "draw":
+        return "Draw from the stock" if action.source == "stock" else "Take the discard"
+    if option.kind == "discard":
+        return f"Discard {cards} (ends your turn)"
+    joker = f" (joker as {card_label(action.jokers[0])})" if action.jokers else ""
+    if option.kind == "meld":
+        return f"Meld {cards}{joker}"
+    runs = " + ".join(f"run {run}" for run in action.runs)
+    if option.takes_from:
+        owners = ", ".join(player_name(p, names) for p in option.takes_from)
+        return f"TAKE {runs} from {owners} with {cards}{joker}"
+    return f"Add {cards} to {runs}{joker}"
+
+
+class TakeAdapter(GameAdapter[TakeState, TakeAction]):
+    engine = ENGINE
+    colour = 0x2980B9
+    rules_summary = RULES
+    tagline = "A rummy of runs where adding to someone else's run takes it from them."
+
+    def table_buttons(self, view: TakeView) -> list[ActionButton]:
+        return []
+
+    def parse_action(self, key: str) -> TakeAction:
+        return parse_action(action_text(key))
+
+    def render_table(self, view: TakeView, names: Mapping[PlayerId, str]) -> bytes:
+        return render_table(view, names)
+
+    def render_private(self, view: TakeView, names: Mapping[PlayerId, str]) -> bytes:
+        return render_hand(view, names)
+
+    def table_text(self, view: TakeView, names: Mapping[PlayerId, str]) -> TableText:
+        turn = player_name(view.to_act, names) if view.to_act else "nobody"
+        task = "draws" if view.phase == "draw" else "plays"
+        top = card_label(view.discard_top) if view.discard_top else "empty"
+        description = (
+            f"Hand {view.hand} · target {view.target}. **{turn}** {task}.\n"
+            f"Discard pile: **{top}** ({view.discard_size}) · stock: {view.stock_size}."
+        )
+        players = "\n".join(
+            f"{'▶ ' if seat.player == view.to_act else ''}**{player_name(seat.player, names)}**"
+            f": {seat.hand_size} cards · runs {seat.laid_points} · total {seat.total}"
+            for seat in view.seats
+        )
+        fields = [("Players", players)]
+        if view.runs:
+            runs = "\n".join(
+                f"#{run.id} {player_name(run.owner, names)}: "
+                + " ".join(card_label(card) for card in run.stands_for)
+                + (" 🔒" if run.locked else "")
+                for run in view.runs
+            )
+            fields.append(("Runs", runs))
+        if view.last is not None:
+            fields.append(("Last move", self._last_line(view, names)))
+        if view.results:
+            fields.append(("Last hand", self._hand_line(view, view.results[-1].scores, names)))
+        return TableText(description, fields)
+
+    def private_text(self, view: TakeView) -> str:
+        hand = " ".join(card_label(card) for card in view.my_hand or [])
+        return f"Your hand: {hand or 'empty'}"
+
+    def private_panel(
+        self, view: TakeView, picks: Picks, names: Mapping[PlayerId, str]
+    ) -> PrivatePanel:
+        lines = [self.private_text(view)]
+        moves = view.my_moves or []
+        if view.over:
+            return PrivatePanel("\n".join([*lines, "The match is over."]))
+        if not moves:
+            waiting = player_name(view.to_act, names) if view.to_act else "nobody"
+            lines.append(f"It's {waiting}'s turn. Your panel updates when you use it.")
+            return PrivatePanel("\n".join(lines))
+        if view.phase == "draw":
+            lines.append("Draw a card to start your turn.")
+            buttons = [
+                ActionButton(describe(option, names), move_key(option.action), "primary")
+                for option in moves
+            ]
+            return PrivatePanel("\n".join(lines), [], buttons)
+        return self._play_panel(view, picks, names, lines, moves)
+
+    def _play_panel(
+        self,
+        view: TakeView,
+        picks: Picks,
+        names: Mapping[PlayerId, str],
+        lines: list[str],
+        moves: list[MoveOption],
+    ) -> PrivatePanel:
+        values = card_values(view.my_hand or [])[:MOST_OPTIONS]
+        by_value = dict(values)
+        chosen_values = tuple(value for value in picks.get(CARDS, ()) if value in by_value)
+        chosen = sorted(by_value[value] for value in chosen_values)
+        fitting = [option for option in moves if chosen and sorted(option.cards) == chosen]
+        keys = {move_key(option.action) for option in fitting}
+        picked = next((key for key in picks.get(MOVE, ()) if key in keys), None)
+        if picked is None and len(fitting) == 1:
+            picked = move_key(fitting[0].action)
+        if not chosen:
+            lines.append("Pick cards to meld, add to a run, or discard.")
+        elif not fitting:
+            lines.append("No move uses exactly these cards; change your pick.")
+        selects = [
+            PanelSelect(
+                CARDS,
+                "Pick cards",
+                [(value, card_label(card)) for value, card in values],
+                chosen_values,
+                max_values=len(values),
+            ),
+            PanelSelect(
+                MOVE,
+                "Choose the move",
+                [
+                    (move_key(option.action), describe(option, names)[:100])
+                    for option in fitting[:MOST_OPTIONS]
+                ],
+                (picked,) if picked else (),
+            ),
+        ]
+        label = next(
+            (describe(option, names) for option in fitting if move_key(option.action) == picked),
+            "",
+        )
+        confirm = ActionButton(
+            f"Confirm: {label}"[:80] if picked else "Confirm", picked or "", "success", not picked
+        )
+        return PrivatePanel("\n".join(lines), selects, [confirm])
+
+    def results_text(
+        self, view: TakeView, outcome: Outcome, names: Mapping[PlayerId, str]
+    ) -> TableText:
+        scores = view.scores or {}
+        ranked = sorted(view.seats, key=lambda seat: outcome.places[seat.player])
+        places = "\n".join(
+            f"**{outcome.places[seat.player]}.** {player_name(seat.player, names)}: "
+            f"**{scores.get(seat.player, seat.total)}** points"
+            for seat in ranked
+        )
+        hands = "\n".join(
+            f"Hand {result.hand}: " + self._hand_line(view, result.scores, names)
+            for result in view.results[-10:]
+        )
+        winners = ", ".join(player_name(p, names) for p in outcome.winners())
+        plural = "s" if len(outcome.winners()) == 1 else ""
+        return TableText(
+            f"**{winners}** win{plural} the match!", [("Places", places), ("Hands", hands)]
+        )
+
+    def _hand_line(
+        self, view: TakeView, scores: Mapping[PlayerId, int], names: Mapping[PlayerId, str]
+    ) -> str:
+        return ", ".join(f"{player_name(p, names)} {points:+d}" for p, points in scores.items())
+
+    def _last_line(self, view: TakeView, names: Mapping[PlayerId, str]) -> str:
+        assert view.last is not None
+        line = f"{player_name(view.last.player, names)}: {view.last.action}"
+        if view.last.took_from:
+            victims = ", ".join(player_name(p, names) for p in view.last.took_from)
+            line += f" (took from {victims})"
+        return line
+
+
+def build(bot: TableBot) -> GameCog:
+    cog = GameCog(bot, TakeAdapter())
+
+    @app_commands.command(name="start", description="Open a TAKE table in this channel")
+    @app_commands.describe(
+        hand_size="Cards dealt to each player (10 only with 2 players)",
+        target="Points that win the match",
+    )
+    async def start(
+        interaction: discord.Interaction,
+        hand_size: Literal[7, 10] = 7,
+        target: app_commands.Range[int, 50, 2000] = 500,
+    ) -> None:
+        await cog.start(interaction, TakeOptions(hand_size=hand_size, target=target))
+
+    cog.add_command(start)
+    return cog

@@ -1,0 +1,838 @@
+"""TAKE as PNGs: the public table, and each player's own hand.
+
+The table (`render_table`): a header with the stock (face down, its size, whether it
+was turned over), the discard pile's top card and size, whose turn it is and to do
+what, the hand number and target, the last action in words with small card tags
+("Bob took run 3 from Alice with 8♣") and the last hand's result; then one lane per
+seat with its name, dealer and floater marks, hand size (face-down backs and a count,
+never faces), points laid this hand and the match total, and that player's runs as
+overlapping face-up cards in trays, each with its id badge (players name runs by id)
+and its points, locked runs outlined with a padlock. A joker is drawn as a joker with
+the card it stands for small in its corner. The player to act is highlighted. Once the
+match is over: the winner, a score sheet of the hands (who went out, laid and held
+points) and the seats best first with places, their runs and the cards they were left
+holding (public in the results).
+
+Only public information reaches the table: ``viewer``, ``my_hand`` and ``my_moves``
+are ignored, so it is the same picture for everyone.
+
+The hand (`render_hand`): the viewer's cards face up, by suit then rank, the card just
+taken from the discard pile marked, under each card the runs it could be added to;
+beside them the discard pile's top and the stock size.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from PIL import Image
+
+from bot.engines.base import GameError
+from bot.engines.cards import Card
+from bot.engines.take import HandResultView, RunView, SeatView, TakeView, card_points
+from bot.render.common import (
+    PALETTE,
+    CardSize,
+    Sprite,
+    TextStyle,
+    badge,
+    card_stack,
+    card_tag,
+    display_name,
+    draw_rounded,
+    fanned_backs,
+    fit_text,
+    join_words,
+    joker_card,
+    new_panel,
+    padlock,
+    pill,
+    place,
+    place_colour,
+    plain_card,
+    playing_card,
+    plural,
+    signed,
+    stamp_text,
+    text_width,
+    to_png,
+    triangle,
+)
+
+WIDTH = 800
+MARGIN = 20
+INSET = MARGIN + 14
+"""Left edge of the header's content."""
+RIGHT = WIDTH - MARGIN - 14
+
+# --- header geometry ---
+LABEL_Y = MARGIN + 6
+PILE_CARD = CardSize(56, 78, 8, 26, 16)
+CARDS_TOP = MARGIN + 34
+CARDS_BOTTOM = CARDS_TOP + PILE_CARD.height
+HEADER_HEIGHT = CARDS_BOTTOM + 26
+STOCK_X = INSET
+DISCARD_X = 198
+INFO_X = 372
+INFO_LINE = 25
+"""Between the lines of the turn column."""
+INFO_LINES = 3
+"""Lines under the player to act: the card they took, the last action, the last hand."""
+
+# --- final header geometry ---
+SHEET_TOP = MARGIN + 112
+SHEET_ROW = 24
+SHEET_ROWS = 6
+"""Hands listed on the score sheet; earlier ones are summed up in one line."""
+SHEET_HAND_WIDTH = 92
+
+# --- seat lanes ---
+LANE_GAP = 8
+INFO_HEIGHT = 44
+"""The lane's top row: name, hand, points, total."""
+NAME_X = MARGIN + 18
+NAME_RIGHT = 262
+HAND_X = 276
+TINY_CARD = CardSize(18, 26, 3, 10, 8)
+TINY_STEP = 7
+LAID_X = 486
+TOTAL_RIGHT = WIDTH - MARGIN - 16
+
+RUN_CARD = CardSize(36, 50, 5, 20, 13)
+RUN_STEP = 20
+"""Overlap of a run's cards: the left strip shows the corner index."""
+TRAY_PAD = 5
+BADGE_RADIUS = 10
+BADGE_COLUMN = 2 * BADGE_RADIUS + 6
+TRAY_HEIGHT = RUN_CARD.height + 2 * TRAY_PAD
+RUN_GAP = 10
+RUN_LINE = TRAY_HEIGHT + 6
+RUNS_LEFT = MARGIN + 10
+RUNS_RIGHT = WIDTH - MARGIN - 10
+
+# --- hand image ---
+HAND_HEIGHT = 190
+HAND_CARD = PILE_CARD
+HAND_GAP = 6
+"""Between two cards of the hand when they all fit without overlapping."""
+SUIT_GAP = 10
+"""Extra room between two suits."""
+HAND_TOP = MARGIN + 32
+HAND_RIGHT = 632
+SIDE_X = 654
+HINT_Y = HAND_TOP + HAND_CARD.height + 17
+
+LABEL = TextStyle(14, PALETTE.muted, bold=True)
+NAME = TextStyle(19, PALETTE.text, bold=True)
+DETAIL = TextStyle(16, PALETTE.muted)
+PROSE = TextStyle(16, PALETTE.text)
+CAPTION = TextStyle(13, PALETTE.muted, bold=True)
+SMALL = TextStyle(12, PALETTE.muted, bold=True)
+COUNT = TextStyle(20, PALETTE.text, bold=True)
+BIG_NUMBER = TextStyle(28, PALETTE.text, bold=True)
+TITLE = TextStyle(30, PALETTE.accent, bold=True)
+TAG = TextStyle(11, PALETTE.accent_ink, bold=True)
+RUN_ID = TextStyle(13, PALETTE.ink, bold=True)
+
+HAND_SUITS = "SHCD"
+"""Suit order in a hand: alternating colours."""
+
+
+# --- shared bits -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Names:
+    view: TakeView
+    names: Mapping[str, str]
+
+    def __call__(self, player: str) -> str:
+        seat = next((i for i, s in enumerate(self.view.seats) if s.player == player), 0)
+        return display_name(player, self.names, seat)
+
+
+def rank_text(card: Card) -> str:
+    return str(card)[:-1]
+
+
+def card_sprite(
+    card: Card, size: CardSize, stands_for: Card | None = None, *, muted: bool = False
+) -> Sprite:
+    """A face-up card; a joker shows the card it stands for (when placed) small."""
+    if card.is_joker:
+        stand = None if stands_for is None else (rank_text(stands_for), stands_for.suit)
+        return joker_card(size, stand, muted=muted)
+    return playing_card(rank_text(card), card.suit, size, muted=muted)
+
+
+def hand_order(cards: Sequence[Card]) -> list[Card]:
+    """By suit (♠ ♥ ♣ ♦, alternating colours), then rank, ace high; jokers last."""
+    return sorted(
+        cards,
+        key=lambda c: (len(HAND_SUITS), 0) if c.is_joker else (HAND_SUITS.index(c.suit), c.rank),
+    )
+
+
+def _ends(run: RunView) -> tuple[int, int]:
+    """A run's first and last position: 1 = low ace … 14 = high ace."""
+    first, last = run.stands_for[0], run.stands_for[-1]
+    return (1 if first.rank == 14 else first.rank), last.rank
+
+
+def fits(card: Card, run: RunView) -> bool:
+    """Whether ``card`` could be added to an end of ``run`` (a joker: any unlocked run
+    with a free end). A card joining two runs fits an end of each."""
+    if run.locked:
+        return False
+    low, high = _ends(run)
+    if card.is_joker:
+        return not (low == 1 and high == 14)
+    if card.suit != run.suit:
+        return False
+    for spot in (1, 14) if card.rank == 14 else (card.rank,):
+        if spot in (low - 1, high + 1) and not (min(low, spot) == 1 and max(high, spot) == 14):
+            return True
+    return False
+
+
+def _draw_empty_slot(image: Image.Image, x: float, y: float, size: CardSize) -> None:
+    box = (round(x), round(y), round(x) + size.width, round(y) + size.height)
+    draw_rounded(image, box, size.radius, PALETTE.panel, PALETTE.faint, 1)
+
+
+def _draw_count(image: Image.Image, x: float, middle: float, number: str, caption: str) -> None:
+    stamp_text(image, (x, middle - 9), number, BIG_NUMBER, "lm")
+    stamp_text(image, (x, middle + 16), caption, CAPTION, "lm")
+
+
+# --- prose with card tags ------------------------------------------------------------
+
+Token = str | tuple[Card, Card | None]
+"""A word, or a card (and what a joker stands for) drawn as a small tag."""
+
+
+def _tag(token: tuple[Card, Card | None], style: TextStyle) -> Image.Image:
+    card, stand = token
+    size = style.size - 2
+    if card.is_joker:
+        return card_tag("JK", "", size, None if stand is None else (rank_text(stand), stand.suit))
+    return card_tag(rank_text(card), card.suit, size)
+
+
+def _token_width(token: Token, style: TextStyle) -> float:
+    return text_width(token, style) if isinstance(token, str) else _tag(token, style).width
+
+
+def layout_prose(
+    tokens: Sequence[Token], style: TextStyle, width: float, max_lines: int
+) -> list[list[Token]]:
+    """``tokens`` broken into at most ``max_lines`` lines no wider than ``width``;
+    what doesn't fit is dropped and the last line ends with an ellipsis. A word too
+    long for a line of its own is cut."""
+    space = text_width(" ", style)
+    lines: list[list[Token]] = []
+    used = 0.0
+    for token in tokens:
+        token_width = _token_width(token, style)
+        if lines and used + space + token_width <= width:
+            lines[-1].append(token)
+            used += space + token_width
+            continue
+        if len(lines) == max_lines:
+            last = lines[-1]
+            while last and used + space + text_width("…", style) > width:
+                used -= _token_width(last.pop(), style) + space
+            last.append("…")
+            return lines
+        if isinstance(token, str) and token_width > width:
+            token = fit_text(token, style, width)
+            token_width = text_width(token, style)
+        lines.append([token])
+        used = token_width
+    return lines
+
+
+def _stamp_prose(
+    image: Image.Image, x: float, middle: float, line: Sequence[Token], style: TextStyle
+) -> None:
+    space = text_width(" ", style)
+    for token in line:
+        if isinstance(token, str):
+            stamp_text(image, (x, middle), token, style, "lm")
+        else:
+            tag = _tag(token, style)
+            image.alpha_composite(tag, dest=(round(x), round(middle - tag.height / 2)))
+        x += _token_width(token, style) + space
+
+
+def _placed(text: str) -> tuple[Card, Card | None] | None:
+    """``8C`` or ``JK=8C`` as a card token; None if it isn't one."""
+    try:
+        if "=" in text:
+            joker, stand = text.split("=", 1)
+            return Card.parse(joker), Card.parse(stand)
+        return Card.parse(text), None
+    except (GameError, ValueError):
+        return None
+
+
+def _words(text: str) -> list[Token]:
+    return list(text.split())
+
+
+def last_action_tokens(view: TakeView, name: _Names, room: float) -> list[Token]:
+    """The last action in words: "Bob took run 3 from Alice with [8♣]"."""
+    last = view.last
+    if last is None:
+        return []
+    who = fit_text(name(last.player), PROSE, room * 0.4)
+    words = last.action.split()
+    kind, rest = (words[0], words[1:]) if words else ("", [])
+    cards = [_placed(word) for word in rest]
+    if kind == "draw" and rest[:1] == ["stock"]:
+        return [who, *_words("drew from the stock")]
+    if kind == "draw" and rest[:1] == ["discard"]:
+        taken: list[Token] = [card for card in cards[1:] if card is not None]
+        return [who, "took", *(taken or ["a card"]), *_words("from the discard pile")]
+    if kind == "discard" and cards and cards[0] is not None:
+        return [who, "discarded", cards[0]]
+    if kind == "meld" and cards and all(card is not None for card in cards):
+        return [who, *_words("laid down"), *(card for card in cards if card is not None)]
+    if kind == "add" and len(rest) >= 3 and cards[0] is not None:
+        ids = rest[2].split("+")
+        runs = f"run {ids[0]}" if len(ids) == 1 else f"runs {join_words(ids)}"
+        owners = [fit_text(name(p), PROSE, room * 0.3) for p in last.took_from]
+        if owners:
+            return [
+                who,
+                "took",
+                *_words(runs),
+                "from",
+                *_words(join_words(owners)),
+                "with",
+                cards[0],
+            ]
+        if len(ids) == 1:
+            return [who, "added", cards[0], "to", *_words(runs)]
+        return [who, "joined", *_words(runs), "with", cards[0]]
+    return [who, *_words(last.action)]
+
+
+# --- the table -----------------------------------------------------------------------
+
+
+def render_table(view: TakeView, names: Mapping[str, str]) -> bytes:
+    """The public table of ``view`` as PNG bytes; ``names`` maps player ids to display
+    names (missing ids print as themselves). The viewer's private fields are ignored."""
+    name = _Names(view, names)
+    lanes = [_lane(view, name, seat, index) for index, seat in _seat_order(view)]
+    header = _final_header_height(view) if view.over else HEADER_HEIGHT
+    height = header + sum(lane.height for lane in lanes) + LANE_GAP * (len(lanes) - 1) + MARGIN
+    image = new_panel(WIDTH, height)
+    if view.over:
+        _draw_final_header(image, view, name)
+    else:
+        _draw_stock(image, view)
+        _draw_discard(image, view)
+        _draw_turn(image, view, name)
+    top = header
+    for lane in lanes:
+        _draw_lane(image, lane, top)
+        top += lane.height + LANE_GAP
+    return to_png(image)
+
+
+# --- header --------------------------------------------------------------------------
+
+
+def _draw_stock(image: Image.Image, view: TakeView) -> None:
+    stamp_text(image, (STOCK_X, LABEL_Y), "STOCK", LABEL)
+    stack, layers = card_stack(PILE_CARD, view.stock_size)
+    if layers:
+        place(image, stack, STOCK_X, CARDS_TOP)
+    else:
+        _draw_empty_slot(image, STOCK_X, CARDS_TOP, PILE_CARD)
+    x = STOCK_X + PILE_CARD.width + 20
+    middle = CARDS_TOP + 30
+    _draw_count(image, x, middle, str(view.stock_size), "cards" if view.stock_size else "empty")
+    if view.turned_over:
+        pill(image, (x - 2, CARDS_BOTTOM - 6), "TURNED OVER", TAG, PALETTE.muted, 6)
+
+
+def _draw_discard(image: Image.Image, view: TakeView) -> None:
+    stamp_text(image, (DISCARD_X, LABEL_Y), "DISCARD", LABEL)
+    under = min(3, max(0, view.discard_size - 1))
+    for k in range(under):
+        place(
+            image, plain_card(PILE_CARD), DISCARD_X + 2 * (under - k), CARDS_TOP + 2 * (under - k)
+        )
+    if view.discard_top is None:
+        _draw_empty_slot(image, DISCARD_X, CARDS_TOP, PILE_CARD)
+    else:
+        place(image, card_sprite(view.discard_top, PILE_CARD), DISCARD_X, CARDS_TOP)
+    x = DISCARD_X + PILE_CARD.width + 18
+    _draw_count(image, x, CARDS_TOP + 30, str(view.discard_size), "in pile")
+
+
+def _draw_turn(image: Image.Image, view: TakeView, name: _Names) -> None:
+    x, room = INFO_X, RIGHT - INFO_X
+    stamp_text(image, (x, LABEL_Y), f"HAND {view.hand} · FIRST TO {view.target} POINTS", LABEL)
+    middle = CARDS_TOP + 12
+    if view.to_act is not None:
+        image.alpha_composite(triangle(16, PALETTE.accent), dest=(x, round(middle - 8)))
+        task = "to draw" if view.phase == "draw" else "to play"
+        style = COUNT.but(fill=PALETTE.accent)
+        task_style = COUNT.but(fill=PALETTE.text)
+        task_width = text_width(" " + task, task_style)
+        who = fit_text(name(view.to_act), style, room - 22 - task_width)
+        stamp_text(image, (x + 22, middle), who, style, "lm")
+        stamp_text(image, (x + 22 + text_width(who + " ", style), middle), task, task_style, "lm")
+    lines: list[tuple[list[Token], TextStyle]] = []
+    drew = view.last is not None and view.last.action.split()[:2] == ["draw", "discard"]
+    if view.taken is not None and not drew:
+        taken: list[Token] = ["took", (view.taken, None), *_words("from the discard pile")]
+        lines.append((taken, DETAIL))
+    last = last_action_tokens(view, name, room)
+    lines += [(line, PROSE) for line in layout_prose(last, PROSE, room, INFO_LINES - len(lines))]
+    if view.results and len(lines) < INFO_LINES:
+        result = _result_tokens(view.results[-1], name, room)
+        lines += [
+            (line, DETAIL) for line in layout_prose(result, DETAIL, room, INFO_LINES - len(lines))
+        ]
+    for k, (line, line_style) in enumerate(lines):
+        _stamp_prose(image, x, middle + INFO_LINE * (k + 1) + 2, line, line_style)
+
+
+def _result_tokens(result: HandResultView, name: _Names, room: float) -> list[Token]:
+    """The last hand: "Hand 6: Bob went out · Alice -55, Bob +60"."""
+    who = fit_text(name(result.went_out), DETAIL, room * 0.4) if result.went_out else ""
+    out = f"{who} went out" if who else "the stock ran out"
+    scores = [
+        f"{fit_text(name(player), DETAIL, room * 0.3)} {signed(score)}"
+        for player, score in result.scores.items()
+    ]
+    joined = [f"{text}," for text in scores[:-1]] + scores[-1:]
+    return [f"Hand {result.hand}:", out, "·", *joined]
+
+
+# --- header: match over ----------------------------------------------------------------
+
+
+def _sheet_rows(view: TakeView) -> int:
+    return min(len(view.results), SHEET_ROWS)
+
+
+def _final_header_height(view: TakeView) -> int:
+    if not view.results:
+        return SHEET_TOP
+    return SHEET_TOP + SHEET_ROW * (_sheet_rows(view) + 1) + 14
+
+
+def _final_score(view: TakeView, seat: SeatView) -> int:
+    return (view.scores or {}).get(seat.player, seat.total)
+
+
+def _draw_final_header(image: Image.Image, view: TakeView, name: _Names) -> None:
+    stamp_text(image, (INSET, LABEL_Y), "MATCH OVER", LABEL)
+    if view.seats:
+        best = max(_final_score(view, seat) for seat in view.seats)
+        winners = [name(s.player) for s in view.seats if _final_score(view, s) == best]
+        verb = "wins" if len(winners) == 1 else "win"
+        title = fit_text(f"{join_words(winners)} {verb}", TITLE, RIGHT - INSET)
+        stamp_text(image, (INSET, MARGIN + 50), title, TITLE, "lm")
+        detail = (
+            f"{plural(best, 'point')} after {plural(len(view.results), 'hand')}, playing to "
+            f"{view.target} · a hand scores laid minus held (laid-held)"
+        )
+        stamp_text(
+            image, (INSET, MARGIN + 84), fit_text(detail, DETAIL, RIGHT - INSET), DETAIL, "lm"
+        )
+    if view.results:
+        _draw_sheet(image, view, name)
+
+
+def _draw_sheet(image: Image.Image, view: TakeView, name: _Names) -> None:
+    """One row per hand (the latest ones), one column per seat: the hand's score, its
+    laid and held points, and who went out."""
+    seats = view.seats
+    column = (RIGHT - INSET - SHEET_HAND_WIDTH) / max(1, len(seats))
+    top = SHEET_TOP
+    draw_rounded(
+        image,
+        (INSET - 8, top - 4, RIGHT + 8, top + SHEET_ROW * (_sheet_rows(view) + 1) + 4),
+        10,
+        PALETTE.lane,
+    )
+    middle = top + SHEET_ROW / 2
+    stamp_text(image, (INSET, middle), "HAND", CAPTION, "lm")
+    for k, seat in enumerate(seats):
+        x = INSET + SHEET_HAND_WIDTH + k * column
+        style = CAPTION.but(fill=PALETTE.text)
+        stamp_text(image, (x, middle), fit_text(name(seat.player), style, column - 12), style, "lm")
+    results = view.results
+    shown = results[-SHEET_ROWS:]
+    if len(shown) < len(results):
+        shown = results[-(SHEET_ROWS - 1) :]
+        _draw_earlier(image, view, results[: len(results) - len(shown)], top + SHEET_ROW, column)
+        top += SHEET_ROW
+    for result in shown:
+        top += SHEET_ROW
+        _draw_sheet_row(image, view, result, top + SHEET_ROW / 2, column)
+
+
+def _draw_earlier(
+    image: Image.Image,
+    view: TakeView,
+    earlier: Sequence[HandResultView],
+    top: float,
+    column: float,
+) -> None:
+    middle = top + SHEET_ROW / 2
+    label = f"1–{earlier[-1].hand}" if len(earlier) > 1 else "1"
+    stamp_text(image, (INSET, middle), f"Hands {label}".replace("–", "-"), DETAIL, "lm")
+    for k, seat in enumerate(view.seats):
+        x = INSET + SHEET_HAND_WIDTH + k * column
+        total = sum(result.scores.get(seat.player, 0) for result in earlier)
+        stamp_text(image, (x, middle), signed(total), DETAIL.but(fill=PALETTE.text), "lm")
+
+
+def _draw_sheet_row(
+    image: Image.Image, view: TakeView, result: HandResultView, middle: float, column: float
+) -> None:
+    stamp_text(image, (INSET, middle), f"Hand {result.hand}", DETAIL, "lm")
+    for k, seat in enumerate(view.seats):
+        player = seat.player
+        x = INSET + SHEET_HAND_WIDTH + k * column
+        score = signed(result.scores.get(player, 0))
+        style = DETAIL.but(fill=PALETTE.text)
+        stamp_text(image, (x, middle), score, style, "lm")
+        x += max(38, text_width(score, style) + 6)
+        parts = f"{result.laid.get(player, 0)}-{result.held.get(player, 0)}"
+        stamp_text(image, (x, middle), parts, SMALL, "lm")
+        x += text_width(parts, SMALL) + 6
+        if result.went_out == player:
+            pill(image, (x, middle), "OUT", TAG, PALETTE.accent, 5)
+
+
+# --- seat lanes ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlacedRun:
+    run: RunView | None
+    """None: the cards a player was left holding at the end (``held``)."""
+    x: int
+    line: int
+    width: int
+    held: tuple[Card, ...] = ()
+
+
+def run_width(cards: int) -> int:
+    return 2 * TRAY_PAD + BADGE_COLUMN + RUN_CARD.width + RUN_STEP * max(0, cards - 1)
+
+
+def layout_runs(
+    runs: Sequence[RunView],
+    held: Sequence[Card] = (),
+    left: int = RUNS_LEFT,
+    right: int = RUNS_RIGHT,
+) -> list[PlacedRun]:
+    """Trays left to right, wrapping onto a new line when one doesn't fit; the held
+    cards (if any) come last."""
+    items: list[tuple[RunView | None, int]] = [(run, len(run.cards)) for run in runs]
+    if held:
+        items.append((None, len(held)))
+    placed = []
+    x, line = left, 0
+    for run, count in items:
+        width = run_width(count)
+        if x > left and x + width > right:
+            x, line = left, line + 1
+        placed.append(PlacedRun(run, x, line, width, () if run is not None else tuple(held)))
+        x += width + RUN_GAP
+    return placed
+
+
+@dataclass(frozen=True)
+class Lane:
+    seat: SeatView
+    name: str
+    runs: list[PlacedRun]
+    active: bool
+    total: int
+    lines: int
+    place: int | None = None
+    went_out: bool = False
+    held: int = 0
+    highlight: frozenset[int] = field(default_factory=frozenset)
+    """Ids of runs the last action added to."""
+
+    @property
+    def height(self) -> int:
+        return INFO_HEIGHT + (self.lines * RUN_LINE + 6 if self.lines else 0)
+
+
+def _seat_order(view: TakeView) -> list[tuple[int, SeatView]]:
+    """Seats in table order; once over, best total first (ties in table order)."""
+    seats = list(enumerate(view.seats))
+    if not view.over:
+        return seats
+    return sorted(seats, key=lambda item: -_final_score(view, item[1]))
+
+
+def _highlighted_runs(view: TakeView) -> frozenset[int]:
+    if view.last is None or view.over:
+        return frozenset()
+    words = view.last.action.split()
+    if len(words) >= 4 and words[0] == "add":
+        ids = [int(word) for word in words[3].split("+") if word.isdigit()]
+        return frozenset(ids[:1])
+    return frozenset()
+
+
+def _lane(view: TakeView, name: _Names, seat: SeatView, index: int) -> Lane:
+    runs = [run for run in view.runs if run.owner == seat.player]
+    held: list[Card] = []
+    place_ = None
+    went_out = False
+    held_points = 0
+    total = seat.total
+    if view.over:
+        total = _final_score(view, seat)
+        place_ = 1 + sum(1 for other in view.seats if _final_score(view, other) > total)
+        if view.results:
+            last = view.results[-1]
+            held = hand_order(last.held_cards.get(seat.player, []))
+            went_out = last.went_out == seat.player
+            held_points = last.held.get(seat.player, 0)
+    placed = layout_runs(runs, held)
+    return Lane(
+        seat=seat,
+        name=display_name(seat.player, name.names, index),
+        runs=placed,
+        active=seat.player == view.to_act,
+        total=total,
+        lines=1 + max((p.line for p in placed), default=-1),
+        place=place_,
+        went_out=went_out,
+        held=held_points,
+        highlight=_highlighted_runs(view),
+    )
+
+
+def _draw_lane(image: Image.Image, lane: Lane, top: int) -> None:
+    highlighted = lane.active or lane.place == 1
+    fill = PALETTE.lane_active if highlighted else PALETTE.lane
+    outline = PALETTE.accent if highlighted else None
+    draw_rounded(image, (MARGIN, top, WIDTH - MARGIN, top + lane.height), 12, fill, outline, 2)
+    middle = top + INFO_HEIGHT / 2 + 1
+    _draw_lane_name(image, lane, middle)
+    _draw_lane_hand(image, lane, middle)
+    _draw_lane_points(image, lane, middle)
+    for placed in lane.runs:
+        _draw_run(image, lane, placed, top + INFO_HEIGHT + placed.line * RUN_LINE)
+
+
+def _draw_lane_name(image: Image.Image, lane: Lane, middle: float) -> None:
+    x = NAME_X
+    if lane.place is not None:
+        colour = place_colour(lane.place)
+        badge(image, (x + 12, middle), 12, str(lane.place), colour, PALETTE.accent_ink)
+        x += 32
+    elif lane.active:
+        image.alpha_composite(triangle(14, PALETTE.accent), dest=(x - 2, round(middle - 7)))
+        x += 16
+    dealer = "DEALER" if lane.seat.dealer and lane.place is None else ""
+    dealer_width = text_width(dealer, TAG) + 12 + 8 if dealer else 0
+    style = NAME.but(fill=PALETTE.accent) if lane.active else NAME
+    text = fit_text(lane.name, style, NAME_RIGHT - x - dealer_width)
+    stamp_text(image, (x, middle), text, style, "lm")
+    if dealer:
+        pill(image, (x + text_width(text, style) + 8, middle), dealer, TAG, PALETTE.silver, 6)
+
+
+def _draw_lane_hand(image: Image.Image, lane: Lane, middle: float) -> None:
+    seat = lane.seat
+    if lane.place is not None:
+        if lane.went_out:
+            pill(image, (HAND_X, middle), "WENT OUT", TAG.but(size=12), PALETTE.accent, 8)
+        else:
+            text = f"held {lane.held}" if seat.hand_size else "held nothing"
+            stamp_text(image, (HAND_X, middle), text, DETAIL, "lm")
+        return
+    if seat.floater:
+        pill(image, (HAND_X, middle), "FLOATER", TAG.but(size=12), PALETTE.accent, 8)
+        return
+    backs = fanned_backs(TINY_CARD, seat.hand_size, TINY_STEP)
+    place(image, backs, HAND_X, middle - TINY_CARD.height / 2 - 1)
+    x = HAND_X + backs.image.width - backs.dx + 4
+    stamp_text(image, (x, middle), plural(seat.hand_size, "card"), DETAIL, "lm")
+
+
+def _draw_lane_points(image: Image.Image, lane: Lane, middle: float) -> None:
+    laid = lane.seat.laid_points
+    if lane.runs or lane.place is not None:
+        stamp_text(image, (LAID_X, middle + 1), "laid", CAPTION, "lm")
+        stamp_text(image, (LAID_X + 30, middle), str(laid), COUNT, "lm")
+    else:
+        stamp_text(image, (LAID_X, middle), "no runs", DETAIL.but(fill=PALETTE.faint), "lm")
+    winner = lane.place == 1
+    style = COUNT.but(size=24, fill=PALETTE.accent if winner else PALETTE.text)
+    number = str(lane.total)
+    stamp_text(image, (TOTAL_RIGHT, middle), number, style, "rm")
+    caption = "score" if lane.place is not None else "total"
+    right = TOTAL_RIGHT - text_width(number, style) - 8
+    stamp_text(image, (right, middle + 1), caption, CAPTION, "rm")
+
+
+def _draw_run(image: Image.Image, lane: Lane, placed: PlacedRun, top: int) -> None:
+    run = placed.run
+    locked = run is not None and run.locked
+    outline = PALETTE.accent if locked else None
+    box = (placed.x, top, placed.x + placed.width, top + TRAY_HEIGHT)
+    draw_rounded(image, box, 8, PALETTE.panel, outline, 2)
+    badge_x = placed.x + TRAY_PAD + BADGE_RADIUS + 1
+    cards_x = placed.x + TRAY_PAD + BADGE_COLUMN
+    cards_top = top + TRAY_PAD
+    if run is None:
+        stamp_text(image, (badge_x, top + TRAY_HEIGHT / 2), "held", SMALL, "mm")
+        for k, card in enumerate(placed.held):
+            place(image, card_sprite(card, RUN_CARD, muted=True), cards_x + k * RUN_STEP, cards_top)
+        return
+    fill = PALETTE.accent if run.id in lane.highlight else PALETTE.text
+    badge(
+        image,
+        (badge_x, top + TRAY_PAD + BADGE_RADIUS + 1),
+        BADGE_RADIUS,
+        str(run.id),
+        fill,
+        PALETTE.ink,
+    )
+    below = top + TRAY_PAD + 2 * BADGE_RADIUS + 4
+    if locked:
+        lock = padlock(16, PALETTE.accent)
+        image.alpha_composite(lock, dest=(round(badge_x - lock.width / 2), below + 2))
+    else:
+        stamp_text(image, (badge_x, below + 10), str(run.points), SMALL, "mm")
+    for k, (card, stand) in enumerate(zip(run.cards, run.stands_for, strict=True)):
+        place(image, card_sprite(card, RUN_CARD, stand), cards_x + k * RUN_STEP, cards_top)
+
+
+# --- the hand ------------------------------------------------------------------------
+
+
+def render_hand(view: TakeView, names: Mapping[str, str]) -> bytes:
+    """The viewer's own hand (``view.my_hand``, from ``ENGINE.view(state, player)``)
+    as PNG bytes: their cards face up by suit and rank, the card taken from the
+    discard pile this turn marked, the runs each card could be added to, and the
+    discard pile's top and stock size beside them. A view without a hand (a
+    spectator's) gives a panel saying so."""
+    name = _Names(view, names)
+    image = new_panel(WIDTH, HAND_HEIGHT)
+    cards = hand_order(view.my_hand or [])
+    points = sum(card_points(card) for card in cards)
+    label = "YOUR HAND" if not view.over else "LEFT IN YOUR HAND"
+    if cards:
+        label += f" · {plural(len(cards), 'CARD')} · {plural(points, 'POINT')}"
+    stamp_text(image, (INSET, LABEL_Y), label, LABEL)
+    _draw_status(image, view, name, INSET + text_width(label, LABEL) + 24)
+    if cards:
+        _draw_hand_cards(image, view, cards)
+    else:
+        _draw_no_hand(image, view)
+    _draw_hand_side(image, view)
+    return to_png(image)
+
+
+def _draw_status(image: Image.Image, view: TakeView, name: _Names, left: float) -> None:
+    if view.over:
+        text, style = "match over", DETAIL
+    elif view.to_act is None:
+        return
+    elif view.viewer is not None and view.to_act == view.viewer:
+        task = "draw" if view.phase == "draw" else "lay down, add, then discard"
+        text, style = f"Your turn: {task}", DETAIL.but(fill=PALETTE.accent)
+    else:
+        task = "to draw" if view.phase == "draw" else "to play"
+        text, style = f"{name(view.to_act)} {task}", DETAIL
+    right = SIDE_X - 20
+    stamp_text(image, (right, LABEL_Y + 7), fit_text(text, style, right - left), style, "rm")
+
+
+def hand_layout(cards: Sequence[Card], left: int = INSET, right: int = HAND_RIGHT) -> list[int]:
+    """Each card's left edge: side by side with a gap between suits, overlapping
+    evenly when that doesn't fit."""
+    breaks = [k for k in range(1, len(cards)) if _suit_key(cards[k]) != _suit_key(cards[k - 1])]
+    count = len(cards)
+    if not count:
+        return []
+    gaps = SUIT_GAP * len(breaks)
+    step = HAND_CARD.width + HAND_GAP
+    if count > 1:
+        step = min(step, int((right - left - HAND_CARD.width - gaps) / (count - 1)))
+    xs, x = [], left
+    for k in range(count):
+        if k in breaks:
+            x += SUIT_GAP
+        xs.append(x)
+        x += step
+    return xs
+
+
+def _suit_key(card: Card) -> str:
+    return "" if card.is_joker else card.suit
+
+
+def _draw_hand_cards(image: Image.Image, view: TakeView, cards: Sequence[Card]) -> None:
+    xs = hand_layout(cards)
+    step = min((b - a for a, b in itertools.pairwise(xs)), default=HAND_CARD.width)
+    runs = [] if view.over else view.runs
+    taken_at = next((k for k, card in enumerate(cards) if card == view.taken), None)
+    for k, (card, x) in enumerate(zip(cards, xs, strict=True)):
+        if k == taken_at:
+            box = (x - 3, HAND_TOP - 3, x + HAND_CARD.width + 3, HAND_TOP + HAND_CARD.height + 3)
+            draw_rounded(image, box, HAND_CARD.radius + 3, PALETTE.accent)
+        place(image, card_sprite(card, HAND_CARD), x, HAND_TOP)
+        centre = x + min(step, HAND_CARD.width) / 2
+        if k == taken_at:
+            width = text_width("TAKEN", TAG) + 10
+            pill(image, (centre - width / 2, HINT_Y), "TAKEN", TAG, PALETTE.accent, 5)
+            continue
+        ids = [str(run.id) for run in runs if fits(card, run)]
+        if ids:
+            if card.is_joker and len(ids) > 2:
+                hint = "any run"
+            else:
+                hint = f"run {ids[0]}" if len(ids) == 1 else f"runs {', '.join(ids)}"
+            style = SMALL.but(fill=PALETTE.text)
+            stamp_text(image, (centre, HINT_Y), fit_text(hint, style, step - 4), style, "mm")
+
+
+def _draw_no_hand(image: Image.Image, view: TakeView) -> None:
+    middle = HAND_TOP + HAND_CARD.height / 2
+    _draw_empty_slot(image, INSET, HAND_TOP, HAND_CARD)
+    x = INSET + HAND_CARD.width + 20
+    if view.my_hand is None:
+        title, detail = "No hand to show", "This view is not a player's own."
+    elif view.over:
+        title, detail = "Nothing left in hand", "You held no cards at the end."
+    else:
+        title, detail = "No cards: you are a floater", "Next turn you draw from the stock."
+    style = NAME.but(size=20)
+    room = HAND_RIGHT - x
+    stamp_text(image, (x, middle - 12), fit_text(title, style, room), style, "lm")
+    stamp_text(image, (x, middle + 14), fit_text(detail, DETAIL, room), DETAIL, "lm")
+
+
+def _draw_hand_side(image: Image.Image, view: TakeView) -> None:
+    x = SIDE_X
+    stamp_text(image, (x, LABEL_Y), "DISCARD", LABEL)
+    if view.discard_top is None:
+        _draw_empty_slot(image, x, HAND_TOP, HAND_CARD)
+    else:
+        place(image, card_sprite(view.discard_top, HAND_CARD), x, HAND_TOP)
+    number_x = x + HAND_CARD.width + 12
+    _draw_count(image, number_x, HAND_TOP + 26, str(view.discard_size), "pile")
+    stamp_text(image, (x, HINT_Y), f"stock {view.stock_size}", SMALL.but(fill=PALETTE.text), "lm")

@@ -1,0 +1,38 @@
+"""Commands every game shares: /help lists the games, each game's rules explain it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.cogs import all_games
+from tests.harness.driver import Driver
+from tests.harness.fixtures import BotFactory
+
+GAMES = ["geschenkt", "give_and_take", "escalation", "take", "draughts"]
+
+
+def test_every_game_is_on_the_bot() -> None:
+    assert len(all_games()) == len(GAMES)
+
+
+async def test_help_lists_every_game_and_how_to_start_it(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice = driver.user("alice")
+    response = await driver.slash(alice, "help")
+    help_text = response.message.text
+    assert response.message.ephemeral_to == alice.id
+    for game in GAMES:
+        assert f"/{game} start" in help_text, f"{game} is missing from /help"
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_rules_explain_the_game_with_an_example(
+    driver: Driver, bot_process: BotFactory, game: str
+) -> None:
+    await bot_process("bot")
+    bernd = driver.user("bernd")
+    response = await driver.slash(bernd, f"{game} rules")
+    assert response.message.ephemeral_to == bernd.id
+    assert "Example" in response.message.text, response.message.text

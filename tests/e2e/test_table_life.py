@@ -1,0 +1,85 @@
+"""Leaving a running game: a computer takes the seat (or, in draughts, the leaver
+resigns), and the game goes on without waiting for the person who left."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.engines import draughts, geschenkt
+from bot.store import GameStore, Stored, client_for_url
+from tests.harness.driver import Driver
+from tests.harness.fixtures import BotFactory
+from tests.harness.models import FakeMessage
+
+TURN = re.compile(r"<@(\d+)>, your turn\.")
+
+
+@pytest.fixture
+async def store(redis_server: str) -> AsyncIterator[GameStore]:
+    client = client_for_url(redis_server)
+    yield GameStore(client)
+    await client.aclose()
+
+
+async def stored_game(driver: Driver, store: GameStore) -> Stored:
+    stored = await store.load(driver.fake.guild_id, driver.channel)
+    assert stored is not None
+    return stored
+
+
+async def test_a_player_who_leaves_is_replaced_by_a_computer(
+    driver: Driver, store: GameStore, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, bernd, chloe = (driver.user(name) for name in ("alice", "bernd", "chloe"))
+    table: FakeMessage = (await driver.slash(alice, "geschenkt start")).message
+    await driver.click(bernd, table, "Join")
+    await driver.click(chloe, table, "Join")
+    await driver.click(alice, table, "Start")
+
+    left = await driver.slash(bernd, "geschenkt leave")
+    assert "computer" in left.message.text and left.message.ephemeral_to == bernd.id
+    stored = await stored_game(driver, store)
+    seat = stored.table.seat_of(str(bernd.id))
+    assert seat is not None and seat.left and seat.is_computer
+    refused = await driver.click(bernd, table, "My hand")
+    assert "left this game" in refused.message.text
+
+    people = {str(alice.id), str(chloe.id)}
+    for _ in range(300):
+        await driver.wait_for(
+            lambda: TURN.fullmatch(table.content) is not None or "results" in table.text,
+            what="a person's turn",
+        )
+        state = geschenkt.ENGINE.State.model_validate(
+            (await stored_game(driver, store)).table.state
+        )
+        if geschenkt.ENGINE.is_over(state):
+            break
+        (player,) = geschenkt.ENGINE.to_act(state)
+        assert player in people, "the table waits for the player who left"
+        user = alice if player == str(alice.id) else chloe
+        await driver.click(user, table, "Take")
+    else:
+        pytest.fail("the game did not end")
+    assert "Bernd (computer)" in table.text
+
+
+async def test_leaving_a_two_player_draughts_game_resigns_it(
+    driver: Driver, store: GameStore, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, bernd = driver.user("alice"), driver.user("bernd")
+    table: FakeMessage = (await driver.slash(alice, "draughts start", colour="white")).message
+    await driver.click(bernd, table, "Join")
+    await driver.click(alice, table, "Start")
+
+    left = await driver.slash(bernd, "draughts leave")
+    assert "lost" in left.message.text
+    stored = await stored_game(driver, store)
+    view = draughts.ENGINE.view(draughts.ENGINE.State.model_validate(stored.table.state), None)
+    assert view.over and view.winner == str(alice.id) and view.reason == "resignation"
+    assert stored.table.phase == "over"

@@ -1,0 +1,162 @@
+"""TAKE end to end: a whole hand played on the hand panels, every move checked against
+the engine and the game stored in Redis."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import pytest
+
+from bot.engines.take import ENGINE, TakeAction, TakeState, take_victims
+from bot.store import GameStore, Stored, client_for_url
+from tests.harness.driver import Driver
+from tests.harness.fixtures import BotFactory
+from tests.harness.models import FakeMessage, FakeUser
+
+HAND = "My hand"
+
+
+def card_value(cards: list[str], card: str) -> str:
+    """The panel's select value for ``card``: its text and which copy it is."""
+    return f"{card}.{Counter(cards[: cards.index(card)])[card]}"
+
+
+@dataclass
+class Game:
+    driver: Driver
+    store: GameStore
+    people: list[FakeUser]
+    table: FakeMessage | None = None
+    panels: dict[int, FakeMessage] = field(default_factory=dict)
+
+    async def stored(self) -> Stored:
+        stored = await self.store.load(self.driver.fake.guild_id, self.driver.channel)
+        assert stored is not None, "no game in Redis"
+        return stored
+
+    async def state(self) -> TakeState:
+        stored = await self.stored()
+        assert stored.table.state is not None
+        return ENGINE.State.model_validate(stored.table.state)
+
+    def user(self, player: str) -> FakeUser:
+        return next(user for user in self.people if str(user.id) == player)
+
+    @property
+    def message(self) -> FakeMessage:
+        assert self.table is not None
+        return self.table
+
+    async def panel(self, user: FakeUser) -> FakeMessage:
+        if user.id not in self.panels:
+            response = await self.driver.click(user, self.message, HAND)
+            assert response.message.ephemeral_to == user.id
+            self.panels[user.id] = response.message
+        return self.panels[user.id]
+
+    async def move(self, user: FakeUser, state: TakeState, action: TakeAction) -> None:
+        """Make ``action`` on the user's panel the way a person would."""
+        panel = await self.panel(user)
+        if action.kind == "draw":
+            wanted = "Draw from the stock" if action.source == "stock" else "Take the discard"
+            if wanted not in panel.labels:  # a panel drawn before this turn: refresh it
+                await self.driver.click(user, self.message, HAND)
+                panel = self.panels[user.id] = self.driver.ephemerals(user)[-1]
+            await self.driver.click(user, panel, wanted)
+            return
+        if "Pick cards" not in [s.get("placeholder") for s in panel.selects]:
+            await self.driver.click(user, self.message, HAND)
+            panel = self.panels[user.id] = self.driver.ephemerals(user)[-1]
+        hand = [str(card) for card in state.hands[state.players.index(str(user.id))]]
+        values = []
+        for card in action.cards:
+            remaining = [c if f"{c}.{i}" not in values else "" for i, c in enumerate(hand)]
+            values.append(card_value(remaining, str(card)))
+        await self.driver.choose(user, panel, "Pick cards", values)
+        move_select = next(s for s in panel.selects if s.get("placeholder") == "Choose the move")
+        key = str(action).replace(" ", "_").replace("=", ".").replace("+", ",")
+        chosen = [o["value"] for o in move_select["options"] if o.get("default")]
+        if chosen != [key]:
+            await self.driver.choose(user, panel, "Choose the move", [key])
+        (confirm,) = [label for label in panel.labels if label.startswith("Confirm:")]
+        if take_victims(state, action):
+            assert "TAKE" in confirm, f"a take not announced as one: {confirm}"
+        await self.driver.click(user, panel, confirm)
+
+
+def pick(rng: random.Random, legal: list[TakeAction]) -> TakeAction:
+    """Lay down whenever possible (so the hand ends), else discard or draw."""
+    laying = [action for action in legal if action.kind in ("meld", "add")]
+    return rng.choice(laying or legal)
+
+
+@pytest.fixture
+async def game(driver: Driver, redis_server: str) -> AsyncIterator[Game]:
+    client = client_for_url(redis_server)
+    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
+    yield Game(driver, GameStore(client), people)
+    await client.aclose()
+
+
+async def test_two_people_play_a_whole_hand_on_their_panels(
+    game: Game, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, bernd, _ = game.people
+    game.table = (await game.driver.slash(alice, "take start", target=50)).message
+    await game.driver.click(bernd, game.message, "Join")
+    await game.driver.click(alice, game.message, "Start")
+    rng = random.Random(6)
+    for _ in range(600):
+        state = await game.state()
+        if state.results:
+            break
+        (player,) = ENGINE.to_act(state)
+        action = pick(rng, ENGINE.legal_actions(state, player))
+        before = await game.stored()
+        await game.move(game.user(player), state, action)
+        after = await game.stored()
+        assert after.rev == before.rev + 1, f"{action} was not applied"
+        assert ENGINE.State.model_validate(after.table.state) == ENGINE.apply(state, player, action)
+    else:
+        pytest.fail("the hand did not end")
+    await game.driver.wait_for(
+        lambda: "Last hand" in game.message.text or "win" in game.message.text,
+        what="the hand's scores on the table",
+    )
+    for panel in game.panels.values():
+        owner = game.user(str(panel.ephemeral_to))
+        others = [u for u in game.people if u is not owner]
+        assert all(panel.ephemeral_to != other.id for other in others)
+
+
+async def test_a_move_no_longer_legal_is_explained_and_changes_nothing(
+    game: Game, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, bernd, _ = game.people
+    game.table = (await game.driver.slash(alice, "take start")).message
+    await game.driver.click(bernd, game.message, "Join")
+    await game.driver.click(alice, game.message, "Start")
+    state = await game.state()
+    (player,) = ENGINE.to_act(state)
+    user = game.user(player)
+    first = (await game.driver.click(user, game.message, HAND)).message
+    second = (await game.driver.click(user, game.message, HAND)).message
+    assert first is not second
+    await game.driver.click(user, first, "Draw from the stock")
+    before = await game.stored()
+    assert before.table.state != state.model_dump(mode="json")
+
+    stale = await game.driver.click(user, second, "Draw from the stock")
+    assert stale.message is second and second.ephemeral_to == user.id
+    assert "Draw from the stock" not in second.labels, "the stale panel was not redrawn"
+    assert (await game.stored()).rev == before.rev, "a second draw changed the game"
+
+    other = game.user(next(p for p in state.players if p != player))
+    waiting = (await game.driver.click(other, game.message, HAND)).message
+    assert "turn" in waiting.text and waiting.ephemeral_to == other.id
+    assert waiting.selects == [] and waiting.labels == ["Refresh"]
