@@ -34,6 +34,7 @@ class TableBot(commands.AutoShardedBot):
         self.store = store
         self.games: dict[str, GameCog] = {}
         self.renderer = RenderWorkers(settings.render_processes)
+        self._resumed = False
         self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -119,3 +120,21 @@ class TableBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("Ready as %s in %d guilds", self.user, len(self.guilds))
+        if not self._resumed:
+            self._resumed = True
+            await self._resume_games()
+
+    async def _resume_games(self) -> None:
+        """Pick up every running game's pending computer moves and timed defaults, which
+        lived only in the process that stopped."""
+        resumed = 0
+        try:
+            async for guild_id, channel_id in self.store.places():
+                stored = await self.store.load(guild_id, channel_id)
+                cog = self.games.get(stored.table.game) if stored else None
+                if stored is not None and cog is not None:
+                    cog.resume(stored)
+                    resumed += 1
+        except GameError as error:
+            log.warning("Could not resume the stored games: %s", error)
+        log.info("Looked at %d stored games after start", resumed)

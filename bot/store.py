@@ -190,6 +190,12 @@ class GameStore:
         args: list[str | int] = [table.gid, message_id]
         return bool(await self._call(self._set_message_script(keys=[key], args=args)))
 
+    async def places(self) -> AsyncIterator[tuple[int, int]]:
+        """(guild id, channel id) of every stored table, by SCAN so Redis never blocks."""
+        async for key in self.client.scan_iter(match="game:*", count=500):
+            _, guild_id, channel_id = str(key).split(":")
+            yield int(guild_id), int(channel_id)
+
     async def ping(self) -> None:
         await self._call(self.client.ping())
 

@@ -362,15 +362,27 @@ class GameCog:
         table.state = state.model_dump(mode="json")
         table.phase = "over" if self.engine.is_over(state) else "playing"
         saved = await self.bot.store.save(table, rev)
+        self._schedule_followups(table, saved, state)
+        return saved
+
+    def resume(self, stored: Stored) -> None:
+        """After a restart: start again what a running game was waiting for (a computer
+        player's move, a timed default)."""
+        if stored.table.phase == "playing" and stored.table.state is not None:
+            state = self.engine.State.model_validate(stored.table.state)
+            self._schedule_followups(stored.table, stored.rev, state)
+
+    def _schedule_followups(self, table: Table, rev: int, state: BaseModel) -> None:
+        """Computer seats to act move by themselves; a choice with a default gets its
+        clock. Both check the game is still at ``rev`` when their time comes."""
         if table.phase != "playing":
-            return saved
+            return
         computers = table.computers(self.engine.to_act(state))
         for player in computers:
-            self._start_computer_turn(table, saved, player)
+            self._start_computer_turn(table, rev, player)
         default = self.adapter.timed_default(self.engine.view(state, None))
         if default is not None and not computers:
-            self._start_timer(table, saved, default)
-        return saved
+            self._start_timer(table, rev, default)
 
     def _start_timer(self, table: Table, rev: int, default: TimedDefault) -> None:
         task = asyncio.create_task(self._make_default_move(table, rev, default))

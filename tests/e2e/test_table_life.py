@@ -83,3 +83,37 @@ async def test_leaving_a_two_player_draughts_game_resigns_it(
     view = draughts.ENGINE.view(draughts.ENGINE.State.model_validate(stored.table.state), None)
     assert view.over and view.winner == str(alice.id) and view.reason == "resignation"
     assert stored.table.phase == "over"
+
+
+async def test_a_computer_turn_pending_at_a_crash_is_played_after_the_restart(
+    driver: Driver, store: GameStore, bot_process: BotFactory
+) -> None:
+    # Computers wait 30 s (the most allowed) before moving: one is pending at the crash.
+    bot = await bot_process("bot", env={"COMPUTER_PAUSE_SECONDS": "30"})
+    alice, bernd = driver.user("alice"), driver.user("bernd")
+    table: FakeMessage = (await driver.slash(alice, "geschenkt start")).message
+    await driver.click(bernd, table, "Join")
+    await driver.choose(alice, table, "Add computer player…", ["easy"])
+    await driver.click(alice, table, "Start")
+    for _ in range(60):
+        stored = await stored_game(driver, store)
+        state = geschenkt.ENGINE.State.model_validate(stored.table.state)
+        (player,) = geschenkt.ENGINE.to_act(state)
+        if player.startswith("ai:"):
+            break
+        user = alice if player == str(alice.id) else bernd
+        await driver.click(user, table, "No thanks" if state.chips[state.turn] else "Take")
+    else:
+        pytest.fail("the computer never came to act")
+    assert TURN.fullmatch(table.content) is None, "the table asks a person while a computer acts"
+
+    bot.kill()
+    await bot.wait_exit()
+    bot.env["COMPUTER_PAUSE_SECONDS"] = "0"
+    await bot.restart()
+
+    await driver.wait_for(
+        lambda: TURN.fullmatch(table.content) is not None, what="the computer's move"
+    )
+    after = await stored_game(driver, store)
+    assert after.rev > stored.rev, "the pending computer move was not played"
