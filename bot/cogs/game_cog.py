@@ -227,6 +227,8 @@ class GameCog:
                 await self._action_click(interaction, stored, click)
             elif click.verb == "do":
                 await self._panel_action(interaction, stored, click.arg)
+            elif click.verb == "rematch":
+                await self._rematch(interaction, stored)
             elif click.verb == "redraw":
                 player, state = self._seated_player_state(interaction, stored.table)
                 await self._redraw_panel(interaction, stored, state, player)
@@ -300,6 +302,12 @@ class GameCog:
                 f"{self.engine.title} needs at least {self.engine.min_players} players; "
                 "invite friends or add computer players."
             )
+        state = self._deal(table)
+        await self._save_and_show(interaction, stored, table, state)
+
+    def _deal(self, table: Table) -> BaseModel:
+        """Seat everyone (shuffled by the table's seed; the host where they asked) and
+        deal the engine's new game."""
         rng = SeededRng.from_seed(table.seed)
         rng.shuffle(table.seats)
         if table.host_seat is not None:
@@ -307,8 +315,41 @@ class GameCog:
             table.seats.remove(host)
             table.seats.insert(min(table.host_seat, len(table.seats)), host)
         options = self.engine.Options.model_validate(table.options)
-        state = self.engine.new_game([seat.id for seat in table.seats], table.seed, options)
-        await self._save_and_show(interaction, stored, table, state)
+        state: BaseModel = self.engine.new_game(
+            [seat.id for seat in table.seats], table.seed, options
+        )
+        return state
+
+    async def _rematch(self, interaction: Interaction, stored: Stored) -> None:
+        """The same game again with the same players and options, on a new message
+        (the results stay above). Seats of people who left go to computer players."""
+        finished = stored.table
+        if finished.phase != "over":
+            raise GameError("This game is still running.")
+        player = _player(interaction)
+        seat = finished.seat_of(player)
+        if seat is None or seat.left:
+            raise GameError("Only the players of this game can start a rematch.")
+        seats = [s.model_copy() for s in finished.seats if not s.left]
+        for _ in range(len(finished.seats) - len(seats)):
+            seats.append(self._computer_seat(seats, "normal"))
+        people = [s.id for s in seats if not s.is_computer]
+        table = Table(
+            game=finished.game,
+            guild_id=finished.guild_id,
+            channel_id=finished.channel_id,
+            host=finished.host if finished.host in people else player,
+            seats=seats,
+            options=finished.options,
+            host_seat=finished.host_seat,
+        )
+        state = self._deal(table)
+        rev = await self._commit(table, stored.rev, state)
+        message = await self._table_message(table, state, rev)
+        response = await interaction.response.send_message(
+            content=message.content, embed=message.embed, view=message.view, files=message.files()
+        )
+        await self._remember_message(table, response.message_id)
 
     async def _action_click(self, interaction: Interaction, stored: Stored, click: Click) -> None:
         table = stored.table.model_copy(deep=True)
@@ -591,10 +632,14 @@ class GameCog:
             raise GameError("Only the host can add computer players.")
         if len(table.seats) >= self.engine.max_players:
             raise GameError(f"The table is full ({self.engine.max_players} players).")
-        taken = {seat.id for seat in table.seats}
-        number = next(n for n in range(1, 100) if f"ai:{n}" not in taken)
-        seat = Seat(id=f"ai:{number}", name=f"Computer {number} ({level})", level=level)
+        seat = self._computer_seat(table.seats, level)
         return table.model_copy(update={"seats": [*table.seats, seat]})
+
+    @staticmethod
+    def _computer_seat(seats: list[Seat], level: Level) -> Seat:
+        taken = {seat.id for seat in seats}
+        number = next(n for n in range(1, 100) if f"ai:{n}" not in taken)
+        return Seat(id=f"ai:{number}", name=f"Computer {number} ({level})", level=level)
 
     # ----- messages -----------------------------------------------------------
 
@@ -657,6 +702,8 @@ class GameCog:
         buttons.append(
             self._button(table, rev, "hand", self.adapter.hand_label, "primary", disabled=over)
         )
+        if over:
+            buttons.append(self._button(table, rev, "rematch", "Rematch", "success"))
         return button_view(buttons)
 
     def _button(

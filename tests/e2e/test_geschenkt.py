@@ -18,6 +18,7 @@ import redis.asyncio as aioredis
 
 from bot.engines.geschenkt import ENGINE, GeschenktState, starting_chips
 from bot.store import GameStore, Stored, client_for_url, table_key
+from tests.e2e.tables import table_rev
 from tests.harness.driver import Driver, Response
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotFactory
@@ -34,6 +35,7 @@ RESULT_LINE = re.compile(
 )
 POT = re.compile(r"\*\*\d+\*\* chips? on it")
 """The pot on the face-up card: public, the only chips a public message may show."""
+MOST_COMPUTER_MOVES = 500
 SHORT = 160
 """An ephemeral explanation should be a sentence or two."""
 
@@ -145,14 +147,22 @@ class Game:
         return moves
 
     async def computers_done(self) -> None:
-        """Wait until the table asks a person to act or shows the results: computer
-        seats move by themselves after a person's move, one saved move at a time."""
-        await self.driver.wait_for(
-            lambda: (
-                TURN.fullmatch(self.message.content) is not None or "results" in self.message.text
-            ),
-            what="the computer players' moves",
-        )
+        """Wait until a person must act (or the game is over) and the table shows that
+        moment: computer seats move by themselves after a person's move, one saved
+        move at a time, each redrawing the table."""
+        for _ in range(MOST_COMPUTER_MOVES):
+            stored = await self.stored()
+            state = ENGINE.State.model_validate(stored.table.state)
+            waiting = ENGINE.to_act(state)
+            if ENGINE.is_over(state) or not waiting[0].startswith("ai:"):
+                await self.driver.wait_for(
+                    lambda rev=stored.rev: table_rev(self.message) == rev, what="the table"
+                )
+                return
+            await self.driver.wait_for(
+                lambda rev=stored.rev: table_rev(self.message) > rev, what="a computer's move"
+            )
+        raise AssertionError("the computers never let a person act")
 
     async def my_hand(self, user: FakeUser) -> FakeMessage:
         """``user`` clicks My hand; checks the ephemeral shows their own chips from Redis."""
@@ -281,7 +291,9 @@ class Game:
         assert headline is not None, embed["description"]
         assert sorted(headline[1].split(", ")) == sorted(names[p] for p in outcome.winners())
         assert table.buttons, "the final table lost its buttons"
-        assert all(b.get("disabled") for b in table.buttons), table.buttons
+        playing = [b for b in table.buttons if b.get("label") != "Rematch"]
+        assert all(b.get("disabled") for b in playing), table.buttons
+        assert [b["label"] for b in table.buttons if not b.get("disabled")] == ["Rematch"]
         assert table.filenames == ["table.png"]
         assert table.attachments[0].data.startswith(b"\x89PNG")
         return {names[p]: outcome.scores[p] for p in state.players}

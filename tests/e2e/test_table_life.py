@@ -10,6 +10,7 @@ import pytest
 
 from bot.engines import draughts, geschenkt
 from bot.store import GameStore, Stored, client_for_url
+from tests.e2e.tables import table_rev
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage
@@ -50,19 +51,19 @@ async def test_a_player_who_leaves_is_replaced_by_a_computer(
 
     people = {str(alice.id), str(chloe.id)}
     for _ in range(300):
-        await driver.wait_for(
-            lambda: TURN.fullmatch(table.content) is not None or "results" in table.text,
-            what="a person's turn",
-        )
-        state = geschenkt.ENGINE.State.model_validate(
-            (await stored_game(driver, store)).table.state
-        )
+        stored = await stored_game(driver, store)
+        state = geschenkt.ENGINE.State.model_validate(stored.table.state)
         if geschenkt.ENGINE.is_over(state):
             break
         (player,) = geschenkt.ENGINE.to_act(state)
-        assert player in people, "the table waits for the player who left"
-        user = alice if player == str(alice.id) else chloe
-        await driver.click(user, table, "Take")
+        if player == str(bernd.id):  # the computer now playing Bernd's seat
+            await driver.wait_for(
+                lambda rev=stored.rev: table_rev(table) > rev, what="the computer's move"
+            )
+            continue
+        assert player in people
+        await driver.wait_for(lambda rev=stored.rev: table_rev(table) == rev, what="the table")
+        await driver.click(alice if player == str(alice.id) else chloe, table, "Take")
     else:
         pytest.fail("the game did not end")
     assert "Bernd (computer)" in table.text
@@ -117,3 +118,40 @@ async def test_a_computer_turn_pending_at_a_crash_is_played_after_the_restart(
     )
     after = await stored_game(driver, store)
     assert after.rev > stored.rev, "the pending computer move was not played"
+
+
+async def test_rematch_starts_the_same_game_with_the_same_players(
+    driver: Driver, store: GameStore, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, bernd, chloe = (driver.user(name) for name in ("alice", "bernd", "chloe"))
+    table: FakeMessage = (await driver.slash(alice, "geschenkt start", tactical=True)).message
+    await driver.click(bernd, table, "Join")
+    await driver.choose(alice, table, "Add computer player…", ["hard"])
+    await driver.click(alice, table, "Start")
+    for _ in range(200):
+        await driver.wait_for(
+            lambda: TURN.fullmatch(table.content) is not None or "results" in table.text,
+            what="a person's turn",
+        )
+        if "results" in table.text:
+            break
+        found = TURN.fullmatch(table.content)
+        assert found is not None
+        await driver.click(alice if found[1] == str(alice.id) else bernd, table, "Take")
+    finished = await stored_game(driver, store)
+    assert finished.table.phase == "over"
+
+    outsider = await driver.click(chloe, table, "Rematch")
+    assert "Only the players" in outsider.message.text
+    response = await driver.click(bernd, table, "Rematch")
+    rematch = response.message
+    assert rematch is not table and not rematch.ephemeral
+    again = await stored_game(driver, store)
+    assert again.table.gid != finished.table.gid and again.table.phase == "playing"
+    assert again.table.options == finished.table.options == {"tactical": True, "deck": None}
+    assert sorted(s.id for s in again.table.seats) == sorted(s.id for s in finished.table.seats)
+    assert again.table.message_id == rematch.id
+    stale = await driver.click(alice, table, "Rematch")
+    assert "ended" in stale.message.text
+    assert (await stored_game(driver, store)).table.gid == again.table.gid
