@@ -15,9 +15,11 @@ from discord.ext import commands
 from bot.cogs.components import Click, GameButton, GameSelect, Pick
 from bot.cogs.errors import answering_errors
 from bot.cogs.game_cog import GameCog
+from bot.cogs.stats import stats_commands
 from bot.config import Settings
 from bot.engines.base import GameError
 from bot.render.workers import RenderWorkers
+from bot.stats import StatsStore
 from bot.store import GameStore
 
 log = logging.getLogger(__name__)
@@ -34,6 +36,7 @@ class TableBot(commands.AutoShardedBot):
         self.store = store
         self.games: dict[str, GameCog] = {}
         self.renderer = RenderWorkers(settings.render_processes)
+        self.stats = StatsStore(store.client)
         self._resumed = False
         self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -60,6 +63,8 @@ class TableBot(commands.AutoShardedBot):
                 name="help", description="The games this bot hosts", callback=self._help
             )
         )
+        for command in stats_commands(self):
+            self.tree.add_command(command)
         self.add_dynamic_items(GameButton, GameSelect)
         await self._sync_commands()
 
@@ -133,7 +138,7 @@ class TableBot(commands.AutoShardedBot):
                 stored = await self.store.load(guild_id, channel_id)
                 cog = self.games.get(stored.table.game) if stored else None
                 if stored is not None and cog is not None:
-                    cog.resume(stored)
+                    await cog.resume(stored)
                     resumed += 1
         except GameError as error:
             log.warning("Could not resume the stored games: %s", error)

@@ -404,14 +404,31 @@ class GameCog:
         table.phase = "over" if self.engine.is_over(state) else "playing"
         saved = await self.bot.store.save(table, rev)
         self._schedule_followups(table, saved, state)
+        if table.phase == "over":
+            await self._record_result(table, state)
         return saved
 
-    def resume(self, stored: Stored) -> None:
+    async def _record_result(self, table: Table, state: BaseModel) -> None:
+        """Count the finished game in the server's stats (once, whatever retries)."""
+        names = {seat.id: seat.name for seat in table.seats if not seat.is_computer}
+        try:
+            await self.bot.stats.record(
+                table.guild_id, table.game, table.gid, self.engine.outcome(state), names
+            )
+        except GameError as error:
+            log.warning("Stats of game %s not recorded yet: %s", table.gid, error)
+
+    async def resume(self, stored: Stored) -> None:
         """After a restart: start again what a running game was waiting for (a computer
-        player's move, a timed default)."""
-        if stored.table.phase == "playing" and stored.table.state is not None:
-            state = self.engine.State.model_validate(stored.table.state)
+        player's move, a timed default); count a finished game whose stats a crash may
+        have missed (counting is idempotent)."""
+        if stored.table.state is None:
+            return
+        state = self.engine.State.model_validate(stored.table.state)
+        if stored.table.phase == "playing":
             self._schedule_followups(stored.table, stored.rev, state)
+        elif stored.table.phase == "over":
+            await self._record_result(stored.table, state)
 
     def _schedule_followups(self, table: Table, rev: int, state: BaseModel) -> None:
         """Computer seats to act move by themselves; a choice with a default gets its

@@ -155,3 +155,43 @@ async def test_rematch_starts_the_same_game_with_the_same_players(
     stale = await driver.click(alice, table, "Rematch")
     assert "ended" in stale.message.text
     assert (await stored_game(driver, store)).table.gid == again.table.gid
+
+
+async def play_geschenkt_by_taking(driver: Driver, table: FakeMessage) -> None:
+    """Everyone takes every card until the results show."""
+    for _ in range(100):
+        if "results" in table.text:
+            return
+        found = TURN.fullmatch(table.content)
+        assert found is not None, table.content
+        (user,) = [u for u in driver.users if str(u.id) == found[1]]
+        await driver.click(user, table, "Take")
+    pytest.fail("the game did not end")
+
+
+async def test_stats_count_each_finished_game_once(
+    driver: Driver, store: GameStore, bot_process: BotFactory
+) -> None:
+    bot = await bot_process("bot")
+    alice, bernd, chloe = (driver.user(name) for name in ("alice", "bernd", "chloe"))
+    first: FakeMessage = (await driver.slash(alice, "geschenkt start")).message
+    await driver.click(bernd, first, "Join")
+    await driver.click(chloe, first, "Join")
+    await driver.click(alice, first, "Start")
+    await play_geschenkt_by_taking(driver, first)
+    second = (await driver.click(chloe, first, "Rematch")).message
+    await play_geschenkt_by_taking(driver, second)
+
+    await bot.restart()  # a restart looks at finished games again: still counted once
+
+    mine = (await driver.slash(alice, "stats")).message
+    assert "**All games**: 2 played" in mine.text, mine.text
+    assert "**Geschenkt (No Thanks!)**: 2 played" in mine.text
+    theirs = (await driver.slash(alice, "stats", player=bernd)).message
+    assert theirs.text.startswith("Bernd: stats") and "2 played" in theirs.text
+    board = (await driver.slash(bernd, "leaderboard", game="geschenkt")).message
+    for user in (alice, bernd, chloe):
+        assert user.display_name in board.text
+    assert board.text.count("(2 played") == 3
+    unknown = await driver.slash(bernd, "leaderboard", game="chess")
+    assert "/help" in unknown.message.text
