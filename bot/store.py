@@ -49,6 +49,8 @@ class Seat(BaseModel):
     """A computer seat's playing strength (None for people)."""
     left: bool = False
     """A person who left the running game; a computer plays their seat."""
+    missed: int = 0
+    """Turns in a row this person let the turn clock run out."""
 
     @property
     def is_ai(self) -> bool:
@@ -77,6 +79,9 @@ class Table(BaseModel):
     seats: list[Seat]
     options: dict[str, Any] = Field(default_factory=dict)
     host_seat: int | None = None
+    turn_seconds: int | None = None
+    """The turn clock: seconds a person has to move before the computer moves for
+    them; None: no clock."""
     """The seat the host asked for (draughts: 0 plays White); None: seats are shuffled."""
     seed: int = Field(default_factory=lambda: secrets.randbits(63))
     state: dict[str, Any] | None = None

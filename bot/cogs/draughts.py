@@ -200,6 +200,7 @@ def build(bot: TableBot) -> GameCog:
 
     @app_commands.command(name="start", description="Open a draughts board in this channel")
     @app_commands.describe(
+        turn_time="Seconds per turn before the computer moves for you (0: no clock)",
         ruleset="Give and Take (default) or classic Turkish draughts",
         colour="The side you play (the other player gets the other one)",
     )
@@ -207,9 +208,12 @@ def build(bot: TableBot) -> GameCog:
         interaction: discord.Interaction,
         ruleset: Literal["give-and-take", "turkish"] = "give-and-take",
         colour: Literal["random", "white", "black"] = "random",
+        turn_time: app_commands.Range[int, 0, 3600] = 300,
     ) -> None:
         seat = {"white": 0, "black": 1}.get(colour)
-        await cog.start(interaction, DraughtsOptions(ruleset=ruleset), host_seat=seat)
+        await cog.start(
+            interaction, DraughtsOptions(ruleset=ruleset), host_seat=seat, turn_seconds=turn_time
+        )
 
     @app_commands.command(name="move", description="Make a move, e.g. c3-c4 or c4xc6xc8")
     @app_commands.describe(move="The move in notation: c3-c4, or every landing square c4xc6xc8")

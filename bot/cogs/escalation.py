@@ -190,11 +190,16 @@ def build(bot: TableBot) -> GameCog:
     cog = GameCog(bot, EscalationAdapter())
 
     @app_commands.command(name="start", description="Open an Escalation table in this channel")
-    @app_commands.describe(deals="How many deals to play, with running totals (1–10)")
+    @app_commands.describe(
+        turn_time="Seconds per turn before the computer moves for you (0: no clock)",
+        deals="How many deals to play, with running totals (1–10)",
+    )
     async def start(
-        interaction: discord.Interaction, deals: app_commands.Range[int, 1, 10] = 1
+        interaction: discord.Interaction,
+        deals: app_commands.Range[int, 1, 10] = 1,
+        turn_time: app_commands.Range[int, 0, 3600] = 120,
     ) -> None:
-        await cog.start(interaction, EscalationOptions(deals=deals))
+        await cog.start(interaction, EscalationOptions(deals=deals), turn_seconds=turn_time)
 
     cog.add_command(start)
     return cog

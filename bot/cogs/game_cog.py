@@ -13,7 +13,7 @@ import contextlib
 import io
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from bot.ai import LEVELS, Level, players_for
 from bot.ai.random_player import choose_uniform
-from bot.cogs.adapter import GameAdapter, Picks, PrivatePanel, TimedDefault
+from bot.cogs.adapter import GameAdapter, Picks, PrivatePanel
 from bot.cogs.components import (
     Click,
     GameButton,
@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
+MISSED_TURNS_LIMIT = 3
+"""Turns in a row a person may let the clock run out before a computer takes over."""
 LOBBY_VERBS = frozenset({"join", "leave", "ai", "start"})
 
 
@@ -66,7 +68,8 @@ class GameCog:
         self.bot = bot
         self.adapter = adapter
         self.engine = adapter.engine
-        self._timers: set[asyncio.Task[None]] = set()
+        self._pending: dict[int, set[asyncio.Task[None]]] = {}
+        """Computer moves, timed defaults and turn clocks waiting, per channel."""
         self.group = app_commands.Group(
             name=self.engine.name,
             description=f"Play {self.engine.title} in this channel",
@@ -106,7 +109,12 @@ class GameCog:
         self.group.add_command(command)
 
     async def start(
-        self, interaction: Interaction, options: BaseModel, *, host_seat: int | None = None
+        self,
+        interaction: Interaction,
+        options: BaseModel,
+        *,
+        host_seat: int | None = None,
+        turn_seconds: int = 0,
     ) -> None:
         """Open a lobby in this channel; the starter is host and first seat (and sits at
         ``host_seat`` once the game starts; None: a random seat)."""
@@ -128,6 +136,7 @@ class GameCog:
                 seats=[_seat(interaction.user)],
                 options=options.model_dump(mode="json"),
                 host_seat=host_seat,
+                turn_seconds=turn_seconds or None,
             )
             rev = await self.bot.store.save(table, existing.rev if existing else 0)
             message = self._lobby_message(table, rev)
@@ -171,8 +180,7 @@ class GameCog:
         else:
             seat = table.seat_of(player)
             assert seat is not None
-            seat.left, seat.level = True, seat.level or "normal"
-            seat.name = f"{seat.name} (computer)"
+            _hand_to_computer(seat)
             people = [s.id for s in table.seats if not s.is_computer]
             if table.host == player and people:
                 table.host = people[0]
@@ -330,7 +338,7 @@ class GameCog:
         seat = finished.seat_of(player)
         if seat is None or seat.left:
             raise GameError("Only the players of this game can start a rematch.")
-        seats = [s.model_copy() for s in finished.seats if not s.left]
+        seats = [s.model_copy(update={"missed": 0}) for s in finished.seats if not s.left]
         for _ in range(len(finished.seats) - len(seats)):
             seats.append(self._computer_seat(seats, "normal"))
         people = [s.id for s in seats if not s.is_computer]
@@ -342,6 +350,7 @@ class GameCog:
             seats=seats,
             options=finished.options,
             host_seat=finished.host_seat,
+            turn_seconds=finished.turn_seconds,
         )
         state = self._deal(table)
         rev = await self._commit(table, stored.rev, state)
@@ -366,6 +375,7 @@ class GameCog:
         if _message_id(interaction) not in (None, table.message_id):
             raise GameError("This table was posted again further down; use the newest one.")
         state = self.adapter.perform(state, player, click.arg)
+        _moved(table, player)
         await self._save_and_show(interaction, stored, table, state)
 
     async def move_by_text(self, interaction: Interaction, move: str) -> None:
@@ -375,6 +385,7 @@ class GameCog:
             table = stored.table.model_copy(deep=True)
             player, state = self._seated_player_state(interaction, table)
             state = self.adapter.perform(state, player, move)
+            _moved(table, player)
             rev = await self._commit(table, stored.rev, state)
             await interaction.response.send_message(f"You played `{move}`.", ephemeral=True)
             await self._edit_table_message(table, state, rev)
@@ -390,6 +401,7 @@ class GameCog:
             raise GameError("This game is over.")
         try:
             state = self.adapter.perform(state, player, key)
+            _moved(table, player)
         except IllegalAction as refusal:
             await self._redraw_panel(interaction, stored, state, player, notice=str(refusal))
             return
@@ -431,28 +443,61 @@ class GameCog:
             await self._record_result(stored.table, state)
 
     def _schedule_followups(self, table: Table, rev: int, state: BaseModel) -> None:
-        """Computer seats to act move by themselves; a choice with a default gets its
-        clock. Both check the game is still at ``rev`` when their time comes."""
+        """What happens without a click: computer seats move after a short pause; a
+        choice with a default is made at its timeout; with a turn clock, a person who
+        lets it run out gets the computer's move. Each checks the game is still at
+        ``rev`` when its time comes, so a move made meanwhile cancels it."""
+        self._cancel_pending(table.channel_id)
         if table.phase != "playing":
             return
-        computers = table.computers(self.engine.to_act(state))
+        waiting = self.engine.to_act(state)
+        computers = table.computers(waiting)
         for player in computers:
-            self._start_computer_turn(table, rev, player)
+            self._later(table, rev, self.bot.settings.computer_pause_seconds, player, "computer")
+        if computers:
+            return
         default = self.adapter.timed_default(self.engine.view(state, None))
-        if default is not None and not computers:
-            self._start_timer(table, rev, default)
+        if default is not None:
+            delay = self.bot.settings.choice_timeout_seconds
+            self._later(table, rev, delay, default.player, "default", default.key)
+        elif table.turn_seconds:
+            for player in waiting:
+                self._later(table, rev, table.turn_seconds, player, "clock")
 
-    def _start_timer(self, table: Table, rev: int, default: TimedDefault) -> None:
-        task = asyncio.create_task(self._make_default_move(table, rev, default))
-        self._timers.add(task)
-        task.add_done_callback(self._timers.discard)
+    def _later(
+        self,
+        table: Table,
+        rev: int,
+        delay: float,
+        player: PlayerId,
+        kind: Literal["computer", "default", "clock"],
+        key: str = "",
+    ) -> None:
+        task = asyncio.create_task(self._move_later(table, rev, delay, player, kind, key))
+        pending = self._pending.setdefault(table.channel_id, set())
+        pending.add(task)
+        task.add_done_callback(pending.discard)
 
-    async def _make_default_move(self, table: Table, rev: int, default: TimedDefault) -> None:
-        """After the timeout, make ``default`` unless the game has moved on meanwhile.
+    def _cancel_pending(self, channel_id: int) -> None:
+        """The game moved: waits scheduled for an earlier revision would do nothing when
+        they wake, so don't keep them sleeping (the running one finishes its move)."""
+        current = asyncio.current_task()
+        for task in self._pending.pop(channel_id, set()):
+            if task is not current:
+                task.cancel()
 
-        Timers live in this process only: after a restart the game waits for the player.
-        """
-        await asyncio.sleep(self.bot.settings.choice_timeout_seconds)
+    async def _move_later(
+        self,
+        table: Table,
+        rev: int,
+        delay: float,
+        player: PlayerId,
+        kind: Literal["computer", "default", "clock"],
+        key: str,
+    ) -> None:
+        """After ``delay``, move for ``player`` unless the game has moved on: the
+        computer's choice (off the event loop), or the timed default ``key``."""
+        await asyncio.sleep(delay)
         try:
             async with self.bot.channel_lock(table.channel_id):
                 stored = await self.bot.store.load(table.guild_id, table.channel_id)
@@ -460,13 +505,52 @@ class GameCog:
                     return
                 current = stored.table.model_copy(deep=True)
                 state = self.engine.State.model_validate(current.state)
-                state = self.adapter.perform(state, default.player, default.key)
+                if kind == "default":
+                    state = self.adapter.perform(state, player, key)
+                else:
+                    state = await self._computer_move(current, rev, state, player)
+                warning = self._clock_ran_out(current, player) if kind == "clock" else None
                 new_rev = await self._commit(current, rev, state)
                 await self._edit_table_message(current, state, new_rev)
+                if warning:
+                    await self._post(current, warning)
         except GameError as error:
-            log.info("No default move in channel %s: %s", table.channel_id, error)
+            log.warning("No %s move for %s in %s: %s", kind, player, table.channel_id, error)
         except Exception:
-            log.exception("The default move in channel %s failed", table.channel_id)
+            log.exception("The %s move in channel %s failed", kind, table.channel_id)
+
+    async def _computer_move(
+        self, table: Table, rev: int, state: BaseModel, player: PlayerId
+    ) -> BaseModel:
+        seat = table.seat_of(player)
+        level = seat.level if seat and seat.level else "normal"
+        rng = SeededRng.from_seed(table.seed ^ (rev * 0x9E3779B97F4A7C15))
+        action = await asyncio.to_thread(self._computer_choice, state, player, level, rng)
+        moved: BaseModel = self.engine.apply(state, player, action)
+        return moved
+
+    def _clock_ran_out(self, table: Table, player: PlayerId) -> str:
+        """Count a missed turn; the third in a row hands the seat to a computer."""
+        seat = table.seat_of(player)
+        assert seat is not None
+        seat.missed += 1
+        if seat.missed < MISSED_TURNS_LIMIT:
+            return (
+                f"<@{player}>, your time ran out, so the computer moved for you "
+                f"({seat.missed} of {MISSED_TURNS_LIMIT} missed turns in a row before a "
+                "computer player takes your seat)."
+            )
+        _hand_to_computer(seat)
+        return (
+            f"<@{player}> missed {MISSED_TURNS_LIMIT} turns in a row; a computer player "
+            "takes their seat for the rest of the game."
+        )
+
+    async def _post(self, table: Table, text: str) -> None:
+        try:
+            await self.bot.get_partial_messageable(table.channel_id).send(text)
+        except discord.HTTPException as error:
+            log.info("Could not post in channel %s: %s", table.channel_id, error)
 
     async def _redraw_panel(
         self,
@@ -511,34 +595,6 @@ class GameCog:
             view=message.view,
             attachments=message.files(),
         )
-
-    def _start_computer_turn(self, table: Table, rev: int, player: PlayerId) -> None:
-        task = asyncio.create_task(self._computer_turn(table, rev, player))
-        self._timers.add(task)
-        task.add_done_callback(self._timers.discard)
-
-    async def _computer_turn(self, table: Table, rev: int, player: PlayerId) -> None:
-        """After a short pause (so people can follow), the computer seat moves, unless
-        the game moved on meanwhile. The choice is made off the event loop."""
-        await asyncio.sleep(self.bot.settings.computer_pause_seconds)
-        try:
-            async with self.bot.channel_lock(table.channel_id):
-                stored = await self.bot.store.load(table.guild_id, table.channel_id)
-                if stored is None or stored.table.gid != table.gid or stored.rev != rev:
-                    return
-                current = stored.table.model_copy(deep=True)
-                state = self.engine.State.model_validate(current.state)
-                seat = current.seat_of(player)
-                level = seat.level if seat and seat.level else "normal"
-                rng = SeededRng.from_seed(current.seed ^ (rev * 0x9E3779B97F4A7C15))
-                action = await asyncio.to_thread(self._computer_choice, state, player, level, rng)
-                state = self.engine.apply(state, player, action)
-                new_rev = await self._commit(current, rev, state)
-                await self._edit_table_message(current, state, new_rev)
-        except GameError as error:
-            log.warning("Computer %s could not move in %s: %s", player, table.channel_id, error)
-        except Exception:
-            log.exception("The computer move in channel %s failed", table.channel_id)
 
     def _computer_choice(
         self, state: BaseModel, player: PlayerId, level: Level, rng: SeededRng
@@ -798,6 +854,19 @@ def _level(values: tuple[str, ...]) -> Level:
         if values == (level,):
             return level
     raise GameError("Pick easy, normal or hard.")
+
+
+def _hand_to_computer(seat: Seat) -> None:
+    """The person in ``seat`` is gone for good: a computer plays it from now on."""
+    seat.left, seat.level = True, seat.level or "normal"
+    seat.name = f"{seat.name} (computer)"
+
+
+def _moved(table: Table, player: PlayerId) -> None:
+    """``player`` moved by themselves: their run of missed turns is over."""
+    seat = table.seat_of(player)
+    if seat is not None:
+        seat.missed = 0
 
 
 def _message_id(interaction: Interaction) -> int | None:

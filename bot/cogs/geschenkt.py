@@ -108,9 +108,16 @@ def build(bot: TableBot) -> GameCog:
     cog = GameCog(bot, GeschenktAdapter())
 
     @app_commands.command(name="start", description="Open a Geschenkt table in this channel")
-    @app_commands.describe(tactical="Tactical variant: 10 chips each, 10/20/30 removed first")
-    async def start(interaction: discord.Interaction, tactical: bool = False) -> None:
-        await cog.start(interaction, GeschenktOptions(tactical=tactical))
+    @app_commands.describe(
+        turn_time="Seconds per turn before the computer moves for you (0: no clock)",
+        tactical="Tactical variant: 10 chips each, 10/20/30 removed first",
+    )
+    async def start(
+        interaction: discord.Interaction,
+        tactical: bool = False,
+        turn_time: app_commands.Range[int, 0, 3600] = 60,
+    ) -> None:
+        await cog.start(interaction, GeschenktOptions(tactical=tactical), turn_seconds=turn_time)
 
     cog.add_command(start)
     return cog

@@ -156,6 +156,7 @@ def build(bot: TableBot) -> GameCog:
 
     @app_commands.command(name="start", description="Open a Give & Take table in this channel")
     @app_commands.describe(
+        turn_time="Seconds per turn before the computer moves for you (0: no clock)",
         auto="Reveal every turn without waiting for the director's Go",
         turn_cap="After this many turns the player with most cards wins",
     )
@@ -163,11 +164,12 @@ def build(bot: TableBot) -> GameCog:
         interaction: discord.Interaction,
         auto: bool = False,
         turn_cap: app_commands.Range[int, 10, 2000] = 500,
+        turn_time: app_commands.Range[int, 0, 3600] = 60,
     ) -> None:
         options = GiveAndTakeOptions(
             auto=auto, turn_cap=turn_cap, director=str(interaction.user.id)
         )
-        await cog.start(interaction, options)
+        await cog.start(interaction, options, turn_seconds=turn_time)
 
     cog.add_command(start)
     return cog

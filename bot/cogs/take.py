@@ -250,6 +250,7 @@ def build(bot: TableBot) -> GameCog:
 
     @app_commands.command(name="start", description="Open a TAKE table in this channel")
     @app_commands.describe(
+        turn_time="Seconds per turn before the computer moves for you (0: no clock)",
         hand_size="Cards dealt to each player (10 only with 2 players)",
         target="Points that win the match",
     )
@@ -257,8 +258,11 @@ def build(bot: TableBot) -> GameCog:
         interaction: discord.Interaction,
         hand_size: Literal[7, 10] = 7,
         target: app_commands.Range[int, 50, 2000] = 500,
+        turn_time: app_commands.Range[int, 0, 3600] = 180,
     ) -> None:
-        await cog.start(interaction, TakeOptions(hand_size=hand_size, target=target))
+        await cog.start(
+            interaction, TakeOptions(hand_size=hand_size, target=target), turn_seconds=turn_time
+        )
 
     cog.add_command(start)
     return cog

@@ -195,3 +195,39 @@ async def test_stats_count_each_finished_game_once(
     assert board.text.count("(2 played") == 3
     unknown = await driver.slash(bernd, "leaderboard", game="chess")
     assert "/help" in unknown.message.text
+
+
+async def test_the_turn_clock_moves_for_absent_players_then_hands_their_seats_over(
+    driver: Driver, store: GameStore, bot_process: BotFactory
+) -> None:
+    """Real (one-second) waiting: nobody moves after the start."""
+    await bot_process("bot")
+    alice, bernd = driver.user("alice"), driver.user("bernd")
+    table: FakeMessage = (
+        await driver.slash(alice, "draughts start", colour="white", turn_time=1)
+    ).message
+    await driver.click(bernd, table, "Join")
+    await driver.click(alice, table, "Start")
+
+    def warnings() -> list[str]:
+        return [
+            m.text
+            for m in driver.messages()
+            if not m.ephemeral and ("ran out" in m.text or "missed 3 turns" in m.text)
+        ]
+
+    await driver.wait_for(lambda: len(warnings()) >= 1, what="the first warning", timeout=10)
+    assert warnings()[0].startswith(f"<@{alice.id}>, your time ran out")
+    assert "1 of 3" in warnings()[0]
+    await driver.wait_for(
+        lambda: any("missed 3 turns" in text for text in warnings()),
+        what="the seat handed to a computer",
+        timeout=20,
+    )
+    replaced = next(text for text in warnings() if "missed 3 turns" in text)
+    assert replaced.startswith(f"<@{alice.id}> missed 3 turns")
+    stored = await stored_game(driver, store)
+    seat = stored.table.seat_of(str(alice.id))
+    assert seat is not None and seat.left and seat.missed == 3
+    refused = await driver.click(alice, table, "Move")
+    assert "left this game" in refused.message.text
