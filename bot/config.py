@@ -26,6 +26,8 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     computer_pause_seconds: float = Field(default=1.0, ge=0, le=30)
     """The pause before a computer player moves, so people can follow the table."""
+    lobby_timeout_seconds: float = Field(default=6 * 3600, gt=0)
+    """A lobby nobody starts closes (with a message) after this long."""
     render_processes: int = Field(default=1, ge=0, le=16)
     """Worker processes drawing table images; 0 draws in a thread of the bot process."""
     choice_timeout_seconds: float = Field(default=15.0, gt=0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -71,6 +72,8 @@ class Table(BaseModel):
     schema_version: int = 1
     game: str
     gid: str = Field(default_factory=lambda: secrets.token_hex(4))
+    opened: float = Field(default_factory=time.time)
+    """When the lobby opened (Unix time): unstarted lobbies close after a while."""
     """Tells this game's buttons apart from earlier games in the same channel."""
     guild_id: int
     channel_id: int

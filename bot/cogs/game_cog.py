@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -139,6 +140,7 @@ class GameCog:
                 turn_seconds=turn_seconds or None,
             )
             rev = await self.bot.store.save(table, existing.rev if existing else 0)
+            self._close_lobby_later(table)
             message = self._lobby_message(table, rev)
             response = await interaction.response.send_message(
                 embed=message.embed, view=message.view
@@ -434,6 +436,8 @@ class GameCog:
         """After a restart: start again what a running game was waiting for (a computer
         player's move, a timed default); count a finished game whose stats a crash may
         have missed (counting is idempotent)."""
+        if stored.table.phase == "lobby":
+            self._close_lobby_later(stored.table)
         if stored.table.state is None:
             return
         state = self.engine.State.model_validate(stored.table.state)
@@ -477,6 +481,31 @@ class GameCog:
         pending = self._pending.setdefault(table.channel_id, set())
         pending.add(task)
         task.add_done_callback(pending.discard)
+
+    def _close_lobby_later(self, table: Table) -> None:
+        delay = table.opened + self.bot.settings.lobby_timeout_seconds - time.time()
+        task = asyncio.create_task(self._close_lobby(table, max(delay, 0.0)))
+        self._pending.setdefault(table.channel_id, set()).add(task)
+        task.add_done_callback(self._pending[table.channel_id].discard)
+
+    async def _close_lobby(self, table: Table, delay: float) -> None:
+        """Close the lobby if it is still waiting for its Start."""
+        await asyncio.sleep(delay)
+        try:
+            async with self.bot.channel_lock(table.channel_id):
+                stored = await self.bot.store.load(table.guild_id, table.channel_id)
+                if stored is None or stored.table.gid != table.gid:
+                    return
+                if stored.table.phase != "lobby":
+                    return
+                await self.bot.store.delete(stored.table, stored.rev)
+                await self._close_message(
+                    stored.table,
+                    "Nobody started this table, so it has closed. "
+                    f"Open a new one with `/{self.engine.name} start`.",
+                )
+        except GameError as error:
+            log.warning("Could not close the lobby in %s: %s", table.channel_id, error)
 
     def _cancel_pending(self, channel_id: int) -> None:
         """The game moved: waits scheduled for an earlier revision would do nothing when

@@ -231,3 +231,17 @@ async def test_the_turn_clock_moves_for_absent_players_then_hands_their_seats_ov
     assert seat is not None and seat.left and seat.missed == 3
     refused = await driver.click(alice, table, "Move")
     assert "left this game" in refused.message.text
+
+
+async def test_a_lobby_nobody_starts_closes_with_a_message(
+    driver: Driver, store: GameStore, bot_process: BotFactory
+) -> None:
+    await bot_process("bot", env={"LOBBY_TIMEOUT_SECONDS": "1"})
+    alice, bernd = driver.user("alice"), driver.user("bernd")
+    lobby: FakeMessage = (await driver.slash(alice, "escalation start")).message
+    await driver.click(bernd, lobby, "Join")
+    await driver.wait_for(lambda: "Nobody started" in lobby.text, what="the lobby to close")
+    assert lobby.buttons == [] and lobby.selects == []
+    assert await store.load(driver.fake.guild_id, driver.channel) is None
+    again = await driver.slash(alice, "escalation start")
+    assert not again.message.ephemeral, "a new table can be opened"
