@@ -11,6 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -19,6 +22,8 @@ from typing import TypeVar
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+PARENT_CHECK_SECONDS = 1.0
+"""How often a render worker checks that the bot process is still there."""
 
 
 class RenderWorkers:
@@ -32,7 +37,12 @@ class RenderWorkers:
         if self._processes <= 0:
             return None
         context = multiprocessing.get_context("spawn")
-        return ProcessPoolExecutor(max_workers=self._processes, mp_context=context)
+        return ProcessPoolExecutor(
+            max_workers=self._processes,
+            mp_context=context,
+            initializer=exit_with_parent,
+            initargs=(os.getpid(),),
+        )
 
     async def run(self, draw: Callable[..., T], *args: object) -> T:
         """``draw(*args)`` off the event loop; its arguments and result must pickle."""
@@ -51,3 +61,16 @@ class RenderWorkers:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+def exit_with_parent(parent: int) -> None:
+    """Run in each worker: end it as soon as the bot process is gone (a crash or a
+    SIGKILL leaves no chance to shut the pool down, and workers would linger)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+

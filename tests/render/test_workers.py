@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
+
 from bot.engines.geschenkt import ENGINE
 from bot.render.geschenkt import render_table
 from bot.render.workers import RenderWorkers
@@ -25,3 +30,43 @@ async def test_without_processes_images_are_drawn_in_a_thread() -> None:
     view = ENGINE.view(state, None)
     workers = RenderWorkers(processes=0)
     assert await workers.run(render_table, view, {}) == render_table(view, {})
+
+
+CHILD = """
+import asyncio, sys
+from bot.engines.geschenkt import ENGINE
+from bot.render.geschenkt import render_table
+from bot.render.workers import RenderWorkers
+
+async def main():
+    workers = RenderWorkers(processes=1)
+    view = ENGINE.view(ENGINE.new_game(["a", "b", "c"], 1), None)
+    await workers.run(render_table, view, {})
+    print(*workers._pool._processes, flush=True)
+    await asyncio.sleep(3600)
+
+asyncio.run(main())
+"""
+
+
+def test_render_workers_exit_when_the_bot_process_is_killed() -> None:
+    """A SIGKILLed bot can't shut its pool down; its workers must not linger."""
+    child = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    workers = [int(pid) for pid in child.stdout.readline().split()]
+    assert workers and all(alive(pid) for pid in workers)
+    child.kill()
+    child.wait()
+    deadline = time.monotonic() + 20
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in workers), "a render worker outlived the bot"
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().split()[2] != "Z"
