@@ -1,0 +1,351 @@
+"""Computer players for Escalation.
+
+Every level sees only its own view: its hand, the plays of the current round, the
+value in force and the public counts (hand, penalty stack and stock sizes).
+
+- ``easy``: the defensive player of the rule text's strategy notes. It beats with the
+  first (cheapest) legal play, else passes a 2 or 3 through, else takes; it leads its
+  lowest card.
+- ``normal``: scores each distinct move (a value and how many cards of it, a 2, or
+  take) by what it costs the hand: high cards and above all sets are worth keeping
+  while the stock lasts (sets are what empties a hand later), loose low cards and
+  4s/5s/6s are cheap to spend, 2s and 3s are kept as escapes from a high value, and
+  every card played is replaced from the stock while it lasts. Cards played that the
+  stock no longer replaces count as shed, which is what wins the endgame, so once the
+  stock is out sets get put down rather than kept. Taking costs the cards of the
+  round (penalties, paid only if someone else wins) but gives the lead: it takes
+  small rounds when beating would break up good cards. The weights were tuned by
+  self-play.
+- ``hard``: the ``normal`` player, plus determinized rollouts once the stock is short
+  (from ``HARD_STOCK`` cards down, where the deal is decided). The candidates are
+  ``normal``'s best three moves. Each sample deals the unseen cards (the deck less the
+  own hand and the cards of this round) at random into the other hands, the stock and
+  the penalty stacks at their public sizes; every candidate is applied to it with the
+  real engine and the deal is played out by ``normal`` players (the same samples for
+  every candidate). A candidate replaces ``normal``'s choice only when its average
+  gain in chips is clear of the sampling noise. The view has no history beyond the
+  current round (earlier rounds went face down, and a chooser keeps no memory), so
+  the public counts are all a sample can be conditioned on. The number of samples
+  follows from the cards left to play (so it is reproducible), with a time cap as a
+  safety net.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.ai import Chooser, Level
+from bot.engines.base import SeededRng
+from bot.engines.cards import Card, standard_deck
+from bot.engines.escalation import (
+    ENGINE,
+    TAKE,
+    EscalationAction,
+    EscalationState,
+    EscalationView,
+    PlayRecord,
+    card_value,
+    is_pass_through,
+)
+
+# --- Reading a hand --------------------------------------------------------------------
+
+
+def _groups(hand: Sequence[Card]) -> dict[int, list[Card]]:
+    """Ordinary cards by value (4, 5 and 6 together), each group sorted."""
+    groups: dict[int, list[Card]] = {}
+    for card in sorted(hand):
+        if not is_pass_through(card):
+            groups.setdefault(card_value(card), []).append(card)
+    return groups
+
+
+def _specials(hand: Sequence[Card]) -> list[Card]:
+    """The 2s and 3s held, 2s first (a 2 keeps the direction)."""
+    return sorted(card for card in hand if is_pass_through(card))
+
+
+def _play(cards: Sequence[Card]) -> EscalationAction:
+    """A play of sorted cards, built without re-validation (the rollouts make many)."""
+    return EscalationAction.model_construct(kind="play", cards=tuple(cards))
+
+
+# --- The normal player's scoring -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How the ``normal`` player values things (in rough units of "one good card")."""
+
+    refill: float = 0.4
+    """A card drawn from the stock to replace one played (an average card)."""
+    shed: float = 2.0
+    """A card played that is not replaced: one card closer to winning the deal."""
+    set_bonus: float = 2.5
+    """Per extra card in a set (sets shed several cards at once in the endgame)."""
+    endgame_set_bonus: float = 1.0
+    """The same once the stock is out."""
+    escape: float = 0.6
+    """Holding a 2 or 3: a way past a high value without taking."""
+    penalty: float = 0.6
+    """A card taken onto the penalty stack (paid only when someone else wins)."""
+    lead: float = 0.2
+    """Leading after a take."""
+
+
+NORMAL = Weights()
+
+
+def _keep(value: int, count: int, bonus: float) -> float:
+    """What holding ``count`` cards of ``value`` is worth: high cards and sets."""
+    if count <= 0:
+        return 0.0
+    return count * (value - 6) / 8 + bonus * (count - 1)
+
+
+def _score_play(
+    groups: Mapping[int, Sequence[Card]],
+    value: int,
+    count: int,
+    stock: int,
+    weights: Weights,
+) -> float:
+    held = len(groups[value])
+    bonus = weights.set_bonus if stock > 0 else weights.endgame_set_bonus
+    loss = _keep(value, held, bonus) - _keep(value, held - count, bonus)
+    refilled = min(count, stock)
+    return -loss + refilled * weights.refill + (count - refilled) * weights.shed
+
+
+WIN = float("inf")
+
+
+def _scored(
+    hand: Sequence[Card], in_force: int | None, stock: int, round_cards: int, weights: Weights
+) -> Iterator[tuple[float, Sequence[Card]]]:
+    """Each distinct move with the ``normal`` player's score; the cards played, or no
+    cards for ``take``. Playing out the last cards (the deal is won) scores ``WIN``."""
+    groups = _groups(hand)
+    specials = _specials(hand)
+    for value, cards in groups.items():
+        for count in range(1, len(cards) + 1):
+            if in_force is not None and value * count <= in_force:
+                continue
+            if stock == 0 and count == len(hand):
+                yield WIN, cards
+                continue
+            score = _score_play(groups, value, count, stock, weights)
+            if in_force is None:
+                score -= 0.01 * value  # lead low, all else equal
+            yield score, cards[:count]
+    if specials and (in_force is not None or len(specials) == len(hand)):
+        if stock == 0 and len(hand) == 1:
+            yield WIN, specials
+        else:
+            refilled = 1 if stock else 0
+            shed = (1 - refilled) * weights.shed
+            yield -weights.escape + refilled * weights.refill + shed, specials[:1]
+    if in_force is not None:
+        yield -round_cards * weights.penalty + weights.lead, ()
+
+
+def _action(cards: Sequence[Card]) -> EscalationAction:
+    return _play(cards) if cards else TAKE
+
+
+def decide(
+    hand: Sequence[Card],
+    in_force: int | None,
+    stock: int,
+    round_cards: int,
+    weights: Weights = NORMAL,
+) -> EscalationAction:
+    """The ``normal`` player's move from the bare facts it uses (also the rollout
+    policy of ``hard``, fed from sampled states). Ties go to the earlier move."""
+    best: Sequence[Card] = ()
+    best_score = float("-inf")
+    for score, cards in _scored(hand, in_force, stock, round_cards, weights):
+        if score > best_score:
+            best, best_score = cards, score
+    return _action(best)
+
+
+def ranked(
+    hand: Sequence[Card],
+    in_force: int | None,
+    stock: int,
+    round_cards: int,
+    weights: Weights = NORMAL,
+) -> list[EscalationAction]:
+    """Every distinct move, best first by the ``normal`` player's score."""
+    moves = list(_scored(hand, in_force, stock, round_cards, weights))
+    order = sorted(range(len(moves)), key=lambda i: (-moves[i][0], i))
+    return [_action(moves[i][1]) for i in order]
+
+
+def _normal(view: EscalationView, rng: SeededRng) -> EscalationAction:
+    hand = view.my_hand or []
+    in_force = None if view.must_lead else view.value_in_force
+    round_cards = sum(len(entry.cards) for entry in view.round)
+    return decide(hand, in_force, view.stock_size, round_cards)
+
+
+def _easy(view: EscalationView, rng: SeededRng) -> EscalationAction:
+    """Beat with the cheapest play, else pass a 2 or 3, else take; lead the lowest card."""
+    hand = view.my_hand or []
+    groups = _groups(hand)
+    specials = _specials(hand)
+    if view.must_lead or view.value_in_force is None:
+        if groups:
+            return _play(groups[min(groups)][:1])
+        return _play(specials[:1])
+    in_force = view.value_in_force
+    beating = [
+        (value * count, count, cards[:count])
+        for value, cards in groups.items()
+        for count in range(1, len(cards) + 1)
+        if value * count > in_force
+    ]
+    if beating:
+        return _play(min(beating)[2])
+    if specials:
+        return _play(specials[:1])
+    return TAKE
+
+
+# --- The hard player: determinized rollouts in the endgame ---------------------------
+
+HARD_STOCK = 12
+"""Rollouts once the stock is this small or smaller (before, ``normal`` decides)."""
+WORK = 6000
+"""Roughly how many cards a decision may play out across all its rollouts."""
+MIN_SAMPLES = 6
+MAX_SAMPLES = 48
+BREADTH = 3
+"""Candidates: the ``normal`` player's best few moves."""
+MIN_GAIN = 0.5
+CONFIDENCE = 1.0
+"""A candidate replaces the ``normal`` choice when its average gain in chips is at
+least ``MIN_GAIN`` and ``CONFIDENCE`` standard errors."""
+DEADLINE = 0.8
+"""Seconds: a safety cap on the whole decision (normally far from reached)."""
+
+
+def _policy(state: EscalationState) -> EscalationAction:
+    """``normal`` on a (sampled) state: the rollout policy for every seat."""
+    return decide(
+        state.hands[state.turn],
+        state.value_in_force,
+        len(state.stock),
+        sum(len(entry.cards) for entry in state.pile),
+    )
+
+
+def _playout(state: EscalationState, seat: int) -> int:
+    """Play the deal out with ``normal`` everywhere; the chips ``seat`` wins (or pays)."""
+    while not state.results:
+        player = state.players[state.turn]
+        state = ENGINE.apply(state, player, _policy(state))
+    return state.results[0].chips[seat]
+
+
+def _sample(view: EscalationView, seat: int, rng: SeededRng) -> EscalationState | None:
+    """A full state consistent with the view: the unseen cards dealt at random."""
+    hand = view.my_hand or []
+    seen = set(hand) | {card for entry in view.round for card in entry.cards}
+    unseen = [card for card in standard_deck() if card not in seen]
+    others = sum(s.hand_size for i, s in enumerate(view.seats) if i != seat)
+    stacks = sum(s.penalty_size for s in view.seats)
+    if len(unseen) < others + view.stock_size:
+        return None  # a short stacked deck: nothing sensible to sample
+    rng.shuffle(unseen)
+    hands: list[list[Card]] = []
+    at = 0
+    for i, info in enumerate(view.seats):
+        if i == seat:
+            hands.append(sorted(hand))
+        else:
+            hands.append(sorted(unseen[at : at + info.hand_size]))
+            at += info.hand_size
+    stock = unseen[at : at + view.stock_size]
+    at += view.stock_size
+    # Penalty stacks only count: any cards do (placeholders if the deck was short).
+    rest = unseen[at:] + [hand[0]] * stacks
+    penalties = []
+    for info in view.seats:
+        penalties.append(rest[: info.penalty_size])
+        rest = rest[info.penalty_size :]
+    index = {s.player: i for i, s in enumerate(view.seats)}
+    return EscalationState(
+        players=[s.player for s in view.seats],
+        hands=hands,
+        penalties=penalties,
+        stock=stock,
+        pile=[
+            PlayRecord(seat=index[entry.player], cards=list(entry.cards), value=entry.value)
+            for entry in view.round
+        ],
+        turn=seat,
+        direction=1 if view.direction == "clockwise" else -1,
+        deals=1,
+        totals=[0] * len(view.seats),
+        rng=SeededRng(state=0),
+    )
+
+
+def hard_player(
+    work: int = WORK,
+    deadline: float | None = DEADLINE,
+    stock_limit: int = HARD_STOCK,
+    max_samples: int = MAX_SAMPLES,
+    breadth: int = BREADTH,
+) -> Chooser:
+    """A ``hard`` chooser; ``deadline=None`` for no time cap (fully reproducible)."""
+
+    def choose(view: EscalationView, rng: SeededRng) -> EscalationAction:
+        hand = view.my_hand or []
+        in_force = None if view.must_lead else view.value_in_force
+        round_cards = sum(len(entry.cards) for entry in view.round)
+        candidates = ranked(hand, in_force, view.stock_size, round_cards)[:breadth]
+        fallback = candidates[0]
+        if view.stock_size > stock_limit or view.viewer is None or len(candidates) == 1:
+            return fallback
+        if view.stock_size == 0 and len(fallback.cards) == len(hand):
+            return fallback  # it wins the deal
+        seat = [s.player for s in view.seats].index(view.viewer)
+        left = view.stock_size + sum(s.hand_size for s in view.seats)
+        samples = max(MIN_SAMPLES, min(max_samples, work // (left * len(candidates))))
+        stop = None if deadline is None else time.perf_counter() + deadline
+        gains: list[list[int]] = [[] for _ in candidates]
+        for _ in range(samples):
+            state = _sample(view, seat, rng)
+            if state is None:
+                return fallback
+            chips = [
+                _playout(ENGINE.apply(state, view.viewer, action), seat) for action in candidates
+            ]
+            for i, won in enumerate(chips):
+                gains[i].append(won - chips[0])
+            if stop is not None and time.perf_counter() > stop:
+                break
+        # Leave the normal choice only for a gain clear of the sampling noise.
+        best, best_gain = fallback, 0.0
+        for action, diffs in zip(candidates[1:], gains[1:], strict=True):
+            mean = statistics.fmean(diffs)
+            noise = statistics.pstdev(diffs) / math.sqrt(len(diffs))
+            if mean > max(MIN_GAIN, CONFIDENCE * noise) and mean > best_gain:
+                best, best_gain = action, mean
+        return best
+
+    return choose
+
+
+PLAYERS: Mapping[Level, Chooser] = {
+    "easy": _easy,
+    "normal": _normal,
+    "hard": hard_player(),
+}

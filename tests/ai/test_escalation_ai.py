@@ -1,0 +1,283 @@
+"""Escalation computer players: legal everywhere, reproducible, sensible where the
+decision is obvious, and blind to cards they can't see."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import pytest
+
+from bot.ai import LEVELS, Chooser, Level
+from bot.ai.escalation import PLAYERS, hard_player, ranked
+from bot.ai.random_player import choose_uniform
+from bot.engines.base import SeededRng
+from bot.engines.cards import Card
+from bot.engines.escalation import (
+    ENGINE,
+    TAKE,
+    EscalationAction,
+    EscalationState,
+    PlayRecord,
+    parse_action,
+    play,
+)
+
+TRIO = ["ai:0", "ai:1", "ai:2"]
+QUICK_HARD = hard_player(work=1, deadline=None)
+"""``hard`` with the fewest samples: the same code paths, fast enough for many positions."""
+STEADY_HARD = hard_player(deadline=None)
+"""``hard`` without its time cap, so its sample count never depends on the machine."""
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(word) for word in text.split()]
+
+
+def as_action(answer: object) -> EscalationAction:
+    if isinstance(answer, str):
+        return parse_action(answer)
+    assert isinstance(answer, EscalationAction)
+    return answer
+
+
+def positions(games: int, seed: int = 0) -> Iterator[EscalationState]:
+    """Every position of a few three-player games between uniformly random players."""
+    rng = SeededRng.from_seed(seed)
+    for game in range(games):
+        state = ENGINE.new_game(TRIO, seed * 100 + game)
+        while not ENGINE.is_over(state):
+            yield state
+            (player,) = ENGINE.to_act(state)
+            state = ENGINE.apply(
+                state, player, as_action(choose_uniform(ENGINE, state, player, rng))
+            )
+
+
+def choose(chooser: Chooser, state: EscalationState, seed: int = 7) -> EscalationAction:
+    (player,) = ENGINE.to_act(state)
+    return as_action(chooser(ENGINE.view(state, player), SeededRng.from_seed(seed)))
+
+
+def assert_legal(state: EscalationState, action: EscalationAction) -> None:
+    (player,) = ENGINE.to_act(state)
+    assert action in ENGINE.legal_actions(state, player), (str(action), state.hands[state.turn])
+    ENGINE.apply(state, player, action)
+
+
+def table(
+    hands: list[str],
+    *,
+    pile: Sequence[tuple[int, str]] = (),
+    turn: int = 1,
+    stock: str = "",
+    penalties: list[int] | None = None,
+) -> EscalationState:
+    """A position: each seat's hand, the round's plays so far (seat, cards) and the stock.
+    Penalty stacks get filler cards of the given sizes (only their size counts)."""
+    records: list[PlayRecord] = []
+    for seat, text in pile:
+        played = cards(text)
+        value = records[-1].value if records and played[0].rank in (2, 3) else 0
+        if played[0].rank not in (2, 3):
+            value = sum(6 if c.rank <= 6 else c.rank for c in played)
+        records.append(PlayRecord(seat=seat, cards=played, value=value))
+    used = {c for text in hands for c in cards(text)} | {c for r in records for c in r.cards}
+    used |= set(cards(stock))
+    spare = cards(" ".join(f"{rank}{suit}" for suit in "CDHS" for rank in "23456789"))
+    filler = [card for card in spare if card not in used]
+    sizes = penalties or [0] * len(hands)
+    stacks = []
+    for size in sizes:
+        stacks.append(filler[:size])
+        filler = filler[size:]
+    return EscalationState(
+        players=TRIO[: len(hands)],
+        hands=[sorted(cards(text)) for text in hands],
+        penalties=stacks,
+        stock=cards(stock),
+        pile=records,
+        turn=turn,
+        totals=[0] * len(hands),
+        rng=SeededRng.from_seed(1),
+    )
+
+
+# --- Legal everywhere -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_easy_and_normal_are_legal_in_every_position_of_random_games(level: Level) -> None:
+    count = 0
+    for state in positions(12):
+        assert_legal(state, choose(PLAYERS[level], state))
+        count += 1
+    assert count > 300
+
+
+def test_hard_is_legal_in_every_position_of_random_games() -> None:
+    endgame = 0
+    for state in positions(8, seed=3):
+        assert_legal(state, choose(QUICK_HARD, state))
+        endgame += len(state.stock) <= 12
+    assert endgame > 50
+
+
+def test_hard_as_shipped_is_legal_in_endgame_positions() -> None:
+    tried = 0
+    for state in positions(6, seed=5):
+        if len(state.stock) <= 6 and tried < 12:
+            assert_legal(state, choose(PLAYERS["hard"], state))
+            tried += 1
+    assert tried == 12
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_every_level_plays_whole_games_at_other_table_sizes(players: int) -> None:
+    seats = [f"ai:{i}" for i in range(players)]
+    for level in LEVELS:
+        chooser = QUICK_HARD if level == "hard" else PLAYERS[level]
+        state = ENGINE.new_game(seats, players)
+        rng = SeededRng.from_seed(players)
+        while not ENGINE.is_over(state):
+            (player,) = ENGINE.to_act(state)
+            action = as_action(chooser(ENGINE.view(state, player), rng))
+            assert action in ENGINE.legal_actions(state, player)
+            state = ENGINE.apply(state, player, action)
+
+
+# --- Reproducible -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_same_view_and_rng_state_give_the_same_answer(level: Level) -> None:
+    chooser = STEADY_HARD if level == "hard" else PLAYERS[level]
+    checked = 0
+    for i, state in enumerate(positions(3, seed=11)):
+        if level == "hard" and (len(state.stock) > 12 or i % 3):
+            continue
+        (player,) = ENGINE.to_act(state)
+        view = ENGINE.view(state, player)
+        first, second = SeededRng.from_seed(i), SeededRng.from_seed(i)
+        assert chooser(view, first) == chooser(view, second)
+        assert first == second
+        checked += 1
+    assert checked > 5
+
+
+# --- Obvious decisions ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_beats_with_the_cheapest_card(level: Level) -> None:
+    state = table(
+        ["7C 8C 9C 10C JC QC", "9D KS AS JD QD 2C", "7D 8D 9H 10H JH QH"],
+        pile=[(0, "8H")],
+        stock="4C 5C 6C 4D 5D 6D 4H 5H 6H 4S 5S 6S 7S 8S 9S 10S JS QS KC KD KH AC AD AH",
+    )
+    assert choose(PLAYERS[level], state) == play("9D")
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_keeps_the_2_when_a_card_beats(level: Level) -> None:
+    state = table(["7C 10C KC", "2C 9D", "7D 10D KD"], pile=[(0, "8H")], penalties=[9, 9, 9])
+    assert choose(PLAYERS[level], state) == play("9D")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_plays_out_its_last_cards_when_the_stock_is_gone(level: Level) -> None:
+    state = table(["7C 8C", "9D 9S", "7D 8D"], pile=[(0, "10H")], penalties=[5, 5, 5])
+    assert choose(PLAYERS[level], state) == play("9D", "9S")
+    state = table(["7C 8C", "3S", "7D 8D"], pile=[(0, "KH"), (2, "AD")])
+    assert choose(PLAYERS[level], state) == play("3S")
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_takes_a_one_card_round_rather_than_break_a_pair_of_aces(level: Level) -> None:
+    state = table(
+        ["7C 8C 9C 10C JC QC", "AS AD 7D 8D 9D 10D", "7H 8H 9H 10H JH QH"],
+        pile=[(0, "KH")],
+        stock="4C 5C 6C 4D 5D 6D 4H 5H 6H 4S 5S 6S 7S 8S 9S 10S JS QS KC KD AC AH",
+    )
+    assert choose(PLAYERS[level], state) == TAKE
+
+
+def test_easy_beats_whenever_it_can() -> None:
+    state = table(
+        ["7C 8C 9C 10C JC QC", "AS AD 7D 8D 9D 10D", "7H 8H 9H 10H JH QH"],
+        pile=[(0, "KH")],
+        stock="4C 5C 6C 4D 5D 6D 4H 5H 6H 4S 5S 6S 7S 8S 9S 10S JS QS KC KD AC AH",
+    )
+    assert choose(PLAYERS["easy"], state).kind == "play"
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_leads_low_while_the_stock_lasts(level: Level) -> None:
+    state = table(
+        ["7C 8C 9C 10C JC QC", "4D KS AS JD QD 10S", "7H 8H 9H 10H JH QH"],
+        turn=1,
+        stock="4C 5C 6C 5D 6D 4H 5H 6H 4S 5S 6S 7S 8S 9S KC KD KH AC AD AH",
+    )
+    assert choose(PLAYERS[level], state) == play("4D")
+
+
+def test_normal_sheds_a_set_once_the_stock_is_out() -> None:
+    # With cards still to draw it spends its cheapest lone card and keeps building the
+    # set; with the stock gone, putting down three cards at once is worth more.
+    hands = ["7C 8C 9C 10C JC QC", "4D 5S 6D KS QD AS", "7H 8H 9H 10H JH QH"]
+    drawing = table(hands, pile=[(0, "7S")], stock="4C 5C 6C 4H 5H 6H 7D 8D 9D")
+    assert choose(PLAYERS["normal"], drawing) == play("QD")
+    out = table(hands, pile=[(0, "7S")], penalties=[3, 3, 3])
+    assert choose(PLAYERS["normal"], out) == play("4D", "5S", "6D")
+
+
+def test_ranked_lists_each_distinct_move_once_best_first() -> None:
+    moves = ranked(cards("4C 5D 6H 9S 2C 3D"), 8, 10, 1)
+    assert moves[0] == play("9S")
+    texts = [str(move) for move in moves]
+    # 4/5/6 all count 6: one candidate per count that beats 8 (12 and 18); the 2 (not
+    # the 3 as well); take.
+    assert sorted(texts) == ["play 2C", "play 4C 5D", "play 4C 5D 6H", "play 9S", "take"]
+
+
+# --- Hidden cards stay hidden -----------------------------------------------------------
+
+
+def shuffle_hidden(state: EscalationState, seat: int, seed: int) -> EscalationState:
+    """The same public position with the cards the seat can't see dealt afresh:
+    the other hands, the stock and every penalty stack keep their sizes."""
+    others = [i for i in range(len(state.players)) if i != seat]
+    pool = [c for i in others for c in state.hands[i]] + list(state.stock)
+    pool += [c for stack in state.penalties for c in stack]
+    SeededRng.from_seed(seed).shuffle(pool)
+    hands = list(state.hands)
+    for i in others:
+        hands[i] = sorted(pool[: len(hands[i])])
+        pool = pool[len(hands[i]) :]
+    stock = pool[: len(state.stock)]
+    pool = pool[len(state.stock) :]
+    penalties = []
+    for stack in state.penalties:
+        penalties.append(pool[: len(stack)])
+        pool = pool[len(stack) :]
+    return state.model_copy(update={"hands": hands, "stock": stock, "penalties": penalties})
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_answers_ignore_the_cards_the_seat_cannot_see(level: Level) -> None:
+    chooser = STEADY_HARD if level == "hard" else PLAYERS[level]
+    checked = changed = 0
+    for i, state in enumerate(positions(3, seed=21)):
+        if level == "hard" and (len(state.stock) > 12 or i % 4):
+            continue
+        (player,) = ENGINE.to_act(state)
+        other = shuffle_hidden(state, state.turn, i)
+        changed += other.hands != state.hands
+        view = ENGINE.view(state, player)
+        assert ENGINE.view(other, player) == view
+        here = chooser(view, SeededRng.from_seed(i))
+        there = chooser(ENGINE.view(other, player), SeededRng.from_seed(i))
+        assert here == there
+        assert_legal(other, as_action(there))
+        checked += 1
+    assert checked > 5
+    assert changed > checked // 2
