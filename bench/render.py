@@ -1,79 +1,122 @@
-"""Milliseconds and PNG bytes per table image, for Geschenkt's typical and largest tables.
+"""Milliseconds and PNG bytes per table image, for every game's typical and largest
+tables, and the private image (TAKE's hand, the draughts board) of those states.
+
+The scenes come from `bench.scenes`: for Geschenkt its hand-made typical and largest
+tables; for every other game (each `bot/engines/<module>.py` with an ``ENGINE``) the
+middle of a seeded random game at the typical player count, and the state with the
+largest stored JSON over a few random games at the most players. Images are drawn by
+the game's Discord adapter (`bot/cogs/<game>.py`: ``render_table`` of the public view,
+and ``render_private`` of the player to act's view where the game has one), from a
+ready view, as the bot calls them (the bot runs them in worker processes; here they
+run on one pinned core).
 
 Each scene is rendered once outside the statistics (the "first" column: sprite and font
 caches cold for that scene), then N more times; the median, p95 and max of those N are
-shown. The time is ``render_table(view, names)`` from a ready public view, as the bot
-calls it (the bot runs it in a worker thread; here it runs on one pinned core). Times are
-this thread's CPU time, which on an idle core equals wall time, but is not inflated when
-other processes share the core; wall-clock p95 is shown beside it.
+shown. Times are this thread's CPU time, which on an idle core equals wall time, but is
+not inflated when other processes share the core; wall-clock p95 is shown beside it.
 
     python -m bench.render [--quick] [--json PATH] [--renders N] [--save-images DIR]
 """
 
 from __future__ import annotations
 
+import importlib
 import io
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from PIL import Image
+from pydantic import BaseModel
 
-import bot.render.geschenkt as geschenkt_render
 from bench import common, scenes
-from bot.engines.geschenkt import GeschenktState
+from bot.cogs.adapter import GameAdapter
+from bot.engines.base import Engine, PlayerId
 
 MAX_MS = 30.0
 MAX_BYTES = 150_000
 """Targets: a table image in under 30 ms (judged on p95) and under 150 KB (1 KB = 1,000 B)."""
 CANDIDATES = 100
-"""Seeded random games searched for the widest table of a kind."""
+"""Seeded random games searched for the widest Geschenkt table of a kind."""
+QUICK_PLAYOUTS = 1
+QUICK_MAX_STEPS = 600
+"""--quick: the largest state of one shorter random game per player count and options."""
+
+Draw = Callable[[Any, Mapping[PlayerId, str]], bytes | None]
+ImageKind = Literal["table", "private"]
 
 
 @dataclass(frozen=True)
 class Scene:
+    game: str
     key: str
     label: str
-    state: GeschenktState
-    names: Mapping[str, str]
+    image: ImageKind
+    """``table``: the public table; ``private``: the viewer's own image (a hand)."""
+    view: BaseModel
+    names: Mapping[PlayerId, str]
+    players: int
     seed: int | None
+    draw: Draw
 
     @property
-    def players(self) -> int:
-        return len(self.state.players)
+    def name(self) -> str:
+        """``take-largest-private``: unique, for file names and JSON."""
+        return "-".join([self.game, self.key] + (["private"] if self.image == "private" else []))
 
 
-def build_scenes() -> list[Scene]:
+def adapter_for(engine: Engine[Any, Any]) -> GameAdapter[Any, Any]:
+    """The game's Discord adapter: the `GameAdapter` in ``bot/cogs/<game>.py`` whose
+    engine this is."""
+    module = importlib.import_module(f"bot.cogs.{engine.name}")
+    for value in vars(module).values():
+        if (
+            isinstance(value, type)
+            and issubclass(value, GameAdapter)
+            and getattr(value, "engine", None) is engine
+        ):
+            adapter: GameAdapter[Any, Any] = value()
+            return adapter
+    raise LookupError(f"no GameAdapter for {engine.name} in {module.__name__}")
+
+
+def has_private_image(adapter: GameAdapter[Any, Any]) -> bool:
+    return type(adapter).render_private is not GameAdapter.render_private
+
+
+def geschenkt_states() -> list[tuple[str, str, BaseModel, dict[PlayerId, str], int | None]]:
+    """Geschenkt's hand-made scenes: (key, label, state, names, seed)."""
     typical = scenes.geschenkt_game(4, seed=1, cards_left=12)
     late_seed, late = scenes.geschenkt_widest(7, cards_left=2, candidates=CANDIDATES)
     over_seed, over = scenes.geschenkt_widest(7, cards_left=None, candidates=CANDIDATES)
     tallest = scenes.geschenkt_tallest_over(scenes.player_ids(7, 0))
     return [
-        Scene(
+        (
             "typical",
             "typical: 4 players, mid-game (12 cards to come)",
             typical,
             scenes.names_for(typical.players),
             1,
         ),
-        Scene(
+        (
             "largest-running",
             f"largest running: 7 players, late game (2 to come; most runs of {CANDIDATES})",
             late,
             scenes.names_for(late.players),
             late_seed,
         ),
-        Scene(
+        (
             "largest-results",
             f"largest results: 7 players, game over (most runs of {CANDIDATES})",
             over,
             scenes.names_for(over.players),
             over_seed,
         ),
-        Scene(
+        (
             "tallest-results",
             "tallest results: 7 players, game over, 3 lanes of 8 lone cards, 32-char names",
             tallest,
@@ -83,27 +126,88 @@ def build_scenes() -> list[Scene]:
     ]
 
 
+def game_states(
+    engine: Engine[Any, Any], quick: bool
+) -> list[tuple[str, str, BaseModel, dict[PlayerId, str], int | None]]:
+    """A game's typical and largest states (and its largest running one, when the
+    largest is a finished game): (key, label, state, names, seed)."""
+    if engine.name == "geschenkt":
+        return geschenkt_states()
+    playouts, steps = (
+        (QUICK_PLAYOUTS, QUICK_MAX_STEPS) if quick else (scenes.PLAYOUTS, scenes.MAX_STEPS)
+    )
+    found = [scenes.typical_scene(engine), *scenes.largest_scenes(engine, playouts, steps)]
+    return [(s.key, s.label, s.state, s.names(), s.seed) for s in found]
+
+
+def build_scenes(quick: bool = False) -> list[Scene]:
+    """Every game's table images, each followed by the private image of the same state
+    where the game has one."""
+    result: list[Scene] = []
+    for engine in scenes.all_engines():
+        adapter = adapter_for(engine)
+        for key, label, state, names, seed in game_states(engine, quick):
+            players: list[PlayerId] = list(names)  # in seat order
+            view = engine.view(state, None)
+            table = Scene(
+                engine.name,
+                key,
+                label,
+                "table",
+                view,
+                names,
+                len(players),
+                seed,
+                adapter.render_table,
+            )
+            result.append(table)
+            if has_private_image(adapter):
+                acting = engine.to_act(state)
+                viewer = acting[0] if acting else players[0]
+                private = replace(
+                    table,
+                    image="private",
+                    label=f"{label}; {adapter.hand_label!r} image of the player to act",
+                    view=engine.view(state, viewer),
+                    draw=adapter.render_private,
+                )
+                result.append(private)
+    return result
+
+
 @contextmanager
 def timing_png_encoding(spent: list[float]) -> Iterator[None]:
-    """Wrap the renderer's ``to_png`` (if it still uses one) to time PNG encoding apart."""
-    namespace = vars(geschenkt_render)
-    original: Callable[..., bytes] | None = namespace.get("to_png")
-    if original is None:
+    """Wrap ``to_png`` in every `bot.render` module that uses it, to time PNG encoding
+    apart."""
+    modules = [
+        module
+        for name, module in list(sys.modules.items())
+        if name.startswith("bot.render") and callable(vars(module).get("to_png"))
+    ]
+    originals: list[tuple[dict[str, Any], Callable[..., bytes]]] = [
+        (vars(module), vars(module)["to_png"]) for module in modules
+    ]
+    if not originals:
         yield
         return
 
-    def timed(*args: Any, **kwargs: Any) -> bytes:
-        start = time.thread_time()
-        try:
-            return original(*args, **kwargs)
-        finally:
-            spent.append(time.thread_time() - start)
+    def timed(original: Callable[..., bytes]) -> Callable[..., bytes]:
+        def run(*args: Any, **kwargs: Any) -> bytes:
+            start = time.thread_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent.append(time.thread_time() - start)
 
-    namespace["to_png"] = timed
+        return run
+
+    for namespace, original in originals:
+        namespace["to_png"] = timed(original)
     try:
         yield
     finally:
-        namespace["to_png"] = original
+        for namespace, original in originals:
+            namespace["to_png"] = original
 
 
 @dataclass(frozen=True)
@@ -135,7 +239,9 @@ class Result:
 
     def as_json(self) -> dict[str, Any]:
         return {
+            "game": self.scene.game,
             "scene": self.scene.key,
+            "image": self.scene.image,
             "label": self.scene.label,
             "players": self.scene.players,
             "seed": self.scene.seed,
@@ -158,27 +264,31 @@ class Result:
 
 def measure(all_scenes: Sequence[Scene], renders: int) -> list[Result]:
     """Render each scene once (its first render), then all scenes in turn ``renders``
-    times, so a burst of load from elsewhere falls on every scene alike."""
-    views = [scenes.ENGINE.view(scene.state, None) for scene in all_scenes]
-    names = [dict(scene.names) for scene in all_scenes]
+    times, so a burst of load from elsewhere falls on every scene alike. A scene whose
+    first render draws nothing (a private image the game doesn't show) is left out."""
+    drawn: list[Scene] = []
     pngs: list[bytes] = []
     firsts: list[float] = []
-    for view, scene_names in zip(views, names, strict=True):
+    for scene in all_scenes:
         start = time.thread_time()
-        pngs.append(geschenkt_render.render_table(view, scene_names))
-        firsts.append(1000 * (time.thread_time() - start))
-    times: list[list[float]] = [[] for _ in all_scenes]
-    wall: list[list[float]] = [[] for _ in all_scenes]
-    encode: list[list[float]] = [[] for _ in all_scenes]
+        png = scene.draw(scene.view, scene.names)
+        elapsed = 1000 * (time.thread_time() - start)
+        if png is not None:
+            drawn.append(scene)
+            pngs.append(png)
+            firsts.append(elapsed)
+    times: list[list[float]] = [[] for _ in drawn]
+    wall: list[list[float]] = [[] for _ in drawn]
+    encode: list[list[float]] = [[] for _ in drawn]
     for _ in range(renders):
-        for k, (view, scene_names) in enumerate(zip(views, names, strict=True)):
+        for k, scene in enumerate(drawn):
             with timing_png_encoding(encode[k]):
                 start, start_wall = time.thread_time(), time.perf_counter()
-                geschenkt_render.render_table(view, scene_names)
+                scene.draw(scene.view, scene.names)
                 times[k].append(1000 * (time.thread_time() - start))
                 wall[k].append(1000 * (time.perf_counter() - start_wall))
     results = []
-    for k, scene in enumerate(all_scenes):
+    for k, scene in enumerate(drawn):
         with Image.open(io.BytesIO(pngs[k])) as image:
             size = image.size
         encoded = [1000 * seconds for seconds in encode[k]]
@@ -188,7 +298,10 @@ def measure(all_scenes: Sequence[Scene], renders: int) -> list[Result]:
 
 def print_results(results: Sequence[Result]) -> None:
     headers = [
+        "game",
         "scene",
+        "image",
+        "players",
         "size px",
         "PNG KB",
         "first ms",
@@ -202,7 +315,10 @@ def print_results(results: Sequence[Result]) -> None:
     ]
     rows: list[list[common.Cell]] = [
         [
-            result.scene.label,
+            result.scene.game,
+            result.scene.key,
+            result.scene.image,
+            result.scene.players,
             f"{result.size[0]}×{result.size[1]}",
             len(result.png) / 1000,
             result.first_ms,
@@ -218,12 +334,21 @@ def print_results(results: Sequence[Result]) -> None:
     ]
     renders = len(results[0].times_ms) if results else 0
     common.print_table(
-        f"Geschenkt table image: render_table(view, names), {renders} renders per scene",
+        f"Images per game: the adapter's render_table(view, names) (image table) and "
+        f"render_private (image private), {renders} renders per scene",
         headers,
         rows,
     )
+    labels = [
+        f"{result.scene.game} {result.scene.label}"
+        for result in results
+        if result.scene.image == "table"
+    ]
+    privates = sorted({result.scene.game for result in results if result.scene.image == "private"})
     common.print_notes(
         [
+            *labels,
+            f"private: the image the player to act sees in their panel ({', '.join(privates)}).",
             "ms are CPU time of the rendering thread; wall p95 ms is the clock on the wall "
             "(higher when other processes share the core).",
             "first: the scene's first render (its sprites not yet cached); not in the stats.",
@@ -234,28 +359,38 @@ def print_results(results: Sequence[Result]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = common.parser("Milliseconds and PNG bytes per table image")
+    parser = common.parser("Milliseconds and PNG bytes per table image, for every game")
     parser.add_argument("--renders", type=int, help="timed renders per scene (default 200)")
     parser.add_argument("--save-images", type=Path, metavar="DIR", help="write each PNG here")
     args = parser.parse_args(argv)
     renders = args.renders or (5 if args.quick else 200)
     common.print_machine()
+    all_scenes = build_scenes(args.quick)
     with common.one_cpu() as cpu:
         print(f"Pinned to CPU {cpu}." if cpu is not None else "Could not pin to one CPU.")
-        results = measure(build_scenes(), renders)
+        results = measure(all_scenes, renders)
     print_results(results)
     if args.save_images:
         args.save_images.mkdir(parents=True, exist_ok=True)
         for result in results:
-            (args.save_images / f"geschenkt-{result.scene.key}.png").write_bytes(result.png)
+            (args.save_images / f"{result.scene.name}.png").write_bytes(result.png)
         print(f"\nImages in {args.save_images}")
     common.write_json(
         args.json,
         "render",
         {
-            "settings": {"renders": renders, "quick": args.quick, "pinned_cpu": cpu},
+            "settings": {
+                "renders": renders,
+                "quick": args.quick,
+                "pinned_cpu": cpu,
+                "largest_playouts": QUICK_PLAYOUTS if args.quick else scenes.PLAYOUTS,
+                "largest_max_steps": QUICK_MAX_STEPS if args.quick else scenes.MAX_STEPS,
+            },
             "targets": {"max_ms_p95": MAX_MS, "max_png_bytes": MAX_BYTES},
             "results": [result.as_json() for result in results],
+            "target_met": all(
+                result.p95_ms < MAX_MS and len(result.png) < MAX_BYTES for result in results
+            ),
         },
     )
     return 0

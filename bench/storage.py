@@ -1,5 +1,11 @@
-"""Redis bytes per stored game, Redis memory for 1,000 live games, and the bot
-process's memory with 1,000 live games.
+"""Redis bytes per stored game (every game, at its start and at its largest), Redis
+memory for 1,000 live Geschenkt games, and the bot process's memory with 1,000 live
+games.
+
+The stored games come from `bench.scenes`: each game's start at its typical player
+count and its largest state (the longest JSON reached by a few random games at the most
+players, with 32-character names), plus Geschenkt's hand-made lobby, starts, mid-game
+and finished games.
 
 Stores exactly what the bot stores: a `Table` holding the engine state as JSON, saved
 with `GameStore.save` (the compare-and-set script) into a real Redis server started
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import shutil
 import socket
 import subprocess
@@ -30,11 +37,19 @@ from typing import Any, Literal
 import redis
 
 from bench import common, scenes
+from bot.engines.base import Engine
 from bot.engines.geschenkt import GeschenktState
 from bot.store import GameStore, Table, client_for_url, table_key
 
 MAX_BYTES_PER_GAME = 4_000
 """Target: under 4 KB of Redis per Geschenkt game (1 KB = 1,000 bytes)."""
+MAX_BYTES_TAKE = 16_000
+"""Target: under 16 KB of Redis for the largest TAKE game."""
+TARGETS = {"geschenkt": MAX_BYTES_PER_GAME, "take": MAX_BYTES_TAKE}
+"""Bytes per stored game, by game (games without one show none)."""
+QUICK_PLAYOUTS = 1
+QUICK_MAX_STEPS = 600
+"""--quick: the largest state of one shorter random game per player count and options."""
 LIVE_GAMES = 1_000
 LIVE_PLAYERS = 5
 LIVE_CARDS_LEFT = 12
@@ -132,10 +147,25 @@ class Case:
     key: str
     label: str
     table: Table
+    game: str = "geschenkt"
+    summary: Literal["start", "largest"] | None = None
+    """``start``: the game's row for its start in the summary (its largest is the
+    largest of its rows)."""
+
+    @property
+    def target(self) -> int | None:
+        return TARGETS.get(self.game)
+
+    @property
+    def state_bytes(self) -> int | None:
+        """The engine state's JSON alone (inside the Table JSON)."""
+        if self.table.state is None:
+            return None
+        return len(json.dumps(self.table.state, separators=(",", ":"), ensure_ascii=False).encode())
 
 
-def table_cases() -> list[Case]:
-    """From a lobby to the largest Geschenkt game (7 players at game over)."""
+def geschenkt_cases() -> list[Case]:
+    """Geschenkt from a lobby to its largest game (7 players at game over)."""
     engine = scenes.ENGINE
     cases: list[Case] = []
 
@@ -160,6 +190,40 @@ def table_cases() -> list[Case]:
     return cases
 
 
+def game_cases(engine: Engine[Any, Any], quick: bool, seed: int) -> list[Case]:
+    """A game's start (typical player count) and its largest state (32-char names)."""
+    playouts, steps = (
+        (QUICK_PLAYOUTS, QUICK_MAX_STEPS) if quick else (scenes.PLAYOUTS, scenes.MAX_STEPS)
+    )
+    start = scenes.start_scene(engine)
+    largest = scenes.largest_scene(engine, playouts, steps)
+    cases = []
+    for k, (scene, names) in enumerate(((start, scenes.NAMES), (largest, scenes.LONG_NAMES))):
+        table = scenes.bot_table(
+            engine,
+            scene.state,
+            scene.players,
+            scene.names(names),
+            seed + k,
+            options=scene.options,
+        )
+        key = f"start-{len(scene.players)}" if scene.key == "start" else scene.key
+        label = f"{scene.label}, 32-char names" if names is scenes.LONG_NAMES else scene.label
+        summary: Literal["start"] | None = "start" if scene.key == "start" else None
+        cases.append(Case(key, label, table, engine.name, summary))
+    return cases
+
+
+def table_cases(quick: bool = False) -> list[Case]:
+    """Every game's start and largest; Geschenkt's hand-made tables first in its group."""
+    cases: list[Case] = []
+    for k, engine in enumerate(scenes.all_engines()):
+        if engine.name == scenes.ENGINE.name:
+            cases += geschenkt_cases()
+        cases += game_cases(engine, quick, 100 + 2 * k)
+    return cases
+
+
 def live_tables(games: int) -> list[Table]:
     """``games`` different 5-player mid-game tables, one per channel."""
     engine = scenes.ENGINE
@@ -181,16 +245,24 @@ class Stored:
     memory_usage: int
     encoding: str
 
+    @property
+    def target_met(self) -> bool | None:
+        target = self.case.target
+        return None if target is None else self.memory_usage < target
+
     def as_json(self) -> dict[str, Any]:
         return {
+            "game": self.case.game,
             "case": self.case.key,
             "label": self.case.label,
             "players": len(self.case.table.seats),
             "phase": self.case.table.phase,
+            "state_json_bytes": self.case.state_bytes,
             "table_json_bytes": self.json_bytes,
             "memory_usage_bytes": self.memory_usage,
             "redis_encoding": self.encoding,
-            "target_met": self.memory_usage < MAX_BYTES_PER_GAME,
+            "target_bytes": self.case.target,
+            "target_met": self.target_met,
         }
 
 
@@ -322,6 +394,17 @@ def process_memory(pid: int) -> dict[str, int]:
     return found
 
 
+def tree_memory(pid: int) -> dict[str, int]:
+    """`process_memory` summed over a process and its children (the bot and its render
+    worker processes)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text(encoding="utf-8").split()
+    total = process_memory(pid)
+    for child in children:
+        for name, value in tree_memory(int(child)).items():
+            total[name] = total.get(name, 0) + value
+    return total
+
+
 def bot_process_rss_with_live_games(games: int = LIVE_GAMES) -> BotMemory:
     """Start the real bot (``python -m bot``) against the fake Discord in ``tests/harness/``
     and a real Redis, open a Geschenkt game in each of ``games`` channels the way players
@@ -353,7 +436,7 @@ async def _bot_memory(games: int, workdir: Path) -> BotMemory:
     try:
         await process.start()
         await asyncio.sleep(1.0)  # let start-up work (on_ready, command sync) finish
-        idle = process_memory(process.pid)
+        idle = tree_memory(process.pid)
         clicker = Clicker(fake, lambda: process.running)
         players = fake.users[:3]
         channels = fake.channel_ids
@@ -367,11 +450,11 @@ async def _bot_memory(games: int, workdir: Path) -> BotMemory:
             )
 
         await play_geschenkt(clicker, channels[0], players, 0)
-        one_game = process_memory(process.pid)
+        one_game = tree_memory(process.pid)
         await batched([play_geschenkt(clicker, c, players, 0) for c in channels[1:tenth]], 25)
-        at_tenth, tenth_running = process_memory(process.pid), running()
+        at_tenth, tenth_running = tree_memory(process.pid), running()
         await batched([play_geschenkt(clicker, c, players, 0) for c in channels[tenth:]], 25)
-        live = process_memory(process.pid)
+        live = tree_memory(process.pid)
         sync = redis.Redis.from_url(server.url)
         try:
             redis_used = used_memory(sync)["used_memory"]
@@ -403,7 +486,7 @@ def print_bot_memory(memory: BotMemory) -> None:
 
     common.print_table(
         f"Bot process memory (MiB) with {memory.games:,} live Geschenkt games it served",
-        ["bot process", *PROC_FIELDS],
+        ["bot + render workers", *PROC_FIELDS],
         [
             row("idle: connected, no game", memory.idle),
             row("after its first game", memory.one_game),
@@ -432,32 +515,90 @@ def print_bot_memory(memory: BotMemory) -> None:
 # --- main -------------------------------------------------------------------------------
 
 
+def target_cell(target: int | None, met: bool | None) -> common.Cell:
+    return None if target is None or met is None else f"< {target:,}: {common.target(met)}"
+
+
+def summary(stored: Sequence[Stored]) -> list[dict[str, Any]]:
+    """Per game: the stored game at its start and the largest of its stored games."""
+    games: dict[str, list[Stored]] = {}
+    for item in stored:
+        games.setdefault(item.case.game, []).append(item)
+    rows = []
+    for game, items in games.items():
+        start = next(item for item in items if item.case.summary == "start")
+        largest = max(items, key=lambda item: item.memory_usage)
+        target = TARGETS.get(game)
+        rows.append(
+            {
+                "game": game,
+                "start_case": start.case.key,
+                "start_players": len(start.case.table.seats),
+                "start_memory_usage_bytes": start.memory_usage,
+                "largest_case": largest.case.key,
+                "largest_label": largest.case.label,
+                "largest_players": len(largest.case.table.seats),
+                "largest_table_json_bytes": largest.json_bytes,
+                "largest_memory_usage_bytes": largest.memory_usage,
+                "target_bytes": target,
+                "target_met": None if target is None else largest.memory_usage < target,
+            }
+        )
+    return rows
+
+
 def print_results(stored: Sequence[Stored], live: dict[str, Any]) -> None:
+    by_game = summary(stored)
+    common.print_table(
+        "Redis bytes per stored game, by game (MEMORY USAGE key SAMPLES 0)",
+        ["game", "start", "start B", "largest", "largest B", "target B"],
+        [
+            [
+                row["game"],
+                f"{row['start_players']} players",
+                row["start_memory_usage_bytes"],
+                f"{row['largest_case']} ({row['largest_players']} players)",
+                row["largest_memory_usage_bytes"],
+                target_cell(row["target_bytes"], row["target_met"]),
+            ]
+            for row in by_game
+        ],
+    )
     rows: list[list[common.Cell]] = [
         [
-            item.case.label,
+            item.case.game,
+            item.case.key,
+            len(item.case.table.seats),
+            item.case.state_bytes,
             item.json_bytes,
             item.memory_usage,
             item.encoding,
-            common.target(item.memory_usage < MAX_BYTES_PER_GAME),
+            target_cell(item.case.target, item.target_met),
         ]
         for item in stored
     ]
     common.print_table(
-        "Redis bytes per stored Geschenkt game (MEMORY USAGE key SAMPLES 0)",
-        ["stored game", "Table JSON B", "Redis B", "encoding", f"< {MAX_BYTES_PER_GAME:,} B"],
+        "Every stored game",
+        [
+            "game",
+            "stored game",
+            "players",
+            "state JSON B",
+            "Table JSON B",
+            "Redis B",
+            "encoding",
+            "target B",
+        ],
         rows,
     )
-    largest = max(stored, key=lambda item: item.memory_usage)
+    common.print_notes([f"{item.case.game} {item.case.key}: {item.case.label}" for item in stored])
     common.print_notes(
         [
             "the key is the bot's hash game:{guild}:{channel} with fields rev, data (the "
-            "Table JSON), gid and message.",
-            f"largest: {largest.case.label}, {largest.memory_usage:,} B.",
-        ]
-    )
-    common.print_notes(
-        [
+            "Table JSON: seats, options, the engine state as JSON), gid and message; "
+            "saved through GameStore.save.",
+            "targets: Geschenkt under 4 KB per game, the largest TAKE game under 16 KB "
+            "(1 KB = 1,000 B); the other games have none.",
             "used_memory also counts each key's TTL entry and Redis's key-table slots, "
             "which MEMORY USAGE leaves out.",
         ]
@@ -499,7 +640,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     games = args.games or (100 if args.quick else LIVE_GAMES)
     common.print_machine()
-    cases = table_cases()
+    cases = table_cases(args.quick)
     with redis_server() as url:
         sync = redis.Redis.from_url(url)
         try:
@@ -517,12 +658,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.json,
         "storage",
         {
-            "settings": {"quick": args.quick, "games": games, "redis_version": version},
-            "targets": {"max_bytes_per_game": MAX_BYTES_PER_GAME},
+            "settings": {
+                "quick": args.quick,
+                "games": games,
+                "redis_version": version,
+                "largest_playouts": QUICK_PLAYOUTS if args.quick else scenes.PLAYOUTS,
+                "largest_max_steps": QUICK_MAX_STEPS if args.quick else scenes.MAX_STEPS,
+            },
+            "targets": {"max_bytes_per_game": MAX_BYTES_PER_GAME, "max_bytes_by_game": TARGETS},
             "results": [item.as_json() for item in stored],
+            "by_game": summary(stored),
             "live_games": live,
             "bot_process_memory": None if memory is None else memory.as_json(),
-            "target_met": max(item.memory_usage for item in stored) < MAX_BYTES_PER_GAME,
+            "target_met": all(item.target_met is not False for item in stored),
         },
     )
     return 0
