@@ -73,4 +73,3 @@ def exit_with_parent(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
-
