@@ -62,3 +62,20 @@ def test_interactions_bench_counts_every_click(tmp_path: Path) -> None:
         assert levels[0][side]["clicks"] == 15
         assert levels[0][side]["games_given_up"] == 0
     assert levels[0]["ours"]["p99_ms"] is not None
+
+
+def test_ai_bench_plays_every_level_of_geschenkt(tmp_path: Path) -> None:
+    data = run_bench("ai", tmp_path, "--game", "geschenkt", "--games", "3")
+    [result] = data["results"]
+    assert result["game"] == "geschenkt" and result["players"] == 3
+    pairings = [(p["level"], p["opponent"]) for p in result["pairings"]]
+    assert pairings == [
+        ("easy", "random"),
+        ("normal", "random"),
+        ("normal", "easy"),
+        ("hard", "random"),
+        ("hard", "normal"),
+    ]
+    for pairing in result["pairings"]:
+        assert pairing["games"] == 3 and pairing["decisions"] > 0
+        assert pairing["decision_p99_ms"] is not None and 1 <= pairing["average_place"] <= 3

@@ -1,0 +1,337 @@
+"""Computer players: how often each level wins, and how long it thinks, single core.
+
+For every game with computer players of its own (``PLAYERS`` in ``bot/ai/<engine>.py``,
+found over the engines `bench.engines` discovers), each level plays seeded games at the
+game's usual player count against uniformly random players (`choose_uniform` on the
+state) and, above easy, against the level below. The measured seat rotates: game ``g``
+puts it in seat ``g % players`` and deals deck ``g // players``, so each deal is played
+from every seat. A computer seat is handed its own view only, as in the bot.
+
+Reported per pairing: wins (sole first place), shared first places, average place, and
+the median, p99 and longest time per decision of the measured level (its chooser call
+only, view built beforehand).
+
+    python -m bench.ai [--quick] [--games N] [--game NAME] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bench import common
+from bench.engines import ENGINES
+from bench.scenes import player_ids
+from bot.ai import LEVELS, Chooser, Level, players_for
+from bot.ai.random_player import choose_uniform
+from bot.engines.base import Engine, SeededRng
+
+PLAYER_COUNTS = {"geschenkt": 3, "draughts": 2, "escalation": 3, "take": 2, "give_and_take": 3}
+"""The usual table for each game; other games play at their minimum."""
+
+WIN_TARGETS: dict[tuple[str, Level], float] = {
+    ("draughts", "hard"): 0.90,
+    ("geschenkt", "hard"): 0.60,
+}
+"""Targets: the level wins at least this share of games against random players."""
+
+MAX_DECISION_P99_SECONDS = 1.0
+"""Target: every level's p99 time per decision stays under a second."""
+
+DEFAULT_GAMES = 500
+QUICK_GAMES = 20
+MAX_ACTIONS = 20_000
+"""A game longer than this is a bug (a player or engine that never ends it)."""
+
+Opponent = Level | Literal["random"]
+
+
+@dataclass
+class Pairing:
+    """One level in one seat against ``opponent`` in every other seat."""
+
+    game: str
+    level: Level
+    opponent: Opponent
+    players: int
+    games: int = 0
+    wins: int = 0
+    """Sole first place."""
+    shared_firsts: int = 0
+    """First place shared with another player (a draw, or equal scores)."""
+    place_total: int = 0
+    decisions: list[float] = field(default_factory=list)
+    """Seconds per decision of the measured level."""
+    seconds: float = 0.0
+    """Wall time of the whole pairing."""
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def shared_rate(self) -> float:
+        return self.shared_firsts / self.games
+
+    @property
+    def average_place(self) -> float:
+        return self.place_total / self.games
+
+    def decision_ms(self, q: float) -> float | None:
+        return 1000 * common.percentile(self.decisions, q) if self.decisions else None
+
+    @property
+    def win_target(self) -> float | None:
+        if self.opponent != "random":
+            return None
+        return WIN_TARGETS.get((self.game, self.level))
+
+    @property
+    def win_target_met(self) -> bool | None:
+        target = self.win_target
+        return None if target is None else self.win_rate >= target
+
+    @property
+    def time_target_met(self) -> bool | None:
+        p99 = self.decision_ms(99)
+        return None if p99 is None else p99 <= 1000 * MAX_DECISION_P99_SECONDS
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "opponent": self.opponent,
+            "players": self.players,
+            "games": self.games,
+            "wins": self.wins,
+            "shared_firsts": self.shared_firsts,
+            "win_rate": self.win_rate,
+            "shared_rate": self.shared_rate,
+            "average_place": self.average_place,
+            "decisions": len(self.decisions),
+            "decision_median_ms": self.decision_ms(50),
+            "decision_p99_ms": self.decision_ms(99),
+            "decision_max_ms": self.decision_ms(100),
+            "seconds": self.seconds,
+            "win_target": self.win_target,
+            "win_target_met": self.win_target_met,
+            "target_p99_under_1s": self.time_target_met,
+        }
+
+
+def games_with_players() -> list[tuple[Engine[Any, Any], Mapping[Level, Chooser]]]:
+    """Every discovered engine whose game has computer players of its own. A player
+    module that fails to import fails the benchmark rather than dropping out."""
+    found = []
+    for engine in ENGINES:
+        players = players_for(engine.name)
+        if players is not None:
+            found.append((engine, players))
+    return found
+
+
+def pairings_for(players: Mapping[Level, Chooser]) -> list[tuple[Level, Opponent]]:
+    """Each level against random players, and each but the first against the level
+    below it."""
+    levels = [level for level in LEVELS if level in players]
+    result: list[tuple[Level, Opponent]] = []
+    for k, level in enumerate(levels):
+        result.append((level, "random"))
+        if k > 0:
+            result.append((level, levels[k - 1]))
+    return result
+
+
+def play_pairing(
+    engine: Engine[Any, Any],
+    players: Mapping[Level, Chooser],
+    level: Level,
+    opponent: Opponent,
+    count: int,
+    games: int,
+) -> Pairing:
+    ids = player_ids(count, 0)
+    chooser = players[level]
+    other = None if opponent == "random" else players[opponent]
+    pairing = Pairing(engine.name, level, opponent, count)
+    started = time.perf_counter()
+    for game in range(games):
+        seat = game % count
+        state = engine.new_game(ids, game // count)
+        rngs = [SeededRng.from_seed((game << 8) + k) for k in range(count)]
+        for _ in range(MAX_ACTIONS):
+            if engine.is_over(state):
+                break
+            player = engine.to_act(state)[0]
+            k = ids.index(player)
+            rng = SeededRng.from_seed(rngs[k].next_u64())
+            action: Any
+            if k == seat:
+                view = engine.view(state, player)
+                tick = time.perf_counter()
+                action = chooser(view, rng)
+                pairing.decisions.append(time.perf_counter() - tick)
+            elif other is None:
+                action = choose_uniform(engine, state, player, rng)
+            else:
+                action = other(engine.view(state, player), rng)
+            state = engine.apply(state, player, action)
+        else:
+            raise RuntimeError(
+                f"{engine.name}: {level} against {opponent}, game {game} did not end "
+                f"in {MAX_ACTIONS:,} actions"
+            )
+        places = engine.outcome(state).places
+        place = places[ids[seat]]
+        firsts = sum(1 for p in places.values() if p == 1)
+        pairing.games += 1
+        pairing.place_total += place
+        if place == 1:
+            if firsts == 1:
+                pairing.wins += 1
+            else:
+                pairing.shared_firsts += 1
+    pairing.seconds = time.perf_counter() - started
+    return pairing
+
+
+def print_pairings(name: str, count: int, rows: Sequence[Pairing]) -> None:
+    headers = [
+        "level",
+        "against",
+        "games",
+        "wins %",
+        "shared 1st %",
+        "avg place",
+        "decisions",
+        "median ms",
+        "p99 ms",
+        "max ms",
+        "seconds",
+        "target",
+    ]
+    table: list[list[common.Cell]] = []
+    for row in rows:
+        targets = []
+        if row.win_target is not None:
+            targets.append(
+                f"wins ≥ {row.win_target:.0%}: {common.target(bool(row.win_target_met))}"
+            )
+        if row.time_target_met is not None:
+            targets.append(f"p99 ≤ 1 s: {common.target(row.time_target_met)}")
+        table.append(
+            [
+                row.level,
+                row.opponent if row.opponent == "random" else f"{row.opponent} ×{count - 1}",
+                row.games,
+                100 * row.win_rate,
+                100 * row.shared_rate,
+                row.average_place,
+                len(row.decisions),
+                row.decision_ms(50),
+                row.decision_ms(99),
+                row.decision_ms(100),
+                row.seconds,
+                "; ".join(targets),
+            ]
+        )
+    common.print_table(
+        f"{name}, {count} players: one seat at each level against the rest",
+        headers,
+        table,
+        digits=3,
+    )
+
+
+def notes_for(count: int) -> list[str]:
+    return [
+        f"an even table wins {100 / count:.1f}% of games; places run 1–{count}, shared "
+        "first places (draws, equal scores) are not wins.",
+        "random: uniformly random legal actions (resigning and draw offers left out).",
+        "times: the level's own decisions, one CPU; the view is built before the clock starts.",
+    ]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    found = games_with_players()
+    parser = common.parser("Computer players: win rates and time per decision, one core")
+    parser.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help=f"games per pairing (default {DEFAULT_GAMES}, --quick {QUICK_GAMES})",
+    )
+    parser.add_argument(
+        "--game",
+        action="append",
+        choices=[engine.name for engine, _ in found],
+        help="measure only this game (repeatable; default: every game with computer players)",
+    )
+    args = parser.parse_args(argv)
+    common.print_machine()
+    with common.one_cpu() as cpu:
+        run(args, cpu, found)
+    return 0
+
+
+def run(
+    args: argparse.Namespace,
+    cpu: int | None,
+    found: Sequence[tuple[Engine[Any, Any], Mapping[Level, Chooser]]],
+) -> None:
+    games = args.games or (QUICK_GAMES if args.quick else DEFAULT_GAMES)
+    chosen = [
+        (engine, players) for engine, players in found if not args.game or engine.name in args.game
+    ]
+    print(
+        f"Pinned to CPU {cpu}." if cpu is not None else "Could not pin to one CPU.",
+        f"{games} games per pairing.",
+    )
+    print(f"Games: {', '.join(engine.name for engine, _ in chosen) or 'none'}.")
+    started = time.perf_counter()
+    results: list[dict[str, Any]] = []
+    for engine, players in chosen:
+        count = PLAYER_COUNTS.get(engine.name, engine.min_players)
+        rows = []
+        for level, opponent in pairings_for(players):
+            row = play_pairing(engine, players, level, opponent, count, games)
+            print(f"  {engine.name}: {level} against {opponent} done in {row.seconds:.1f} s")
+            rows.append(row)
+        print_pairings(engine.name, count, rows)
+        common.print_notes(notes_for(count))
+        results.append(
+            {
+                "game": engine.name,
+                "players": count,
+                "pairings": [row.as_json() for row in rows],
+                "targets_met": all(
+                    met is not False
+                    for row in rows
+                    for met in (row.win_target_met, row.time_target_met)
+                ),
+            }
+        )
+    elapsed = time.perf_counter() - started
+    print(f"\nElapsed: {elapsed:.1f} s.")
+    common.write_json(
+        args.json,
+        "ai",
+        {
+            "settings": {
+                "games_per_pairing": games,
+                "quick": args.quick,
+                "pinned_cpu": cpu,
+                "player_counts": PLAYER_COUNTS,
+                "win_targets": {f"{g}/{lvl}": t for (g, lvl), t in WIN_TARGETS.items()},
+                "max_decision_p99_seconds": MAX_DECISION_P99_SECONDS,
+            },
+            "elapsed_seconds": elapsed,
+            "results": results,
+        },
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,490 @@
+"""Geschenkt (No Thanks!) computer players.
+
+Each level sees only its seat's `GeschenktView`: its own chips, everyone's cards, the
+face-up card and pot, how many cards are left. Other players' chips, the order of the
+stack and the cards removed before play stay hidden.
+
+- easy: takes a card that fits one of its runs, or one with a large pot; otherwise a
+  little noise, and it refuses.
+- normal: a chip-value threshold (`Params`): take when the card's cost (its change to
+  the score: runs count their lowest card only) less the pot at a chip value, less a
+  bonus for a card near one held, is below a threshold that rises as the chips run
+  out. It sends a card that fits its run around the table for more chips while no one
+  else has a neighbour of that card. Tuned by self-play (`tune_normal`).
+- hard: determinized Monte Carlo. Each sample deals the hidden information so it
+  agrees with the view (the variant, the other players' chips, the stack order, the
+  removed cards), then plays the game out with the real engine after taking and after
+  refusing, everyone playing the normal policy, and keeps the choice with the better
+  mean result (own score less the best other score). Samples share the deal between
+  the two choices; they stop once one choice is clearly better, or at a bound on
+  engine actions (both deterministic), or at a wall-clock budget (a safety net under
+  load).
+
+    python -m bot.ai.geschenkt [--games N] [--rounds N]   # re-run the normal tuning
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import itertools
+import math
+import random
+import time
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.ai import Chooser, Level
+from bot.engines.base import SeededRng
+from bot.engines.geschenkt import (
+    ENGINE,
+    REFUSE,
+    TACTICAL_REMOVED,
+    TAKE,
+    GeschenktAction,
+    GeschenktState,
+    GeschenktView,
+    card_pool,
+    starting_chips,
+)
+
+FULL_PHASE = 23
+"""Cards left when the first card is face up: the phase runs from 1 down to 0."""
+
+
+def card_cost(card: int, mine: Collection[int]) -> int:
+    """How much taking ``card`` adds to the score of the cards ``mine`` (chips aside):
+    the card itself alone, 0 on top of a run, -1 below a run, and a bridge between two
+    runs drops the upper run's lowest card. Equals the engine's ``score`` difference."""
+    below, above = card - 1 in mine, card + 1 in mine
+    if below and above:
+        return -(card + 1)
+    if below:
+        return 0
+    if above:
+        return -1
+    return card
+
+
+# --- normal: the threshold policy ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Params:
+    """The normal policy: take when
+    ``cost - chip_value * pot - near_bonus * near < threshold + low_chips / (chips + 1)``,
+    where the chip value slides from ``chip_value`` (first card) to ``late_chip_value``
+    (last card); never refuse with no chips; refuse a card that fits a run (cost <= 0)
+    while the pot is below ``greed`` and no other player holds a neighbour of it."""
+
+    chip_value: float
+    late_chip_value: float
+    threshold: float
+    low_chips: float
+    near_bonus: float
+    greed: float
+
+
+TUNED = Params(
+    chip_value=3.6,
+    late_chip_value=0.9,
+    threshold=2.0,
+    low_chips=14.0,
+    near_bonus=2.0,
+    greed=3.0,
+)
+"""The normal policy's constants, found once by ``python -m bot.ai.geschenkt`` (see
+`tune_normal`: pattern search from `INITIAL`, each candidate against the incumbent in
+4,000 paired seeded 3-player games with a field of incumbents and easy players; 6
+passes, 74 candidates). Moves kept: chip_value 2.6 -> 3.6, late_chip_value 1.4 -> 0.9,
+threshold 3 -> 2; near_bonus wandered 4 -> 2 -> 0 -> 1 -> 2 (flat within the noise);
+low_chips and greed stayed. Tuning against copies of the incumbent alone drove
+chip_value to 4.6, which beat copies but won only 56% against two easy players."""
+
+
+def normal_takes(
+    params: Params,
+    card: int,
+    pot: int,
+    mine: Collection[int],
+    chips: int,
+    cards_left: int,
+    others: Sequence[Collection[int]],
+) -> bool:
+    """Whether the normal policy takes ``card`` (``others``: the other seats' cards)."""
+    if chips <= 0:
+        return True
+    cost = card_cost(card, mine)
+    if cost <= 0 and pot < params.greed:
+        wanted = any(card - 1 in hand or card + 1 in hand for hand in others)
+        if not wanted:
+            return False
+    phase = min(cards_left, FULL_PHASE) / FULL_PHASE
+    chip_value = params.late_chip_value + (params.chip_value - params.late_chip_value) * phase
+    near = cost == card and (card - 2 in mine or card + 2 in mine)
+    value = cost - chip_value * pot - (params.near_bonus if near else 0.0)
+    return value < params.threshold + params.low_chips / (chips + 1)
+
+
+def state_takes(params: Params, state: GeschenktState) -> bool:
+    """The normal policy for the seat to act, read straight off a (sampled) state."""
+    seat = state.turn
+    assert state.current is not None
+    return normal_takes(
+        params,
+        state.current,
+        state.pot,
+        state.cards[seat],
+        state.chips[seat],
+        len(state.stack),
+        [hand for k, hand in enumerate(state.cards) if k != seat],
+    )
+
+
+def _me(view: GeschenktView) -> int:
+    seats = [seat.player for seat in view.seats]
+    if view.viewer not in seats or view.to_act != view.viewer or view.current_card is None:
+        raise ValueError("a computer player chooses only on its own turn")
+    return seats.index(view.viewer)
+
+
+def make_normal(params: Params = TUNED) -> Chooser:
+    def choose(view: GeschenktView, rng: SeededRng) -> GeschenktAction:
+        me = _me(view)
+        assert view.current_card is not None and view.my_chips is not None
+        takes = normal_takes(
+            params,
+            view.current_card,
+            view.pot,
+            set(view.seats[me].cards),
+            view.my_chips,
+            view.cards_left,
+            [set(seat.cards) for k, seat in enumerate(view.seats) if k != me],
+        )
+        return TAKE if takes else REFUSE
+
+    return choose
+
+
+# --- easy: a simple rule with noise -----------------------------------------------------
+
+
+def easy_takes(card: int, pot: int, mine: Collection[int], chips: int, rng: SeededRng) -> bool:
+    """Take a card that fits a run (with an empty pot, mostly), or one whose pot is at
+    least a third of it; otherwise refuse, but take now and then anyway. Always take
+    with no chips."""
+    if chips <= 0:
+        return True
+    roll = rng.below(100)
+    if card_cost(card, mine) <= 0:
+        return pot > 0 or roll < 85
+    if 3 * pot >= card:
+        return roll < 90
+    return roll < 12
+
+
+def choose_easy(view: GeschenktView, rng: SeededRng) -> GeschenktAction:
+    me = _me(view)
+    assert view.current_card is not None and view.my_chips is not None
+    mine = set(view.seats[me].cards)
+    return TAKE if easy_takes(view.current_card, view.pot, mine, view.my_chips, rng) else REFUSE
+
+
+# --- hard: determinized Monte Carlo -------------------------------------------------------
+
+TACTICAL_PRIOR = 0.3
+"""How likely a game is the tactical variant before any card is seen."""
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """One way the hidden part of the table may be: the variant, the cards not seen
+    (the rest of the stack and the removed ones) and the other players' chips in all."""
+
+    weight: float
+    tactical: bool
+    unseen: tuple[int, ...]
+    others_chips: int
+
+
+def hypotheses(view: GeschenktView) -> list[Hypothesis]:
+    """The variants the view allows, weighted by how likely each makes what is seen.
+
+    All chips stay in play, so the other players hold ``start * players - mine - pot``
+    together. The tactical variant is out once a 10, 20 or 30 shows, or if that sum
+    would be negative; otherwise its weight is the prior against the chance that a
+    standard deck hid all three in the cards seen so far."""
+    count = len(view.seats)
+    seen = {card for seat in view.seats for card in seat.cards}
+    if view.current_card is not None:
+        seen.add(view.current_card)
+    mine = view.my_chips or 0
+    result = []
+    for tactical in (False, True):
+        if tactical and seen & set(TACTICAL_REMOVED):
+            continue
+        others = starting_chips(count, tactical) * count - mine - view.pot
+        if others < 0:
+            continue
+        unseen = tuple(card for card in card_pool(tactical) if card not in seen)
+        if tactical:
+            weight = TACTICAL_PRIOR
+        else:
+            pool = len(card_pool(False))
+            # P(no 10/20/30 among the seen cards | standard deck)
+            clear = math.prod(
+                (pool - len(TACTICAL_REMOVED) - k) / (pool - k) for k in range(len(seen))
+            )
+            weight = (1 - TACTICAL_PRIOR) * (clear if seen.isdisjoint(TACTICAL_REMOVED) else 1)
+        result.append(Hypothesis(weight, tactical, unseen, others))
+    if not result:  # chips don't add up (a custom game): trust the standard rules
+        unseen = tuple(card for card in card_pool(False) if card not in seen)
+        result.append(Hypothesis(1.0, False, unseen, 0))
+    return result
+
+
+def sample_state(
+    view: GeschenktView, me: int, hypotheses: Sequence[Hypothesis], rng: random.Random
+) -> GeschenktState:
+    """A full state that agrees with the view: a variant by weight, the unseen cards
+    shuffled into the stack and the removed pile, the other players' chips dealt one by
+    one to a random other seat."""
+    total = sum(h.weight for h in hypotheses)
+    pick = rng.random() * total
+    chosen = hypotheses[-1]
+    for hypothesis in hypotheses:
+        pick -= hypothesis.weight
+        if pick < 0:
+            chosen = hypothesis
+            break
+    unseen = list(chosen.unseen)
+    rng.shuffle(unseen)
+    stack, removed = unseen[: view.cards_left], sorted(unseen[view.cards_left :])
+    count = len(view.seats)
+    chips = [0] * count
+    chips[me] = view.my_chips or 0
+    others = [k for k in range(count) if k != me]
+    for _ in range(chosen.others_chips):
+        chips[others[rng.randrange(len(others))]] += 1
+    return GeschenktState(
+        players=[seat.player for seat in view.seats],
+        chips=chips,
+        cards=[list(seat.cards) for seat in view.seats],
+        stack=stack,
+        current=view.current_card,
+        pot=view.pot,
+        turn=me,
+        removed=removed,
+        tactical=chosen.tactical,
+        rng=SeededRng(),
+    )
+
+
+def play_out(state: GeschenktState, params: Params) -> tuple[GeschenktState, int]:
+    """Everyone plays the normal policy to the end, through the engine; also returns
+    the number of actions played."""
+    actions = 0
+    while state.current is not None:
+        action = TAKE if state_takes(params, state) else REFUSE
+        state = ENGINE.apply(state, state.players[state.turn], action)
+        actions += 1
+    return state, actions
+
+
+def margin(state: GeschenktState, me: int) -> int:
+    """Own final score less the best other score (lower is better; < 0 is a win)."""
+    scores = ENGINE.outcome(state).scores
+    mine = scores[state.players[me]]
+    return mine - min(s for player, s in scores.items() if player != state.players[me])
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much thinking per decision. ``actions`` (engine actions over all rollouts)
+    and ``samples`` bound it deterministically, and so does the early stop: after
+    ``min_samples``, once the mean difference between the choices is more than
+    ``confidence`` standard errors from 0 (or every sample agrees exactly).
+    ``seconds`` is a wall-clock safety net that stops early on a slow or busy machine
+    (then the choice may depend on timing)."""
+
+    actions: int = 16_000
+    samples: int = 400
+    min_samples: int = 16
+    confidence: float = 3.0
+    seconds: float | None = 0.2
+
+
+HARD_BUDGET = Budget()
+
+
+def settled(differences: Sequence[float], confidence: float) -> bool:
+    """Whether the mean of ``differences`` is clearly away from 0."""
+    count = len(differences)
+    mean = sum(differences) / count
+    variance = sum((d - mean) ** 2 for d in differences) / (count - 1)
+    return variance == 0 or abs(mean) > confidence * math.sqrt(variance / count)
+
+
+def make_hard(budget: Budget = HARD_BUDGET, params: Params = TUNED) -> Chooser:
+    def choose(view: GeschenktView, rng: SeededRng) -> GeschenktAction:
+        me = _me(view)
+        if not view.my_chips:
+            return TAKE
+        start = time.perf_counter()
+        local = random.Random(rng.next_u64())
+        options = hypotheses(view)
+        differences: list[float] = []  # (taking - refusing) per sample; < 0: take
+        actions = 0
+        while len(differences) < budget.samples:
+            if len(differences) >= budget.min_samples and (
+                actions >= budget.actions or settled(differences, budget.confidence)
+            ):
+                break
+            if (
+                budget.seconds is not None
+                and len(differences) >= 2
+                and time.perf_counter() - start > budget.seconds
+            ):
+                break
+            state = sample_state(view, me, options, local)
+            player = state.players[me]
+            taken, used_take = play_out(ENGINE.apply(state, player, TAKE), params)
+            refused, used_refuse = play_out(ENGINE.apply(state, player, REFUSE), params)
+            differences.append(margin(taken, me) - margin(refused, me))
+            actions += used_take + used_refuse + 2
+        return TAKE if sum(differences) <= 0 else REFUSE
+
+    return choose
+
+
+PLAYERS: Mapping[Level, Chooser] = {
+    "easy": choose_easy,
+    "normal": make_normal(),
+    "hard": make_hard(),
+}
+
+
+# --- tuning the normal policy by self-play -----------------------------------------------
+
+
+Policy = Callable[[GeschenktState, SeededRng], bool]
+"""Whether the seat to act takes, read off the state (fast for tuning)."""
+
+
+def threshold_policy(params: Params) -> Policy:
+    return lambda state, rng: state_takes(params, state)
+
+
+def easy_policy(state: GeschenktState, rng: SeededRng) -> bool:
+    seat = state.turn
+    assert state.current is not None
+    return easy_takes(state.current, state.pot, state.cards[seat], state.chips[seat], rng)
+
+
+def field_margin(
+    player: Policy, field: tuple[Policy, ...], seat: int, deal: int, seed: int
+) -> float:
+    """One seeded game, ``player`` in ``seat`` and ``field`` in the other seats: its
+    score less the mean of the others' (lower is better)."""
+    ids = [f"p{k}" for k in range(len(field) + 1)]
+    others = iter(field)
+    seats = [player if k == seat else next(others) for k in range(len(ids))]
+    state = ENGINE.new_game(ids, deal)
+    rng = SeededRng.from_seed(seed)
+    while state.current is not None:
+        take = seats[state.turn](state, rng)
+        state = ENGINE.apply(state, ids[state.turn], TAKE if take else REFUSE)
+    scores = ENGINE.outcome(state).scores
+    rest = [scores[ids[k]] for k in range(len(ids)) if k != seat]
+    return scores[ids[seat]] - sum(rest) / len(rest)
+
+
+def self_play(
+    candidate: Params, incumbent: Params, games: int, seed: int = 0, players: int = 3
+) -> tuple[float, float]:
+    """How much better the candidate does than the incumbent in the incumbent's seat:
+    the mean over ``games`` paired games of (candidate's margin - incumbent's margin),
+    each pair the same deal, seat and other players (lower is better), and its
+    standard error. The seat rotates, every deal is played from each seat; the others
+    are, deal by deal in turn, two copies of the incumbent, two easy players, one of
+    each. (Copies alone reward whatever beats a mirror: a player tuned on them alone
+    lost to easy players far more often.)"""
+    mine, theirs = threshold_policy(candidate), threshold_policy(incumbent)
+    others = players - 1
+    fields = [(theirs,) * others, (easy_policy,) * others, (theirs, easy_policy) * others]
+    edges: list[float] = []
+    for game in range(games):
+        seat, deal = game % players, seed * 1_000_003 + game // players
+        field = fields[(game // players) % len(fields)][:others]
+        edges.append(
+            field_margin(mine, field, seat, deal, seed + game)
+            - field_margin(theirs, field, seat, deal, seed + game)
+        )
+    mean = sum(edges) / games
+    spread = math.sqrt(sum((e - mean) ** 2 for e in edges) / max(games - 1, 1))
+    return mean, spread / math.sqrt(games)
+
+
+INITIAL = Params(
+    chip_value=2.6, late_chip_value=1.4, threshold=3.0, low_chips=14.0, near_bonus=4.0, greed=3.0
+)
+"""The hand-made guess the tuning starts from."""
+
+STEPS = Params(
+    chip_value=1.0, late_chip_value=0.5, threshold=2.0, low_chips=4.0, near_bonus=2.0, greed=2.0
+)
+"""The first step of each parameter in `tune_normal`."""
+
+
+def tune_normal(
+    start: Params = INITIAL,
+    games: int = 4000,
+    passes: int = 6,
+    log: Callable[[str], None] = print,
+) -> Params:
+    """Pattern search by self-play. A move of one parameter by its step is kept when
+    the candidate beats two copies of the incumbent by more than two standard errors
+    of the mean margin (`self_play` against a field of incumbents and easy players,
+    fresh seeds each time); a kept move is repeated
+    while it keeps winning, else the other direction is tried. After a pass over all
+    parameters without a kept move, the steps halve."""
+    best = start
+    steps = dataclasses.asdict(STEPS)
+    seeds = itertools.count(1)
+    for pass_ in range(1, passes + 1):
+        moved = False
+        for name in steps:
+            for direction in (1, -1):
+                kept = False
+                while True:
+                    value = round(getattr(best, name) + direction * steps[name], 3)
+                    if value < 0:
+                        break
+                    candidate = dataclasses.replace(best, **{name: value})
+                    edge, error = self_play(candidate, best, games, next(seeds))
+                    if edge >= -2 * error:
+                        log(f"pass {pass_}: {name}={value:g} margin {edge:+.2f} ± {error:.2f}")
+                        break
+                    log(f"pass {pass_}: {name}={value:g} margin {edge:+.2f} ± {error:.2f} kept")
+                    best, kept = candidate, True
+                if kept:
+                    moved = True
+                    break
+        if not moved:
+            steps = {name: step / 2 for name, step in steps.items()}
+        log(f"after pass {pass_}: {best}")
+    return best
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Tune the normal Geschenkt player")
+    parser.add_argument("--games", type=int, default=4000, help="games per candidate")
+    parser.add_argument("--passes", type=int, default=6, help="passes of the pattern search")
+    args = parser.parse_args(argv)
+    tuned = tune_normal(games=args.games, passes=args.passes)
+    print(f"TUNED = {tuned}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

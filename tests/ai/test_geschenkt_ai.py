@@ -1,0 +1,234 @@
+"""Geschenkt computer players: legal, blind to hidden information, repeatable, sensible."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from bot.ai import LEVELS, Chooser, players_for
+from bot.ai.geschenkt import (
+    PLAYERS,
+    TUNED,
+    Budget,
+    card_cost,
+    hypotheses,
+    make_hard,
+    normal_takes,
+    sample_state,
+)
+from bot.engines.base import SeededRng
+from bot.engines.geschenkt import (
+    ENGINE,
+    REFUSE,
+    TAKE,
+    GeschenktAction,
+    GeschenktOptions,
+    GeschenktState,
+    GeschenktView,
+    parse_action,
+    score,
+)
+
+QUICK_HARD = make_hard(Budget(actions=400, samples=10, min_samples=4, seconds=None))
+"""The hard player with a small, purely deterministic budget (no wall clock)."""
+
+CHOOSERS: dict[str, Chooser] = {"easy": PLAYERS["easy"], "normal": PLAYERS["normal"]}
+CHOOSERS["hard"] = QUICK_HARD
+
+
+def as_action(choice: object) -> GeschenktAction:
+    if isinstance(choice, str):
+        return parse_action(choice)
+    assert isinstance(choice, GeschenktAction)
+    return choice
+
+
+def positions(games: int, seed: int, every: int = 1) -> Iterator[GeschenktState]:
+    """Decision points of random games: 3–7 players, standard and tactical."""
+    rng = random.Random(seed)
+    for game in range(games):
+        count = 3 + game % 5
+        options = GeschenktOptions(tactical=game % 3 == 2)
+        state = ENGINE.new_game([f"p{k}" for k in range(count)], rng.randrange(2**32), options)
+        step = 0
+        while not ENGINE.is_over(state):
+            if step % every == 0:
+                yield state
+            player = ENGINE.to_act(state)[0]
+            state = ENGINE.apply(state, player, rng.choice(ENGINE.legal_actions(state, player)))
+            step += 1
+
+
+def choose(chooser: Chooser, state: GeschenktState, rng_state: int) -> GeschenktAction:
+    player = ENGINE.to_act(state)[0]
+    return as_action(chooser(ENGINE.view(state, player), SeededRng(state=rng_state)))
+
+
+def hide_differently(state: GeschenktState, rng: random.Random) -> GeschenktState:
+    """The same table as the seat to act sees it: the other players' chips moved among
+    them (same total), the stack and the removed cards dealt again."""
+    data = state.model_dump()
+    me = state.turn
+    others = [k for k in range(len(state.players)) if k != me]
+    chips = data["chips"]
+    pool = sum(chips[k] for k in others)
+    for k in others:
+        chips[k] = 0
+    for _ in range(pool):
+        chips[rng.choice(others)] += 1
+    hidden = state.stack + state.removed
+    rng.shuffle(hidden)
+    data["stack"] = hidden[: len(state.stack)]
+    data["removed"] = sorted(hidden[len(state.stack) :])
+    data["rng"]["state"] = rng.randrange(2**64)
+    return GeschenktState.model_validate(data)
+
+
+def test_every_level_is_registered() -> None:
+    players = players_for("geschenkt")
+    assert players is PLAYERS
+    assert set(PLAYERS) == set(LEVELS)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_chooses_a_legal_action(level: str) -> None:
+    chooser = CHOOSERS[level]
+    every = 1 if level != "hard" else 5
+    checked = 0
+    for k, state in enumerate(positions(games=25 if level != "hard" else 10, seed=1, every=every)):
+        player = ENGINE.to_act(state)[0]
+        action = choose(chooser, state, k)
+        assert action in ENGINE.legal_actions(state, player)
+        checked += 1
+    assert checked > (60 if level == "hard" else 500)
+
+
+def test_the_real_hard_player_chooses_legal_actions() -> None:
+    for k, state in enumerate(positions(games=2, seed=2, every=12)):
+        player = ENGINE.to_act(state)[0]
+        assert choose(PLAYERS["hard"], state, k) in ENGINE.legal_actions(state, player)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_hidden_information_changes_nothing(level: str) -> None:
+    """Two states that differ only in what the seat can't see give the same view, so
+    the same choice for the same generator state."""
+    rng = random.Random(3)
+    chooser = CHOOSERS[level]
+    every = 2 if level != "hard" else 9
+    for k, state in enumerate(positions(games=12, seed=3, every=every)):
+        other = hide_differently(state, rng)
+        player = ENGINE.to_act(state)[0]
+        assert other != state
+        assert ENGINE.view(other, player) == ENGINE.view(state, player)
+        assert choose(chooser, other, k) == choose(chooser, state, k)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_same_generator_state_same_choice(level: str) -> None:
+    chooser = CHOOSERS[level]
+    every = 1 if level != "hard" else 13
+    for state in positions(games=8, seed=4, every=every):
+        for rng_state in (0, 12345, 2**63 + 7):
+            first = choose(chooser, state, rng_state)
+            assert choose(chooser, state, rng_state) == first
+
+
+def test_the_chooser_reads_the_view_only() -> None:
+    """Handed a view object whose hidden fields don't exist, every level still plays."""
+    state = ENGINE.new_game(["a", "b", "c"], 5)
+    view = ENGINE.view(state, "a")
+    assert view.removed is None and all(seat.chips is None for seat in view.seats)
+    for chooser in CHOOSERS.values():
+        assert as_action(chooser(view, SeededRng(state=1))) in (TAKE, REFUSE)
+
+
+def table(
+    mine: list[int],
+    card: int,
+    pot: int,
+    my_chips: int,
+    others: tuple[list[int], list[int]] = ([], []),
+    stack: int = 15,
+) -> GeschenktState:
+    """A 3-player table with seat 0 to act."""
+    seen = {*mine, card, *others[0], *others[1]}
+    unseen = [c for c in range(3, 36) if c not in seen]
+    random.Random(card * 100 + pot).shuffle(unseen)
+    total_chips = 33 - my_chips - pot
+    return GeschenktState(
+        players=["me", "b", "c"],
+        chips=[my_chips, total_chips // 2, total_chips - total_chips // 2],
+        cards=[sorted(mine), sorted(others[0]), sorted(others[1])],
+        stack=unseen[:stack],
+        current=card,
+        pot=pot,
+        removed=sorted(unseen[stack:]),
+        rng=SeededRng(state=9),
+    )
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_chips_means_take(level: str) -> None:
+    state = table(mine=[20], card=33, pot=0, my_chips=0)
+    assert choose(PLAYERS[level], state, 1) == TAKE
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_card_on_your_run_with_a_fat_pot_is_taken(level: str) -> None:
+    state = table(mine=[27, 28], card=29, pot=9, my_chips=4, others=([30], [5]))
+    for rng_state in range(5):
+        assert choose(PLAYERS[level], state, rng_state) == TAKE
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_a_high_card_with_nothing_on_it_is_refused(level: str) -> None:
+    state = table(mine=[6], card=34, pot=0, my_chips=11, others=([12], [18]), stack=20)
+    assert choose(PLAYERS[level], state, 1) == REFUSE
+
+
+def test_card_cost_is_the_engine_score_difference() -> None:
+    rng = random.Random(5)
+    for _ in range(2000):
+        mine = sorted(rng.sample(range(3, 36), rng.randrange(0, 12)))
+        card = rng.choice([c for c in range(3, 36) if c not in mine])
+        assert card_cost(card, set(mine)) == score([*mine, card], 0) - score(mine, 0)
+
+
+def test_normal_never_refuses_without_chips() -> None:
+    for card in range(3, 36):
+        assert normal_takes(TUNED, card, 0, set(), 0, 20, [set(), set()])
+
+
+def test_sampled_states_agree_with_the_view() -> None:
+    """Every deal the hard player imagines looks, from its seat, exactly like the view,
+    holds every card once and all the chips of the variant it picked."""
+    rng = random.Random(6)
+    for state in positions(games=30, seed=6, every=3):
+        player = ENGINE.to_act(state)[0]
+        view = ENGINE.view(state, player)
+        assert isinstance(view, GeschenktView)
+        options = hypotheses(view)
+        assert options and all(h.weight > 0 for h in options)
+        assert any(h.tactical == state.tactical for h in options)
+        sample = sample_state(view, state.turn, options, rng)
+        assert ENGINE.view(sample, player) == view
+        cards = [c for hand in sample.cards for c in hand] + sample.stack + sample.removed
+        assert sample.current is not None
+        cards.append(sample.current)
+        pool = 30 if sample.tactical else 33
+        assert sorted(cards) == sorted(set(cards)) and len(cards) == pool
+        count = len(state.players)
+        per_seat = 7 if count == 7 else 9 if count == 6 else 10 if sample.tactical else 11
+        assert sum(sample.chips) + sample.pot == per_seat * count
+        assert min(sample.chips) >= 0
+
+
+def test_a_ten_twenty_or_thirty_rules_out_the_tactical_variant() -> None:
+    state = table(mine=[20], card=31, pot=0, my_chips=5)
+    view = ENGINE.view(state, "me")
+    assert [h.tactical for h in hypotheses(view)] == [False]
+    fresh = ENGINE.view(table(mine=[], card=31, pot=0, my_chips=11, stack=22), "me")
+    assert sorted(h.tactical for h in hypotheses(fresh)) == [False, True]
