@@ -10,7 +10,8 @@ stack and the cards removed before play stay hidden.
   the score: runs count their lowest card only) less the pot at a chip value, less a
   bonus for a card near one held, is below a threshold that rises as the chips run
   out. It sends a card that fits its run around the table for more chips while no one
-  else has a neighbour of that card. Tuned by self-play (`tune_normal`).
+  else has a neighbour of that card (until the pot reaches ``greed``). Tuned by play
+  against copies of itself and easy players (`tune_normal`).
 - hard: determinized Monte Carlo. Each sample deals the hidden information so it
   agrees with the view (the variant, the other players' chips, the stack order, the
   removed cards), then plays the game out with the real engine after taking and after
@@ -20,7 +21,7 @@ stack and the cards removed before play stay hidden.
   engine actions (both deterministic), or at a wall-clock budget (a safety net under
   load).
 
-    python -m bot.ai.geschenkt [--games N] [--rounds N]   # re-run the normal tuning
+    python -m bot.ai.geschenkt [--games N] [--passes N]   # re-run the normal tuning
 """
 
 from __future__ import annotations
@@ -320,6 +321,8 @@ HARD_BUDGET = Budget()
 def settled(differences: Sequence[float], confidence: float) -> bool:
     """Whether the mean of ``differences`` is clearly away from 0."""
     count = len(differences)
+    if count < 2:
+        return False
     mean = sum(differences) / count
     variance = sum((d - mean) ** 2 for d in differences) / (count - 1)
     return variance == 0 or abs(mean) > confidence * math.sqrt(variance / count)
