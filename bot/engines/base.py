@@ -92,6 +92,23 @@ class VersionedModel(BaseModel):
     schema_version: int = 1
 
 
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def replaced(model: ModelT, **changes: Any) -> ModelT:
+    """A shallow copy of ``model`` with ``changes``, like ``model_copy(update=...)`` but
+    about 3x cheaper: it copies one dict instead of four. The caller passes values of
+    the right types (as with ``model_copy``, nothing is validated). Engines use it in
+    ``apply``, where the copy is most of the cost of a move."""
+    copy = model.__class__.__new__(model.__class__)
+    fields = {**model.__dict__, **changes}
+    object.__setattr__(copy, "__dict__", fields)
+    object.__setattr__(copy, "__pydantic_fields_set__", model.model_fields_set | changes.keys())
+    object.__setattr__(copy, "__pydantic_extra__", model.__pydantic_extra__)
+    object.__setattr__(copy, "__pydantic_private__", model.__pydantic_private__)
+    return copy
+
+
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
 
 

@@ -32,6 +32,7 @@ from bot.engines.base import (
     VersionedModel,
     check_player_count,
     parse_options,
+    replaced,
 )
 
 LOWEST_CARD = 3
@@ -210,25 +211,20 @@ class GeschenktEngine:
         seat, chips = state.turn, list(state.chips)
         if action.kind == "refuse":
             chips[seat] -= 1
-            return state.model_copy(
-                update={
-                    "chips": chips,
-                    "pot": state.pot + 1,
-                    "turn": (seat + 1) % len(state.players),
-                }
+            return replaced(
+                state, chips=chips, pot=state.pot + 1, turn=(seat + 1) % len(state.players)
             )
         assert state.current is not None
         cards = list(state.cards)
         cards[seat] = sorted([*cards[seat], state.current])
         chips[seat] += state.pot
-        return state.model_copy(
-            update={
-                "cards": cards,
-                "chips": chips,
-                "pot": 0,
-                "stack": state.stack[1:],
-                "current": state.stack[0] if state.stack else None,
-            }
+        return replaced(
+            state,
+            cards=cards,
+            chips=chips,
+            pot=0,
+            stack=state.stack[1:],
+            current=state.stack[0] if state.stack else None,
         )
 
     def _check_legal(self, state: GeschenktState, player: PlayerId, action: object) -> None:
