@@ -11,7 +11,8 @@ Reported per pairing: wins (sole first place), shared first places, average plac
 the median, p99 and longest time per decision of the measured level (its chooser call
 only, view built beforehand).
 
-    python -m bench.ai [--quick] [--games N] [--game NAME] [--json PATH]
+    python -m bench.ai [--quick] [--games N] [--game NAME] [--pairing LEVEL:OPPONENT]
+                       [--json PATH]
 """
 
 from __future__ import annotations
@@ -269,6 +270,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=[engine.name for engine, _ in found],
         help="measure only this game (repeatable; default: every game with computer players)",
     )
+    parser.add_argument(
+        "--pairing",
+        action="append",
+        metavar="LEVEL:OPPONENT",
+        help="play only this pairing, e.g. hard:random or hard:normal (repeatable; "
+        "default: every level against random and against the level below)",
+    )
     args = parser.parse_args(argv)
     common.print_machine()
     with common.one_cpu() as cpu:
@@ -296,6 +304,8 @@ def run(
         count = PLAYER_COUNTS.get(engine.name, engine.min_players)
         rows = []
         for level, opponent in pairings_for(players):
+            if args.pairing and f"{level}:{opponent}" not in args.pairing:
+                continue
             row = play_pairing(engine, players, level, opponent, count, games)
             print(f"  {engine.name}: {level} against {opponent} done in {row.seconds:.1f} s")
             rows.append(row)
