@@ -12,12 +12,15 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot.clock import Clock, OffsetClock, SystemClock
 from bot.cogs.components import Click, GameButton, GameSelect, Pick
 from bot.cogs.errors import answering_errors
 from bot.cogs.game_cog import GameCog
 from bot.cogs.stats import stats_commands
 from bot.config import Settings
 from bot.engines.base import GameError
+from bot.i18n import N_, lang_of, tr
+from bot.i18n.commands import CommandTranslator
 from bot.render.workers import RenderWorkers
 from bot.stats import StatsStore
 from bot.store import GameStore
@@ -37,6 +40,11 @@ class TableBot(commands.AutoShardedBot):
         self.games: dict[str, GameCog] = {}
         self.renderer = RenderWorkers(settings.render_processes)
         self.stats = StatsStore(store.client)
+        self.clock: Clock = (
+            OffsetClock(store.client, settings.clock_offset_key)
+            if settings.clock_offset_key
+            else SystemClock()
+        )
         self._resumed = False
         self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -60,12 +68,13 @@ class TableBot(commands.AutoShardedBot):
             self.tree.add_command(cog.group)
         self.tree.add_command(
             app_commands.Command(
-                name="help", description="The games this bot hosts", callback=self._help
+                name="help", description=N_("The games this bot hosts"), callback=self._help
             )
         )
         for command in stats_commands(self):
             self.tree.add_command(command)
         self.add_dynamic_items(GameButton, GameSelect)
+        await self.tree.set_translator(CommandTranslator())
         await self._sync_commands()
 
     async def _sync_commands(self) -> None:
@@ -81,17 +90,30 @@ class TableBot(commands.AutoShardedBot):
             log.info("Synced %d commands to guild %s", len(synced), guild_id)
 
     async def _help(self, interaction: discord.Interaction[Any]) -> None:
+        lang = lang_of(interaction.locale)
         lines = [
-            f"**{cog.engine.title}** ({cog.engine.min_players}–{cog.engine.max_players} "
-            f"players): {cog.adapter.tagline}\nStart: `/{cog.engine.name} start` · rules: "
-            f"`/{cog.engine.name} rules`"
+            tr(
+                lang,
+                "**{title}** ({low}–{high} players): {tagline}\n"
+                "Start: `/{game} start` · rules: `/{game} rules`",
+                title=tr(lang, cog.engine.title),
+                low=cog.engine.min_players,
+                high=cog.engine.max_players,
+                tagline=tr(lang, cog.adapter.tagline),
+                game=cog.engine.name,
+            )
             for cog in self.games.values()
         ]
-        text = "\n\n".join(lines) + (
-            "\n\nEveryone joins with **Join**; the host can add computer players and "
-            "presses **Start**. Your private cards come in messages only you can see."
+        closing = tr(
+            lang,
+            "Everyone joins with **Join**; the host can add computer players and presses "
+            "**Start**. Your private cards come in messages only you can see.",
         )
-        embed = discord.Embed(title="Games in this channel", description=text, colour=0x5865F2)
+        embed = discord.Embed(
+            title=tr(lang, "Games in this channel"),
+            description="\n\n".join([*lines, closing]),
+            colour=0x5865F2,
+        )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def route_click(self, interaction: discord.Interaction[Any], click: Click) -> None:

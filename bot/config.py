@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     choice_timeout_seconds: float = Field(default=15.0, gt=0)
     """How long a player has for a choice that has a default (Give & Take's pile)
     before the default is made for them."""
+    clock_offset_key: str = ""
+    """A Redis key holding seconds to add to the bot's clock (tests move time forward
+    this way instead of waiting); empty: the system clock as it is."""
 
     @field_validator("redis_url", "discord_gateway_url", mode="before")
     @classmethod

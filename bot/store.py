@@ -23,6 +23,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.engines.base import GameError, PlayerId
+from bot.i18n import N_, Lang
 
 log = logging.getLogger(__name__)
 
@@ -35,12 +36,14 @@ T = TypeVar("T")
 
 class StoreUnavailable(GameError):
     def __init__(self) -> None:
-        super().__init__("The game store can't be reached right now. Please try again in a moment.")
+        super().__init__(
+            N_("The game store can't be reached right now. Please try again in a moment.")
+        )
 
 
 class StaleRevision(GameError):
     def __init__(self) -> None:
-        super().__init__("Someone acted first; that click was already handled.")
+        super().__init__(N_("Someone acted first; that click was already handled."))
 
 
 class Seat(BaseModel):
@@ -72,20 +75,25 @@ class Table(BaseModel):
     schema_version: int = 1
     game: str
     gid: str = Field(default_factory=lambda: secrets.token_hex(4))
+    """Tells this game's buttons apart from earlier games in the same channel."""
     opened: float = Field(default_factory=time.time)
     """When the lobby opened (Unix time): unstarted lobbies close after a while."""
-    """Tells this game's buttons apart from earlier games in the same channel."""
     guild_id: int
     channel_id: int
+    lang: Lang = "en"
+    """The language of the public messages: the server's, taken when the table opened."""
     host: PlayerId
     phase: Phase = "lobby"
     seats: list[Seat]
     options: dict[str, Any] = Field(default_factory=dict)
     host_seat: int | None = None
+    """The seat the host asked for (draughts: 0 plays White); None: seats are shuffled."""
     turn_seconds: int | None = None
     """The turn clock: seconds a person has to move before the computer moves for
     them; None: no clock."""
-    """The seat the host asked for (draughts: 0 plays White); None: seats are shuffled."""
+    turn_deadline: float | None = None
+    """When the running turn clock runs out (the bot's clock, Unix time); kept with the
+    game so that a restart resumes the clock instead of restarting it."""
     seed: int = Field(default_factory=lambda: secrets.randbits(63))
     state: dict[str, Any] | None = None
     """The engine state as JSON data, once the game has started."""

@@ -2,6 +2,10 @@
 
 Each game module in `bot/cogs/` subclasses `GameAdapter`; the generic `GameCog`
 does everything else (lobby, store, revisions, errors, computer seats).
+
+Every text goes through `bot.i18n`: methods get the ``lang`` to write in (the
+server's for public messages, the player's own for their panel), and class-level
+texts are English templates marked with `N_` that the cog translates.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from typing import Any, Generic, Literal, TypeVar
 from pydantic import BaseModel
 
 from bot.engines.base import Engine, Outcome, PlayerId
+from bot.i18n import N_, Lang
 
 S = TypeVar("S", bound=BaseModel)
 A = TypeVar("A", bound=BaseModel)
@@ -76,15 +81,16 @@ Picks = Mapping[str, tuple[str, ...]]
 class GameAdapter(ABC, Generic[S, A]):
     engine: Engine[S, A]
     colour: int = 0x5865F2
-    hand_label: str = "My hand"
+    hand_label: str = N_("My hand")
     hidden_options: frozenset[str] = frozenset()
     """Options set by the bot itself, not worth showing in the lobby."""
     rules_summary: str = ""
+    """English template (`N_`) of the rules summary with an example."""
     tagline: str = ""
-    """One line for `/help`."""
+    """English template (`N_`) of one line for `/help`."""
 
     @abstractmethod
-    def table_buttons(self, view: Any) -> list[ActionButton]:
+    def table_buttons(self, view: Any, lang: Lang) -> list[ActionButton]:
         """The action buttons under the public table (shown to everyone)."""
 
     @abstractmethod
@@ -92,25 +98,29 @@ class GameAdapter(ABC, Generic[S, A]):
         """The action for a button key; raise `IllegalAction` for a malformed one."""
 
     @abstractmethod
-    def render_table(self, view: Any, names: Mapping[PlayerId, str]) -> bytes:
+    def render_table(self, view: Any, names: Mapping[PlayerId, str], lang: Lang) -> bytes:
         """PNG bytes of the public table (pure; run off the event loop)."""
 
     @abstractmethod
-    def table_text(self, view: Any, names: Mapping[PlayerId, str]) -> TableText:
+    def table_text(self, view: Any, names: Mapping[PlayerId, str], lang: Lang) -> TableText:
         """Public embed text while the game runs (never private data)."""
 
     @abstractmethod
-    def private_text(self, view: Any) -> str:
+    def private_text(self, view: Any, lang: Lang) -> str:
         """The viewer's private panel (sent only to them, ephemerally)."""
 
     @abstractmethod
-    def results_text(self, view: Any, outcome: Outcome, names: Mapping[PlayerId, str]) -> TableText:
+    def results_text(
+        self, view: Any, outcome: Outcome, names: Mapping[PlayerId, str], lang: Lang
+    ) -> TableText:
         """The final results embed text."""
 
-    def private_panel(self, view: Any, picks: Picks, names: Mapping[PlayerId, str]) -> PrivatePanel:
+    def private_panel(
+        self, view: Any, picks: Picks, names: Mapping[PlayerId, str], lang: Lang
+    ) -> PrivatePanel:
         """The viewer's panel. Games whose moves are made privately override this with
         selects and buttons; a button's key goes to `parse_action` when clicked."""
-        return PrivatePanel(self.private_text(view))
+        return PrivatePanel(self.private_text(view, lang))
 
     def timed_default(self, view: Any) -> TimedDefault | None:
         """The move to make for the player to act if they let the choice time out
@@ -122,7 +132,9 @@ class GameAdapter(ABC, Generic[S, A]):
         outside the turn order (a resignation) override this."""
         return self.engine.apply(state, player, self.parse_action(key))
 
-    def render_private(self, view: Any, names: Mapping[PlayerId, str]) -> bytes | None:
+    def render_private(
+        self, view: Any, names: Mapping[PlayerId, str], lang: Lang
+    ) -> bytes | None:
         """PNG bytes for the viewer's private panel, or None for none (run off the loop)."""
         return None
 

@@ -10,10 +10,11 @@ from typing import Any
 import discord
 
 from bot.engines.base import GameError
+from bot.i18n import N_, lang_of, tr
 
 log = logging.getLogger(__name__)
 
-UNEXPECTED = "Something went wrong on our side; the game is unchanged. Please try again."
+UNEXPECTED = N_("Something went wrong on our side; the game is unchanged. Please try again.")
 
 
 async def reply_privately(interaction: discord.Interaction[Any], text: str) -> None:
@@ -29,15 +30,17 @@ async def answering_errors(interaction: discord.Interaction[Any]) -> AsyncIterat
     """Run an interaction handler; a `GameError` becomes an ephemeral explanation.
 
     Anything else is a bug: it is logged with its traceback and the user is told
-    the game is unchanged (true, because saves happen last and atomically).
+    the game is unchanged (true, because saves happen last and atomically). Either
+    answer is in the user's own language.
     """
+    lang = lang_of(interaction.locale)
     try:
         yield
     except GameError as error:
-        await _reply_quietly(interaction, str(error))
+        await _reply_quietly(interaction, tr(lang, error.template, **error.params))
     except Exception:
         log.exception("Unhandled error in interaction %s", interaction.id)
-        await _reply_quietly(interaction, UNEXPECTED)
+        await _reply_quietly(interaction, tr(lang, UNEXPECTED))
 
 
 async def _reply_quietly(interaction: discord.Interaction[Any], text: str) -> None:

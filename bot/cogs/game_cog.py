@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import io
 import logging
-import time
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -33,6 +33,8 @@ from bot.cogs.components import (
 )
 from bot.cogs.errors import answering_errors
 from bot.engines.base import GameError, IllegalAction, PlayerId, SeededRng
+from bot.i18n import N_, Lang, lang_of, tr
+from bot.i18n.german import NAMES
 from bot.render import embeds
 from bot.store import Seat, Stored, Table
 
@@ -45,6 +47,7 @@ Interaction = discord.Interaction[Any]
 MISSED_TURNS_LIMIT = 3
 """Turns in a row a person may let the clock run out before a computer takes over."""
 LOBBY_VERBS = frozenset({"join", "leave", "ai", "start"})
+LEVEL_NAMES: dict[Level, str] = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
 
 
 @dataclass
@@ -73,10 +76,17 @@ class GameCog:
         """Computer moves, timed defaults and turn clocks waiting, per channel."""
         self.group = app_commands.Group(
             name=self.engine.name,
-            description=f"Play {self.engine.title} in this channel",
+            description=app_commands.locale_str(
+                f"Play {self.engine.title} in this channel",
+                template=N_("Play {title} in this channel"),
+                params={"title": self.engine.title},
+            ),
             guild_only=True,
         )
         self._add_common_commands()
+
+    def _title(self, lang: Lang) -> str:
+        return tr(lang, self.engine.title)
 
     # ----- slash commands -------------------------------------------------
 
@@ -94,16 +104,18 @@ class GameCog:
 
             return decorate
 
-        command("join", "Take a seat at the table in this channel")(self.join_command)
-        command("leave", "Leave the table (a computer takes your seat in a running game)")(
+        command("join", N_("Take a seat at the table in this channel"))(self.join_command)
+        command("leave", N_("Leave the table (a computer takes your seat in a running game)"))(
             self.leave_command
         )
-        command("hand", "See your private hand (only you see it)")(self.hand_command)
-        command("status", "Post the table again at the bottom of the channel")(self.status_command)
-        command("abandon", "End the game in this channel (host or moderators)")(
+        command("hand", N_("See your private hand (only you see it)"))(self.hand_command)
+        command("status", N_("Post the table again at the bottom of the channel"))(
+            self.status_command
+        )
+        command("abandon", N_("End the game in this channel (host or moderators)"))(
             self.abandon_command
         )
-        command("rules", "A short summary of the rules")(self.rules_command)
+        command("rules", N_("A short summary of the rules"))(self.rules_command)
 
     def add_command(self, command: app_commands.Command[Any, Any, Any]) -> None:
         """A game's own command (``start`` with its options, ``move``…) in its group."""
@@ -126,13 +138,17 @@ class GameCog:
                 running = self.bot.games.get(existing.table.game)
                 title = running.engine.title if running else existing.table.game
                 raise GameError(
-                    f"A {title} game is already running here; "
-                    f"see `/{existing.table.game} status`, or ask its host to abandon it."
+                    "A {title} game is already running here; see `/{game} status`, "
+                    "or ask its host to abandon it.",
+                    title=tr(_user_lang(interaction), title),
+                    game=existing.table.game,
                 )
             table = Table(
                 game=self.engine.name,
+                opened=await self.bot.clock.now(),
                 guild_id=guild_id,
                 channel_id=channel_id,
+                lang=lang_of(interaction.guild_locale),
                 host=_player(interaction),
                 seats=[_seat(interaction.user)],
                 options=options.model_dump(mode="json"),
@@ -152,7 +168,7 @@ class GameCog:
         table = self._joined(stored.table, interaction.user)
         rev = await self.bot.store.save(table, stored.rev)
         await self._refresh_lobby_message(table, rev)
-        await interaction.response.send_message("You joined the table.", ephemeral=True)
+        await _reply(interaction, tr(_user_lang(interaction), "You joined the table."))
 
     async def leave_command(self, interaction: Interaction) -> None:
         stored = await self._load_running(interaction)
@@ -162,11 +178,13 @@ class GameCog:
         table = self._left(stored.table, _player(interaction))
         if not table.seats:
             await self.bot.store.delete(stored.table, stored.rev)
-            await self._close_message(stored.table, "Everyone left; the table is closed.")
+            await self._close_message(
+                stored.table, tr(stored.table.lang, "Everyone left; the table is closed.")
+            )
         else:
             rev = await self.bot.store.save(table, stored.rev)
             await self._refresh_lobby_message(table, rev)
-        await interaction.response.send_message("You left the table.", ephemeral=True)
+        await _reply(interaction, tr(_user_lang(interaction), "You left the table."))
 
     async def _leave_running_game(self, interaction: Interaction, stored: Stored) -> None:
         """A computer takes the leaver's seat; in a two-player game with a way to
@@ -178,17 +196,17 @@ class GameCog:
             conceded = self.adapter.concede(state, player)
         if conceded is not None:
             state = conceded
-            answer = "You left the game and lost it."
+            answer = N_("You left the game and lost it.")
         else:
             seat = table.seat_of(player)
             assert seat is not None
-            _hand_to_computer(seat)
+            _hand_to_computer(seat, table.lang)
             people = [s.id for s in table.seats if not s.is_computer]
             if table.host == player and people:
                 table.host = people[0]
-            answer = "You left the game; a computer player takes your seat."
+            answer = N_("You left the game; a computer player takes your seat.")
         rev = await self._commit(table, stored.rev, state)
-        await interaction.response.send_message(answer, ephemeral=True)
+        await _reply(interaction, tr(_user_lang(interaction), answer))
         await self._edit_table_message(table, state, rev)
 
     async def hand_command(self, interaction: Interaction) -> None:
@@ -213,14 +231,23 @@ class GameCog:
         if not (_player(interaction) == table.host or _can_manage_messages(interaction)):
             raise GameError("Only the host or someone with Manage Messages can abandon the game.")
         await self.bot.store.delete(table, stored.rev)
-        await self._close_message(table, f"Abandoned by {interaction.user.display_name}.")
+        name = interaction.user.display_name
+        await self._close_message(table, tr(table.lang, "Abandoned by {name}.", name=name))
         await interaction.response.send_message(
-            f"{interaction.user.display_name} abandoned the {self.engine.title} game."
+            tr(
+                table.lang,
+                "{name} abandoned the {title} game.",
+                name=name,
+                title=self._title(table.lang),
+            )
         )
 
     async def rules_command(self, interaction: Interaction) -> None:
+        lang = _user_lang(interaction)
         embed = embeds.notice_embed(
-            f"{self.engine.title}: rules", self.adapter.colour, self.adapter.rules_summary
+            tr(lang, "{title}: rules", title=self._title(lang)),
+            self.adapter.colour,
+            tr(lang, self.adapter.rules_summary),
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -255,7 +282,7 @@ class GameCog:
             picks = chosen_in_message(interaction.message)
             picks[pick.key] = pick.values
             player, state = self._seated_player_state(interaction, stored.table)
-            panel = await self._panel(stored, state, player, picks)
+            panel = await self._panel(stored, state, player, picks, _user_lang(interaction))
             await interaction.response.edit_message(
                 embed=panel.embed, view=panel.view, attachments=panel.files()
             )
@@ -273,7 +300,7 @@ class GameCog:
         stored = await self.bot.store.load(guild_id, channel_id)
         if stored is None or stored.table.gid != gid:
             raise GameError(
-                f"That game has ended. Start a new one with `/{self.engine.name} start`."
+                "That game has ended. Start a new one with `/{game} start`.", game=self.engine.name
             )
         return stored
 
@@ -295,7 +322,9 @@ class GameCog:
         if not table.seats:
             await self.bot.store.delete(stored.table, stored.rev)
             notice = embeds.notice_embed(
-                self.engine.title, self.adapter.colour, "Everyone left; the table is closed."
+                self._title(table.lang),
+                self.adapter.colour,
+                tr(table.lang, "Everyone left; the table is closed."),
             )
             await interaction.response.edit_message(embed=notice, view=None)
             return
@@ -309,8 +338,9 @@ class GameCog:
             raise GameError("Only the host can start the game.")
         if len(table.seats) < self.engine.min_players:
             raise GameError(
-                f"{self.engine.title} needs at least {self.engine.min_players} players; "
-                "invite friends or add computer players."
+                "{title} needs at least {n} players; invite friends or add computer players.",
+                title=self._title(_user_lang(interaction)),
+                n=self.engine.min_players,
             )
         state = self._deal(table)
         await self._save_and_show(interaction, stored, table, state)
@@ -342,12 +372,13 @@ class GameCog:
             raise GameError("Only the players of this game can start a rematch.")
         seats = [s.model_copy(update={"missed": 0}) for s in finished.seats if not s.left]
         for _ in range(len(finished.seats) - len(seats)):
-            seats.append(self._computer_seat(seats, "normal"))
+            seats.append(self._computer_seat(seats, "normal", finished.lang))
         people = [s.id for s in seats if not s.is_computer]
         table = Table(
             game=finished.game,
             guild_id=finished.guild_id,
             channel_id=finished.channel_id,
+            lang=finished.lang,
             host=finished.host if finished.host in people else player,
             seats=seats,
             options=finished.options,
@@ -389,7 +420,9 @@ class GameCog:
             state = self.adapter.perform(state, player, move)
             _moved(table, player)
             rev = await self._commit(table, stored.rev, state)
-            await interaction.response.send_message(f"You played `{move}`.", ephemeral=True)
+            await _reply(
+                interaction, tr(_user_lang(interaction), "You played `{move}`.", move=move)
+            )
             await self._edit_table_message(table, state, rev)
 
     async def _panel_action(self, interaction: Interaction, stored: Stored, key: str) -> None:
@@ -405,7 +438,8 @@ class GameCog:
             state = self.adapter.perform(state, player, key)
             _moved(table, player)
         except IllegalAction as refusal:
-            await self._redraw_panel(interaction, stored, state, player, notice=str(refusal))
+            notice = tr(_user_lang(interaction), refusal.template, **refusal.params)
+            await self._redraw_panel(interaction, stored, state, player, notice=notice)
             return
         rev = await self._commit(table, stored.rev, state)
         await self._redraw_panel(interaction, Stored(table, rev), state, player)
@@ -413,9 +447,11 @@ class GameCog:
 
     async def _commit(self, table: Table, rev: int, state: BaseModel) -> int:
         """Save ``state`` into ``table`` over revision ``rev``; return the new revision.
-        Starts the clock on a timed default if the game now waits for one."""
+        Sets the deadline of the turn now waiting and schedules what happens without
+        a click."""
         table.state = state.model_dump(mode="json")
         table.phase = "over" if self.engine.is_over(state) else "playing"
+        table.turn_deadline = await self._turn_deadline(table, state)
         saved = await self.bot.store.save(table, rev)
         self._schedule_followups(table, saved, state)
         if table.phase == "over":
@@ -434,22 +470,42 @@ class GameCog:
 
     async def resume(self, stored: Stored) -> None:
         """After a restart: start again what a running game was waiting for (a computer
-        player's move, a timed default); count a finished game whose stats a crash may
-        have missed (counting is idempotent)."""
-        if stored.table.phase == "lobby":
-            self._close_lobby_later(stored.table)
-        if stored.table.state is None:
+        player's move, a timed default or turn clock, with the time that was left);
+        count a finished game whose stats a crash may have missed (counting is
+        idempotent)."""
+        table = stored.table
+        if table.phase == "lobby":
+            self._close_lobby_later(table)
+        if table.state is None:
             return
-        state = self.engine.State.model_validate(stored.table.state)
-        if stored.table.phase == "playing":
-            self._schedule_followups(stored.table, stored.rev, state)
-        elif stored.table.phase == "over":
-            await self._record_result(stored.table, state)
+        state = self.engine.State.model_validate(table.state)
+        if table.phase == "playing":
+            if table.turn_deadline is None:  # saved before deadlines were kept
+                table.turn_deadline = await self._turn_deadline(table, state)
+            self._schedule_followups(table, stored.rev, state)
+        elif table.phase == "over":
+            await self._record_result(table, state)
+
+    async def _turn_deadline(self, table: Table, state: BaseModel) -> float | None:
+        """When the bot moves for the person it waits for: at the timeout of a choice
+        with a default, or when the turn clock runs out; None: it waits for them (or
+        a computer is to move)."""
+        if self.engine.is_over(state):
+            return None
+        if table.computers(self.engine.to_act(state)):
+            return None
+        if self.adapter.timed_default(self.engine.view(state, None)) is not None:
+            seconds = self.bot.settings.choice_timeout_seconds
+        elif table.turn_seconds:
+            seconds = float(table.turn_seconds)
+        else:
+            return None
+        return await self.bot.clock.now() + seconds
 
     def _schedule_followups(self, table: Table, rev: int, state: BaseModel) -> None:
-        """What happens without a click: computer seats move after a short pause; a
-        choice with a default is made at its timeout; with a turn clock, a person who
-        lets it run out gets the computer's move. Each checks the game is still at
+        """What happens without a click: computer seats move after a short pause; at
+        the turn's deadline a choice with a default is made, or a person whose turn
+        clock ran out gets the computer's move. Each checks the game is still at
         ``rev`` when its time comes, so a move made meanwhile cancels it."""
         self._cancel_pending(table.channel_id)
         if table.phase != "playing":
@@ -457,40 +513,39 @@ class GameCog:
         waiting = self.engine.to_act(state)
         computers = table.computers(waiting)
         for player in computers:
-            self._later(table, rev, self.bot.settings.computer_pause_seconds, player, "computer")
-        if computers:
+            self._later(table, rev, player, "computer")
+        if computers or table.turn_deadline is None:
             return
         default = self.adapter.timed_default(self.engine.view(state, None))
         if default is not None:
-            delay = self.bot.settings.choice_timeout_seconds
-            self._later(table, rev, delay, default.player, "default", default.key)
-        elif table.turn_seconds:
+            self._later(table, rev, default.player, "default", default.key)
+        else:
             for player in waiting:
-                self._later(table, rev, table.turn_seconds, player, "clock")
+                self._later(table, rev, player, "clock")
 
     def _later(
         self,
         table: Table,
         rev: int,
-        delay: float,
         player: PlayerId,
         kind: Literal["computer", "default", "clock"],
         key: str = "",
     ) -> None:
-        task = asyncio.create_task(self._move_later(table, rev, delay, player, kind, key))
+        self._keep(table, self._move_later(table, rev, player, kind, key))
+
+    def _close_lobby_later(self, table: Table) -> None:
+        self._keep(table, self._close_lobby(table))
+
+    def _keep(self, table: Table, wait: Coroutine[Any, Any, None]) -> None:
+        """Run ``wait`` as a task of the table's channel (cancelled when the game moves)."""
+        task = asyncio.create_task(wait)
         pending = self._pending.setdefault(table.channel_id, set())
         pending.add(task)
         task.add_done_callback(pending.discard)
 
-    def _close_lobby_later(self, table: Table) -> None:
-        delay = table.opened + self.bot.settings.lobby_timeout_seconds - time.time()
-        task = asyncio.create_task(self._close_lobby(table, max(delay, 0.0)))
-        self._pending.setdefault(table.channel_id, set()).add(task)
-        task.add_done_callback(self._pending[table.channel_id].discard)
-
-    async def _close_lobby(self, table: Table, delay: float) -> None:
-        """Close the lobby if it is still waiting for its Start."""
-        await asyncio.sleep(delay)
+    async def _close_lobby(self, table: Table) -> None:
+        """Close the lobby if it is still waiting for its Start when its time is up."""
+        await self.bot.clock.sleep_until(table.opened + self.bot.settings.lobby_timeout_seconds)
         try:
             async with self.bot.channel_lock(table.channel_id):
                 stored = await self.bot.store.load(table.guild_id, table.channel_id)
@@ -501,8 +556,12 @@ class GameCog:
                 await self.bot.store.delete(stored.table, stored.rev)
                 await self._close_message(
                     stored.table,
-                    "Nobody started this table, so it has closed. "
-                    f"Open a new one with `/{self.engine.name} start`.",
+                    tr(
+                        stored.table.lang,
+                        "Nobody started this table, so it has closed. "
+                        "Open a new one with `/{game} start`.",
+                        game=self.engine.name,
+                    ),
                 )
         except GameError as error:
             log.warning("Could not close the lobby in %s: %s", table.channel_id, error)
@@ -519,14 +578,17 @@ class GameCog:
         self,
         table: Table,
         rev: int,
-        delay: float,
         player: PlayerId,
         kind: Literal["computer", "default", "clock"],
         key: str,
     ) -> None:
-        """After ``delay``, move for ``player`` unless the game has moved on: the
-        computer's choice (off the event loop), or the timed default ``key``."""
-        await asyncio.sleep(delay)
+        """Move for ``player`` unless the game has moved on: a computer seat's choice
+        (off the event loop) after the pause, or at the turn's deadline the timed
+        default ``key`` or the computer's choice for a person out of time."""
+        if kind == "computer":
+            await asyncio.sleep(self.bot.settings.computer_pause_seconds)
+        else:
+            await self.bot.clock.sleep_until(table.turn_deadline or 0.0)
         try:
             async with self.bot.channel_lock(table.channel_id):
                 stored = await self.bot.store.load(table.guild_id, table.channel_id)
@@ -563,16 +625,23 @@ class GameCog:
         seat = table.seat_of(player)
         assert seat is not None
         seat.missed += 1
+        mention = f"<@{player}>"
         if seat.missed < MISSED_TURNS_LIMIT:
-            return (
-                f"<@{player}>, your time ran out, so the computer moved for you "
-                f"({seat.missed} of {MISSED_TURNS_LIMIT} missed turns in a row before a "
-                "computer player takes your seat)."
+            return tr(
+                table.lang,
+                "{mention}, your time ran out, so the computer moved for you ({n} of {limit} "
+                "missed turns in a row before a computer player takes your seat).",
+                mention=mention,
+                n=seat.missed,
+                limit=MISSED_TURNS_LIMIT,
             )
-        _hand_to_computer(seat)
-        return (
-            f"<@{player}> missed {MISSED_TURNS_LIMIT} turns in a row; a computer player "
-            "takes their seat for the rest of the game."
+        _hand_to_computer(seat, table.lang)
+        return tr(
+            table.lang,
+            "{mention} missed {limit} turns in a row; a computer player takes their seat for "
+            "the rest of the game.",
+            mention=mention,
+            limit=MISSED_TURNS_LIMIT,
         )
 
     async def _post(self, table: Table, text: str) -> None:
@@ -590,7 +659,7 @@ class GameCog:
         *,
         notice: str = "",
     ) -> None:
-        panel = await self._panel(stored, state, player, {}, notice)
+        panel = await self._panel(stored, state, player, {}, _user_lang(interaction), notice)
         await interaction.response.edit_message(
             embed=panel.embed, view=panel.view, attachments=panel.files()
         )
@@ -640,23 +709,30 @@ class GameCog:
     async def _send_panel(self, interaction: Interaction, stored: Stored) -> None:
         """A fresh private panel for the player (ephemeral: only they see it)."""
         player, state = self._seated_player_state(interaction, stored.table)
-        panel = await self._panel(stored, state, player, {})
+        panel = await self._panel(stored, state, player, {}, _user_lang(interaction))
         await interaction.response.send_message(
             embed=panel.embed, view=panel.view, files=panel.files(), ephemeral=True
         )
 
     async def _panel(
-        self, stored: Stored, state: BaseModel, player: PlayerId, picks: Picks, notice: str = ""
+        self,
+        stored: Stored,
+        state: BaseModel,
+        player: PlayerId,
+        picks: Picks,
+        lang: Lang,
+        notice: str = "",
     ) -> TableMessage:
-        """The player's private panel as a message: text, selects, buttons, picture."""
+        """The player's private panel as a message in their language: text, selects,
+        buttons, picture."""
         view = self.engine.view(state, player)
         names = stored.table.names()
-        panel = self.adapter.private_panel(view, picks, names)
-        png = await self.bot.renderer.run(self.adapter.render_private, view, names)
-        embed = self._panel_embed(panel, notice)
+        panel = self.adapter.private_panel(view, picks, names, lang)
+        png = await self.bot.renderer.run(self.adapter.render_private, view, names, lang)
+        embed = self._panel_embed(panel, lang, notice)
         if png is not None:
             embed.set_image(url=f"attachment://{embeds.TABLE_IMAGE}")
-        return TableMessage(None, embed, self._panel_view(stored, panel), png)
+        return TableMessage(None, embed, self._panel_view(stored, panel, lang), png)
 
     def _seated_player_state(self, interaction: Interaction, table: Table) -> tuple[PlayerId, Any]:
         player = _player(interaction)
@@ -669,11 +745,12 @@ class GameCog:
             raise GameError("The game hasn't started yet.")
         return player, self.engine.State.model_validate(table.state)
 
-    def _panel_embed(self, panel: PrivatePanel, notice: str = "") -> discord.Embed:
+    def _panel_embed(self, panel: PrivatePanel, lang: Lang, notice: str = "") -> discord.Embed:
         text = f"**{notice}**\n\n{panel.text}" if notice else panel.text
-        return embeds.notice_embed(f"{self.engine.title}: your hand", self.adapter.colour, text)
+        title = tr(lang, "{title}: your hand", title=self._title(lang))
+        return embeds.notice_embed(title, self.adapter.colour, text)
 
-    def _panel_view(self, stored: Stored, panel: PrivatePanel) -> discord.ui.View:
+    def _panel_view(self, stored: Stored, panel: PrivatePanel, lang: Lang) -> discord.ui.View:
         gid, rev = stored.table.gid, stored.rev
         selects = [
             GameSelect(
@@ -698,7 +775,8 @@ class GameCog:
             for spec in panel.buttons
         ]
         # An ephemeral panel can't update itself when others move: Refresh redraws it.
-        buttons.append(GameButton(Click(self.engine.name, gid, rev, "redraw"), "Refresh"))
+        refresh = Click(self.engine.name, gid, rev, "redraw")
+        buttons.append(GameButton(refresh, tr(lang, "Refresh")))
         return button_view(buttons, selects)
 
     # ----- lobby changes (pure) -----------------------------------------------
@@ -709,14 +787,14 @@ class GameCog:
         if table.seat_of(str(user.id)) is not None:
             raise GameError("You're already at this table.")
         if len(table.seats) >= self.engine.max_players:
-            raise GameError(f"The table is full ({self.engine.max_players} players).")
+            raise GameError("The table is full ({n} players).", n=self.engine.max_players)
         return table.model_copy(update={"seats": [*table.seats, _seat(user)]})
 
     def _left(self, table: Table, player: PlayerId) -> Table:
         if table.phase != "lobby":
             raise GameError(
-                "You can't leave a running game; the host can end it with "
-                f"`/{self.engine.name} abandon`."
+                "You can't leave a running game; the host can end it with `/{game} abandon`.",
+                game=self.engine.name,
             )
         if table.seat_of(player) is None:
             raise GameError("You're not at this table.")
@@ -733,15 +811,17 @@ class GameCog:
         if player != table.host:
             raise GameError("Only the host can add computer players.")
         if len(table.seats) >= self.engine.max_players:
-            raise GameError(f"The table is full ({self.engine.max_players} players).")
-        seat = self._computer_seat(table.seats, level)
+            raise GameError("The table is full ({n} players).", n=self.engine.max_players)
+        seat = self._computer_seat(table.seats, level, table.lang)
         return table.model_copy(update={"seats": [*table.seats, seat]})
 
     @staticmethod
-    def _computer_seat(seats: list[Seat], level: Level) -> Seat:
+    def _computer_seat(seats: list[Seat], level: Level, lang: Lang) -> Seat:
+        """A computer seat named in the table's language (its name is public)."""
         taken = {seat.id for seat in seats}
         number = next(n for n in range(1, 100) if f"ai:{n}" not in taken)
-        return Seat(id=f"ai:{number}", name=f"Computer {number} ({level})", level=level)
+        name = tr(lang, "Computer {n} ({level})", n=number, level=tr(lang, LEVEL_NAMES[level]))
+        return Seat(id=f"ai:{number}", name=name, level=level)
 
     # ----- messages -----------------------------------------------------------
 
@@ -753,42 +833,48 @@ class GameCog:
 
     def _lobby_message(self, table: Table, rev: int) -> TableMessage:
         host = table.seat_of(table.host)
+        lang = table.lang
         embed = embeds.lobby_embed(
-            self.engine.title,
+            self._title(lang),
             self.adapter.colour,
             host.name if host else "?",
             [seat.name for seat in table.seats],
             (self.engine.min_players, self.engine.max_players),
-            _options_line(table.options, self.adapter.hidden_options),
+            _options_line(table.options, self.adapter.hidden_options, lang),
+            lang,
         )
         buttons = [
-            self._button(table, rev, "join", "Join", "success"),
-            self._button(table, rev, "leave", "Leave", "secondary"),
-            self._button(table, rev, "start", "Start", "primary"),
+            self._button(table, rev, "join", tr(lang, "Join"), "success"),
+            self._button(table, rev, "leave", tr(lang, "Leave"), "secondary"),
+            self._button(table, rev, "start", tr(lang, "Start"), "primary"),
         ]
         levels = GameSelect(
             Pick(self.engine.name, table.gid, rev, "ai"),
-            "Add computer player…",
+            tr(lang, "Add computer player…"),
             [
-                discord.SelectOption(label=f"Computer player: {level}", value=level)
+                discord.SelectOption(
+                    label=tr(lang, "Computer player: {level}", level=tr(lang, LEVEL_NAMES[level])),
+                    value=level,
+                )
                 for level in LEVELS
             ],
         )
         return TableMessage(None, embed, button_view(buttons, [levels]), None)
 
     async def _table_message(self, table: Table, state: BaseModel, rev: int) -> TableMessage:
-        names = table.names()
+        names, lang = table.names(), table.lang
         public = self.engine.view(state, None)
-        png = await self.bot.renderer.run(self.adapter.render_table, public, names)
+        png = await self.bot.renderer.run(self.adapter.render_table, public, names, lang)
         over = self.engine.is_over(state)
-        footer = f"Game {table.gid}"
+        footer = tr(lang, "Game {gid}", gid=table.gid)
         if over:
             outcome = self.engine.outcome(state)
-            text = self.adapter.results_text(public, outcome, names)
-            embed = embeds.table_embed(f"{self.engine.title}: results", 0x2ECC71, text, footer)
+            text = self.adapter.results_text(public, outcome, names, lang)
+            title = tr(lang, "{title}: results", title=self._title(lang))
+            embed = embeds.table_embed(title, 0x2ECC71, text, footer)
             return TableMessage(None, embed, self._table_view(table, rev, public, True), png)
-        text = self.adapter.table_text(public, names)
-        embed = embeds.table_embed(self.engine.title, self.adapter.colour, text, footer)
+        text = self.adapter.table_text(public, names, lang)
+        embed = embeds.table_embed(self._title(lang), self.adapter.colour, text, footer)
         return TableMessage(
             _turn_mentions(self.engine.to_act(state), table),
             embed,
@@ -797,15 +883,15 @@ class GameCog:
         )
 
     def _table_view(self, table: Table, rev: int, public: Any, over: bool) -> discord.ui.View:
+        lang = table.lang
         buttons = [
             self._button(table, rev, "act", spec.label, spec.style, arg=spec.key, disabled=over)
-            for spec in self.adapter.table_buttons(public)
+            for spec in self.adapter.table_buttons(public, lang)
         ]
-        buttons.append(
-            self._button(table, rev, "hand", self.adapter.hand_label, "primary", disabled=over)
-        )
+        hand = tr(lang, self.adapter.hand_label)
+        buttons.append(self._button(table, rev, "hand", hand, "primary", disabled=over))
         if over:
-            buttons.append(self._button(table, rev, "rematch", "Rematch", "success"))
+            buttons.append(self._button(table, rev, "rematch", tr(lang, "Rematch"), "success"))
         return button_view(buttons)
 
     def _button(
@@ -862,12 +948,14 @@ class GameCog:
         stored = await self.bot.store.load(guild_id, channel_id)
         if stored is None or stored.table.game != self.engine.name:
             raise GameError(
-                f"There's no {self.engine.title} game in this channel; "
-                f"start one with `/{self.engine.name} start`."
+                "There's no {title} game in this channel; start one with `/{game} start`.",
+                title=self._title(_user_lang(interaction)),
+                game=self.engine.name,
             )
         if stored.table.phase == "over" and not allow_over:
             raise GameError(
-                f"The game here is over; start a new one with `/{self.engine.name} start`."
+                "The game here is over; start a new one with `/{game} start`.",
+                game=self.engine.name,
             )
         return stored
 
@@ -885,10 +973,10 @@ def _level(values: tuple[str, ...]) -> Level:
     raise GameError("Pick easy, normal or hard.")
 
 
-def _hand_to_computer(seat: Seat) -> None:
+def _hand_to_computer(seat: Seat, lang: Lang) -> None:
     """The person in ``seat`` is gone for good: a computer plays it from now on."""
     seat.left, seat.level = True, seat.level or "normal"
-    seat.name = f"{seat.name} (computer)"
+    seat.name = tr(lang, "{name} (computer)", name=seat.name)
 
 
 def _moved(table: Table, player: PlayerId) -> None:
@@ -900,6 +988,15 @@ def _moved(table: Table, player: PlayerId) -> None:
 
 def _message_id(interaction: Interaction) -> int | None:
     return interaction.message.id if interaction.message is not None else None
+
+
+def _user_lang(interaction: Interaction) -> Lang:
+    """The language of this user's own (ephemeral) answers: their Discord locale's."""
+    return lang_of(interaction.locale)
+
+
+async def _reply(interaction: Interaction, text: str) -> None:
+    await interaction.response.send_message(text, ephemeral=True)
 
 
 def _player(interaction: Interaction) -> PlayerId:
@@ -920,13 +1017,16 @@ def _turn_mentions(players: list[PlayerId], table: Table) -> str | None:
     people = [p for p in players if p not in computers]
     if not people:
         return None
-    return " ".join(f"<@{p}>" for p in people) + ", your turn."
+    mentions = " ".join(f"<@{p}>" for p in people)
+    return tr(table.lang, "{mentions}, your turn.", mentions=mentions)
 
 
-def _options_line(options: dict[str, Any], hidden: frozenset[str]) -> str:
+def _options_line(options: dict[str, Any], hidden: frozenset[str], lang: Lang) -> str:
+    """The options set, by their (localized) command option names: a switch by its name
+    alone, anything else as ``name: value``."""
     shown = {
-        key: value
+        (NAMES.get(key, key) if lang == "de" else key): value
         for key, value in options.items()
         if value not in (None, False, []) and key not in hidden
     }
-    return ", ".join(f"{key}: {value}" for key, value in shown.items())
+    return ", ".join(key if value is True else f"{key}: {value}" for key, value in shown.items())

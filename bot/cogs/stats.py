@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.cogs.errors import answering_errors
 from bot.engines.base import GameError
+from bot.i18n import N_, Lang, lang_of, tr
 from bot.stats import GameStats, PlayerStats
 
 if TYPE_CHECKING:
@@ -16,22 +17,30 @@ if TYPE_CHECKING:
 
 Interaction = discord.Interaction[Any]
 COLOUR = 0xF1C40F
+NO_GAMES_YET = N_("No finished games here yet.")
 
 
-def stats_line(title: str, stats: GameStats) -> str:
+def stats_line(title: str, stats: GameStats, lang: Lang) -> str:
     average = f"{stats.average_place:.2f}" if stats.average_place is not None else "–"
-    rating = f" · rating **{stats.rating:.0f}**" if stats.rating is not None else ""
-    return (
-        f"**{title}**: {stats.played} played · {stats.wins} won · average place {average}{rating}"
+    line = tr(
+        lang,
+        "**{title}**: {played} played · {wins} won · average place {average}",
+        title=title,
+        played=stats.played,
+        wins=stats.wins,
+        average=average,
     )
+    if stats.rating is None:
+        return line
+    return line + tr(lang, " · rating **{rating}**", rating=f"{stats.rating:.0f}")
 
 
-def stats_text(stats: PlayerStats, titles: dict[str, str]) -> str:
+def stats_text(stats: PlayerStats, titles: dict[str, str], lang: Lang) -> str:
     if not stats.overall.played:
-        return "No finished games here yet."
-    lines = [stats_line("All games", stats.overall)]
+        return tr(lang, NO_GAMES_YET)
+    lines = [stats_line(tr(lang, "All games"), stats.overall, lang)]
     lines += [
-        stats_line(titles.get(game, game), game_stats)
+        stats_line(tr(lang, titles.get(game, game)), game_stats, lang)
         for game, game_stats in sorted(stats.games.items())
         if game_stats.played
     ]
@@ -44,8 +53,8 @@ def stats_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]:
     def titles() -> dict[str, str]:
         return {name: cog.engine.title for name, cog in bot.games.items()}
 
-    @app_commands.command(name="stats", description="Games played, wins and ratings here")
-    @app_commands.describe(player="Whose stats (default: yours)")
+    @app_commands.command(name="stats", description=N_("Games played, wins and ratings here"))
+    @app_commands.describe(player=N_("Whose stats (default: yours)"))
     @app_commands.guild_only()
     async def stats(interaction: Interaction, player: discord.Member | None = None) -> None:
         async with answering_errors(interaction):
@@ -53,31 +62,41 @@ def stats_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]:
             if interaction.guild_id is None:
                 raise GameError("Stats are kept per server.")
             record = await bot.stats.player(interaction.guild_id, str(who.id))
+            lang = lang_of(interaction.guild_locale)
             embed = discord.Embed(
-                title=f"{who.display_name}: stats",
-                description=stats_text(record, titles()),
+                title=tr(lang, "{name}: stats", name=who.display_name),
+                description=stats_text(record, titles(), lang),
                 colour=COLOUR,
             )
             await interaction.response.send_message(embed=embed)
 
-    @app_commands.command(name="leaderboard", description="The best rated players of a game")
-    @app_commands.describe(game="Which game")
+    @app_commands.command(name="leaderboard", description=N_("The best rated players of a game"))
+    @app_commands.describe(game=N_("Which game"))
     @app_commands.guild_only()
     async def leaderboard(interaction: Interaction, game: str) -> None:
         async with answering_errors(interaction):
             if game not in bot.games:
-                raise GameError(f"I don't host a game called {game!r}; see `/help`.")
+                raise GameError("I don't host a game called {game!r}; see `/help`.", game=game)
             if interaction.guild_id is None:
                 raise GameError("Leaderboards are kept per server.")
             rows = await bot.stats.leaderboard(interaction.guild_id, game)
+            lang = lang_of(interaction.guild_locale)
             lines = [
-                f"**{place}.** {row.name}: **{row.rating:.0f}** "
-                f"({row.played} played, {row.wins} won)"
+                tr(
+                    lang,
+                    "**{place}.** {name}: **{rating}** ({played} played, {wins} won)",
+                    place=place,
+                    name=row.name,
+                    rating=f"{row.rating:.0f}",
+                    played=row.played,
+                    wins=row.wins,
+                )
                 for place, row in enumerate(rows, start=1)
             ]
+            title = tr(lang, bot.games[game].engine.title)
             embed = discord.Embed(
-                title=f"{bot.games[game].engine.title}: leaderboard",
-                description="\n".join(lines) or "No finished games here yet.",
+                title=tr(lang, "{title}: leaderboard", title=title),
+                description="\n".join(lines) or tr(lang, NO_GAMES_YET),
                 colour=COLOUR,
             )
             await interaction.response.send_message(embed=embed)
@@ -86,10 +105,13 @@ def stats_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]:
     async def game_choices(
         interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
+        lang = lang_of(interaction.locale)
+        titles = {name: tr(lang, cog.engine.title) for name, cog in bot.games.items()}
+        wanted = current.lower()
         return [
-            app_commands.Choice(name=cog.engine.title, value=name)
-            for name, cog in bot.games.items()
-            if current.lower() in name or current.lower() in cog.engine.title.lower()
+            app_commands.Choice(name=title, value=name)
+            for name, title in titles.items()
+            if wanted in name or wanted in title.lower()
         ]
 
     return [stats, leaderboard]

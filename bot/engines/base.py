@@ -18,7 +18,17 @@ PlayerId = str
 
 
 class GameError(Exception):
-    """An error whose message is fit to show the player who caused it."""
+    """An error whose message is fit to show the player who caused it.
+
+    The message is an English template and its parameters, kept apart so that the
+    bot can show it in the player's language (`bot.i18n`); ``str(error)`` is the
+    English text. Write ``IllegalAction("You don't hold {cards}.", cards=text)``,
+    never an f-string, and pass numbers, cards and names only (no English words)."""
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        super().__init__(template.format(**params) if params else template)
+        self.template = template
+        self.params = params
 
 
 class IllegalAction(GameError):
@@ -168,8 +178,11 @@ def check_player_count(engine: EngineInfo, players: Sequence[PlayerId]) -> None:
     """Raise `GameError` unless the seat count and ids suit the engine."""
     if not engine.min_players <= len(players) <= engine.max_players:
         raise GameError(
-            f"{engine.title} needs {engine.min_players}–{engine.max_players} players, "
-            f"not {len(players)}."
+            "{title} needs {low}–{high} players, not {n}.",
+            title=engine.title,
+            low=engine.min_players,
+            high=engine.max_players,
+            n=len(players),
         )
     if len(set(players)) != len(players):
         raise GameError("A player can take only one seat.")

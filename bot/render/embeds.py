@@ -9,6 +9,7 @@ import discord
 from bot.cogs.adapter import TableText
 from bot.engines.base import PlayerId
 from bot.engines.cards import Card
+from bot.i18n import Lang, tr
 
 TABLE_IMAGE = "table.png"
 EMBED_FIELD_LIMIT = 1024
@@ -36,23 +37,28 @@ def lobby_embed(
     seat_names: list[str],
     player_range: tuple[int, int],
     options_line: str,
+    lang: Lang,
 ) -> discord.Embed:
     low, high = player_range
     embed = discord.Embed(
-        title=f"{title}: new table",
+        title=tr(lang, "{title}: new table", title=title),
         colour=colour,
-        description=(
-            f"A table for {low}–{high} players. Host: **{host_name}**.\n"
-            "Press **Join** to take a seat; the host presses **Start**."
+        description=tr(
+            lang,
+            "A table for {low}–{high} players. Host: **{host}**.\n"
+            "Press **Join** to take a seat; the host presses **Start**.",
+            low=low,
+            high=high,
+            host=host_name,
         ),
     )
     embed.add_field(
-        name=f"Players ({len(seat_names)}/{high})",
-        value=_clip("\n".join(f"• {name}" for name in seat_names) or "nobody yet"),
+        name=tr(lang, "Players ({n}/{high})", n=len(seat_names), high=high),
+        value=_clip("\n".join(f"• {name}" for name in seat_names) or tr(lang, "nobody yet")),
         inline=False,
     )
     if options_line:
-        embed.add_field(name="Options", value=_clip(options_line), inline=False)
+        embed.add_field(name=tr(lang, "Options"), value=_clip(options_line), inline=False)
     return embed
 
 

@@ -31,8 +31,10 @@ async def test_help_lists_every_game_and_how_to_start_it(
 async def test_rules_explain_the_game_with_an_example(
     driver: Driver, bot_process: BotFactory, game: str
 ) -> None:
+    """In each reader's language: Alice reads English, Bernd German."""
     await bot_process("bot")
-    bernd = driver.user("bernd")
-    response = await driver.slash(bernd, f"{game} rules")
-    assert response.message.ephemeral_to == bernd.id
-    assert "Example" in response.message.text, response.message.text
+    for name, example in (("alice", "Example"), ("bernd", "Beispiel")):
+        user = driver.user(name)
+        response = await driver.slash(user, f"{game} rules")
+        assert response.message.ephemeral_to == user.id
+        assert example in response.message.text, response.message.text

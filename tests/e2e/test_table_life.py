@@ -4,7 +4,7 @@ resigns), and the game goes on without waiting for the person who left."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
@@ -197,35 +197,59 @@ async def test_stats_count_each_finished_game_once(
     assert "/help" in unknown.message.text
 
 
+CLOCK_KEY = "test:clock-offset"
+"""The bot's injectable clock (`CLOCK_OFFSET_KEY`): seconds added to its time."""
+
+
+@pytest.fixture
+async def move_clock(redis_server: str) -> AsyncIterator[Callable[[float], Awaitable[None]]]:
+    """Moves the bot's clock forward by some seconds, instead of waiting."""
+    client = client_for_url(redis_server)
+
+    async def forward(seconds: float) -> None:
+        await client.incrbyfloat(CLOCK_KEY, seconds)
+
+    yield forward
+    await client.aclose()
+
+
+def clock_warnings(driver: Driver) -> list[str]:
+    return [
+        m.text
+        for m in driver.messages()
+        if not m.ephemeral and ("ran out" in m.text or "missed 3 turns" in m.text)
+    ]
+
+
 async def test_the_turn_clock_moves_for_absent_players_then_hands_their_seats_over(
-    driver: Driver, store: GameStore, bot_process: BotFactory
+    driver: Driver,
+    store: GameStore,
+    bot_process: BotFactory,
+    move_clock: Callable[[float], Awaitable[None]],
 ) -> None:
-    """Real (one-second) waiting: nobody moves after the start."""
-    await bot_process("bot")
+    """Nobody moves after the start; the test moves the bot's clock past each deadline
+    (draughts' default turn time, 300 s) instead of waiting."""
+    await bot_process("bot", env={"CLOCK_OFFSET_KEY": CLOCK_KEY})
     alice, bernd = driver.user("alice"), driver.user("bernd")
-    table: FakeMessage = (
-        await driver.slash(alice, "draughts start", colour="white", turn_time=1)
-    ).message
+    table: FakeMessage = (await driver.slash(alice, "draughts start", colour="white")).message
     await driver.click(bernd, table, "Join")
     await driver.click(alice, table, "Start")
+    started = await stored_game(driver, store)
+    assert started.table.turn_seconds == 300 and started.table.turn_deadline is not None
 
-    def warnings() -> list[str]:
-        return [
-            m.text
-            for m in driver.messages()
-            if not m.ephemeral and ("ran out" in m.text or "missed 3 turns" in m.text)
-        ]
-
-    await driver.wait_for(lambda: len(warnings()) >= 1, what="the first warning", timeout=10)
-    assert warnings()[0].startswith(f"<@{alice.id}>, your time ran out")
-    assert "1 of 3" in warnings()[0]
-    await driver.wait_for(
-        lambda: any("missed 3 turns" in text for text in warnings()),
-        what="the seat handed to a computer",
-        timeout=20,
-    )
-    replaced = next(text for text in warnings() if "missed 3 turns" in text)
-    assert replaced.startswith(f"<@{alice.id}> missed 3 turns")
+    for missed in range(1, 7):  # Alice, Bernd, Alice, Bernd, Alice, Bernd
+        await move_clock(301)
+        await driver.wait_for(
+            lambda missed=missed: len(clock_warnings(driver)) >= missed,
+            what=f"warning {missed}",
+        )
+    warnings = clock_warnings(driver)
+    assert warnings[0].startswith(f"<@{alice.id}>, your time ran out")
+    assert "1 of 3" in warnings[0]
+    assert warnings[1].startswith(f"<@{bernd.id}>, your time ran out")
+    assert "2 of 3" in warnings[2]
+    assert warnings[4].startswith(f"<@{alice.id}> missed 3 turns")
+    assert warnings[5].startswith(f"<@{bernd.id}> missed 3 turns")
     stored = await stored_game(driver, store)
     seat = stored.table.seat_of(str(alice.id))
     assert seat is not None and seat.left and seat.missed == 3
@@ -233,13 +257,40 @@ async def test_the_turn_clock_moves_for_absent_players_then_hands_their_seats_ov
     assert "left this game" in refused.message.text
 
 
-async def test_a_lobby_nobody_starts_closes_with_a_message(
-    driver: Driver, store: GameStore, bot_process: BotFactory
+async def test_a_turn_clock_keeps_its_deadline_through_a_restart(
+    driver: Driver,
+    store: GameStore,
+    bot_process: BotFactory,
+    move_clock: Callable[[float], Awaitable[None]],
 ) -> None:
-    await bot_process("bot", env={"LOBBY_TIMEOUT_SECONDS": "1"})
+    """200 of 300 seconds pass, the bot crashes and restarts: the clock runs out 100
+    seconds later, not 300."""
+    bot = await bot_process("bot", env={"CLOCK_OFFSET_KEY": CLOCK_KEY})
+    alice, bernd = driver.user("alice"), driver.user("bernd")
+    table: FakeMessage = (await driver.slash(alice, "draughts start", colour="white")).message
+    await driver.click(bernd, table, "Join")
+    await driver.click(alice, table, "Start")
+    deadline = (await stored_game(driver, store)).table.turn_deadline
+
+    await move_clock(200)
+    await bot.restart()
+    assert (await stored_game(driver, store)).table.turn_deadline == deadline
+    await move_clock(101)
+    await driver.wait_for(lambda: len(clock_warnings(driver)) == 1, what="the warning")
+    assert clock_warnings(driver)[0].startswith(f"<@{alice.id}>, your time ran out")
+
+
+async def test_a_lobby_nobody_starts_closes_with_a_message(
+    driver: Driver,
+    store: GameStore,
+    bot_process: BotFactory,
+    move_clock: Callable[[float], Awaitable[None]],
+) -> None:
+    await bot_process("bot", env={"CLOCK_OFFSET_KEY": CLOCK_KEY})
     alice, bernd = driver.user("alice"), driver.user("bernd")
     lobby: FakeMessage = (await driver.slash(alice, "escalation start")).message
     await driver.click(bernd, lobby, "Join")
+    await move_clock(6 * 3600 + 1)  # the default lobby timeout, six hours
     await driver.wait_for(lambda: "Nobody started" in lobby.text, what="the lobby to close")
     assert lobby.buttons == [] and lobby.selects == []
     assert await store.load(driver.fake.guild_id, driver.channel) is None

@@ -239,9 +239,13 @@ def redis_server(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    """A started FakeDiscord; the test fails at teardown if the bot broke a Discord rule."""
-    fake = await FakeDiscord().start()
+async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
+    """A started FakeDiscord; the test fails at teardown if the bot broke a Discord rule.
+
+    Its guild's locale is English (``en-US``) unless the test is marked
+    ``@pytest.mark.guild_locale("de")``; users keep their own locales either way."""
+    marker = request.node.get_closest_marker("guild_locale")
+    fake = await FakeDiscord(guild_locale=marker.args[0] if marker else "en-US").start()
     yield fake
     try:
         violations = await fake.verify()

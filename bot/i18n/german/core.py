@@ -1,0 +1,207 @@
+"""German texts shared by every game: lobby, table life, errors, help, stats."""
+
+from __future__ import annotations
+
+GERMAN: dict[str, str] = {
+    # Game titles (the engines' ``title``)
+    "Geschenkt (No Thanks!)": "Geschenkt",
+    "Give & Take": "Give & Take",
+    "Escalation": "Eskalation",
+    "TAKE": "TAKE",
+    "Give and Take draughts": "Give-and-Take-Dame",
+    # Slash commands shared by every game
+    "Play {title} in this channel": "{title} in diesem Kanal spielen",
+    "Take a seat at the table in this channel": "Am Tisch in diesem Kanal Platz nehmen",
+    "Leave the table (a computer takes your seat in a running game)": (
+        "Den Tisch verlassen (in einer laufenden Partie übernimmt ein Computer deinen Platz)"
+    ),
+    "See your private hand (only you see it)": "Deine Hand ansehen (nur du siehst sie)",
+    "Post the table again at the bottom of the channel": (
+        "Den Tisch noch einmal unten im Kanal zeigen"
+    ),
+    "End the game in this channel (host or moderators)": (
+        "Die Partie in diesem Kanal beenden (Gastgeber oder Moderatoren)"
+    ),
+    "A short summary of the rules": "Eine kurze Zusammenfassung der Regeln",
+    "The games this bot hosts": "Die Spiele dieses Bots",
+    "Games played, wins and ratings here": "Partien, Siege und Wertungen auf diesem Server",
+    "Whose stats (default: yours)": "Wessen Statistik (sonst deine)",
+    "The best rated players of a game": "Die bestbewerteten Spieler eines Spiels",
+    "Which game": "Welches Spiel",
+    # Lobby
+    "{title}: new table": "{title}: neuer Tisch",
+    "A table for {low}–{high} players. Host: **{host}**.\n"
+    "Press **Join** to take a seat; the host presses **Start**.": (
+        "Ein Tisch für {low}–{high} Spieler. Gastgeber: **{host}**.\n"
+        "Drück **Beitreten**, um Platz zu nehmen; der Gastgeber drückt **Starten**."
+    ),
+    "Players ({n}/{high})": "Spieler ({n}/{high})",
+    "nobody yet": "noch niemand",
+    "Options": "Optionen",
+    "Join": "Beitreten",
+    "Leave": "Verlassen",
+    "Start": "Starten",
+    "Add computer player…": "Computerspieler hinzufügen …",
+    "Computer player: {level}": "Computerspieler: {level}",
+    "Computer {n} ({level})": "Computer {n} ({level})",
+    "easy": "leicht",
+    "normal": "normal",
+    "hard": "schwer",
+    "Pick easy, normal or hard.": "Wähle leicht, normal oder schwer.",
+    "You joined the table.": "Du hast am Tisch Platz genommen.",
+    "You left the table.": "Du hast den Tisch verlassen.",
+    "Everyone left; the table is closed.": "Alle sind gegangen; der Tisch ist geschlossen.",
+    "The game has already started.": "Die Partie hat schon begonnen.",
+    "The game has already started; wait for the next one.": (
+        "Die Partie hat schon begonnen; warte auf die nächste."
+    ),
+    "You're already at this table.": "Du sitzt schon an diesem Tisch.",
+    "The table is full ({n} players).": "Der Tisch ist voll ({n} Spieler).",
+    "You're not at this table.": "Du sitzt nicht an diesem Tisch.",
+    "Only the host can add computer players.": "Nur der Gastgeber kann Computerspieler hinzufügen.",
+    "Only the host can start the game.": "Nur der Gastgeber kann die Partie starten.",
+    "{title} needs at least {n} players; invite friends or add computer players.": (
+        "{title} braucht mindestens {n} Spieler; lade Freunde ein oder füge Computerspieler hinzu."
+    ),
+    "{title} needs {low}–{high} players, not {n}.": (
+        "{title} braucht {low}–{high} Spieler, nicht {n}."
+    ),
+    "A player can take only one seat.": "Jeder Spieler kann nur einen Platz einnehmen.",
+    "Nobody started this table, so it has closed. Open a new one with `/{game} start`.": (
+        "Niemand hat diesen Tisch gestartet, darum ist er geschlossen. Öffne einen neuen "
+        "mit `/{game} start`."
+    ),
+    "A {title} game is already running here; see `/{game} status`, "
+    "or ask its host to abandon it.": (
+        "Hier läuft schon eine Partie {title}; sieh mit `/{game} status` nach oder bitte "
+        "den Gastgeber, sie abzubrechen."
+    ),
+    "Games are played in server channels.": "Gespielt wird in Server-Kanälen.",
+    # The running table
+    "{title}: results": "{title}: Ergebnis",
+    "{title}: your hand": "{title}: deine Hand",
+    "{title}: rules": "{title}: Regeln",
+    "Game {gid}": "Partie {gid}",
+    "{mentions}, your turn.": "{mentions}, du bist dran.",
+    "My hand": "Meine Hand",
+    "Refresh": "Aktualisieren",
+    "Rematch": "Revanche",
+    "{name} (computer)": "{name} (Computer)",
+    "You played `{move}`.": "Du hast `{move}` gespielt.",
+    "You're not playing in this game.": "Du spielst in dieser Partie nicht mit.",
+    "You left this game; a computer player has your seat now.": (
+        "Du hast diese Partie verlassen; jetzt sitzt ein Computerspieler auf deinem Platz."
+    ),
+    "You left the game and lost it.": "Du hast die Partie verlassen und damit verloren.",
+    "You left the game; a computer player takes your seat.": (
+        "Du hast die Partie verlassen; ein Computerspieler übernimmt deinen Platz."
+    ),
+    "You can't leave a running game; the host can end it with `/{game} abandon`.": (
+        "Eine laufende Partie kannst du so nicht verlassen; der Gastgeber kann sie mit "
+        "`/{game} abandon` beenden."
+    ),
+    "The game hasn't started yet.": "Die Partie hat noch nicht begonnen.",
+    "This game is over.": "Diese Partie ist vorbei.",
+    "This game is still running.": "Diese Partie läuft noch.",
+    "Only the players of this game can start a rematch.": (
+        "Nur die Spieler dieser Partie können eine Revanche starten."
+    ),
+    "That button was for an earlier moment of the game: someone moved first. "
+    "Check the table and choose again.": (
+        "Dieser Knopf gehörte zu einem früheren Stand der Partie: Jemand war schneller. "
+        "Sieh dir den Tisch an und wähle noch einmal."
+    ),
+    "This table was posted again further down; use the newest one.": (
+        "Dieser Tisch wurde weiter unten neu gezeigt; nimm den neuesten."
+    ),
+    "That button is not one I know.": "Diesen Knopf kenne ich nicht.",
+    "That game has ended. Start a new one with `/{game} start`.": (
+        "Diese Partie ist zu Ende. Starte eine neue mit `/{game} start`."
+    ),
+    "That game is no longer available on this bot.": (
+        "Dieses Spiel gibt es bei diesem Bot nicht mehr."
+    ),
+    "There's no {title} game in this channel; start one with `/{game} start`.": (
+        "In diesem Kanal läuft keine Partie {title}; starte eine mit `/{game} start`."
+    ),
+    "The game here is over; start a new one with `/{game} start`.": (
+        "Die Partie hier ist vorbei; starte eine neue mit `/{game} start`."
+    ),
+    "Only the host or someone with Manage Messages can abandon the game.": (
+        "Nur der Gastgeber oder jemand mit dem Recht „Nachrichten verwalten“ kann die "
+        "Partie abbrechen."
+    ),
+    "Abandoned by {name}.": "Abgebrochen von {name}.",
+    "{name} abandoned the {title} game.": "{name} hat die Partie {title} abgebrochen.",
+    # Turn clock
+    "{mention}, your time ran out, so the computer moved for you ({n} of {limit} "
+    "missed turns in a row before a computer player takes your seat).": (
+        "{mention}, deine Zeit ist abgelaufen, darum hat der Computer für dich gezogen "
+        "({n} von {limit} verpassten Zügen in Folge, bevor ein Computerspieler deinen "
+        "Platz übernimmt)."
+    ),
+    "{mention} missed {limit} turns in a row; a computer player takes their seat for "
+    "the rest of the game.": (
+        "{mention} hat {limit} Züge in Folge verpasst; ein Computerspieler übernimmt den "
+        "Platz für den Rest der Partie."
+    ),
+    # Errors
+    "Something went wrong on our side; the game is unchanged. Please try again.": (
+        "Bei uns ist etwas schiefgegangen; die Partie ist unverändert. Bitte versuch es "
+        "noch einmal."
+    ),
+    "The game store can't be reached right now. Please try again in a moment.": (
+        "Der Spielspeicher ist gerade nicht erreichbar. Bitte versuch es gleich noch einmal."
+    ),
+    "Someone acted first; that click was already handled.": (
+        "Jemand war schneller; dieser Klick ist schon erledigt."
+    ),
+    # Help
+    "Games in this channel": "Spiele in diesem Kanal",
+    "**{title}** ({low}–{high} players): {tagline}\n"
+    "Start: `/{game} start` · rules: `/{game} rules`": (
+        "**{title}** ({low}–{high} Spieler): {tagline}\n"
+        "Start: `/{game} start` · Regeln: `/{game} rules`"
+    ),
+    "Everyone joins with **Join**; the host can add computer players and presses "
+    "**Start**. Your private cards come in messages only you can see.": (
+        "Alle steigen mit **Beitreten** ein; der Gastgeber kann Computerspieler hinzufügen "
+        "und drückt **Starten**. Deine geheimen Karten kommen in Nachrichten, die nur du "
+        "siehst."
+    ),
+    # Stats
+    "No finished games here yet.": "Hier gibt es noch keine beendeten Partien.",
+    "All games": "Alle Spiele",
+    "**{title}**: {played} played · {wins} won · average place {average}": (
+        "**{title}**: {played} gespielt · {wins} gewonnen · Platz im Schnitt {average}"
+    ),
+    " · rating **{rating}**": " · Wertung **{rating}**",
+    "{name}: stats": "{name}: Statistik",
+    "{title}: leaderboard": "{title}: Bestenliste",
+    "**{place}.** {name}: **{rating}** ({played} played, {wins} won)": (
+        "**{place}.** {name}: **{rating}** ({played} gespielt, {wins} gewonnen)"
+    ),
+    "Stats are kept per server.": "Statistiken werden pro Server geführt.",
+    "Leaderboards are kept per server.": "Bestenlisten werden pro Server geführt.",
+    "I don't host a game called {game!r}; see `/help`.": (
+        "Ein Spiel namens {game!r} habe ich nicht; sieh unter `/help` nach."
+    ),
+}
+
+NAMES: dict[str, str] = {
+    "join": "beitreten",
+    "leave": "verlassen",
+    "hand": "hand",
+    "status": "status",
+    "abandon": "abbrechen",
+    "rules": "regeln",
+    "start": "starten",
+    "turn_time": "zugzeit",
+    "help": "hilfe",
+    "stats": "statistik",
+    "player": "spieler",
+    "leaderboard": "bestenliste",
+    "game": "spiel",
+}
+"""Slash command, option and choice names: English name → German name (lowercase,
+no spaces, 1–32 characters, as Discord requires)."""

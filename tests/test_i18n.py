@@ -1,0 +1,144 @@
+"""The translation layer: every template in the code has German text with the same
+placeholders, no template is built with an f-string, and the catalogue holds nothing
+the code no longer says.
+
+Templates are found by reading the source: the first argument of `tr`, `N_` and the
+game errors, the two templates of `plural`, and the engines' ``title``. The computer
+players (`bot/ai/`) are left out: their errors are bugs that are logged, never shown.
+"""
+
+from __future__ import annotations
+
+import ast
+import string
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import german, lang_of, plural, tr
+from bot.i18n.german import GERMAN
+
+BOT = Path(__file__).resolve().parents[1] / "bot"
+ERRORS = {
+    "GameError",
+    "IllegalAction",
+    "InvalidMoveError",
+    "IllegalMoveError",
+    "AmbiguousMoveError",
+}
+TEMPLATE_ARGS = {"tr": (1,), "N_": (0,), "plural": (2, 3), **{name: (0,) for name in ERRORS}}
+
+
+@dataclass(frozen=True)
+class Site:
+    where: str
+    node: ast.expr
+
+
+def _call_name(call: ast.Call) -> str:
+    if isinstance(call.func, ast.Name):
+        return call.func.id
+    if isinstance(call.func, ast.Attribute):
+        return call.func.attr
+    return ""
+
+
+def _is_title(node: ast.AST) -> bool:
+    """``title = "..."`` in a class body: an engine's game title, shown to players."""
+    return (
+        isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and node.targets[0].id == "title"
+    )
+
+
+def template_sites() -> Iterator[Site]:
+    for path in sorted(BOT.rglob("*.py")):
+        if "i18n" in path.parts or "ai" in path.parts:
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            where = f"{path.relative_to(BOT.parent)}:{getattr(node, 'lineno', 0)}"
+            if "engines" in path.parts and _is_title(node):
+                assert isinstance(node, ast.Assign)
+                yield Site(where, node.value)
+            if not isinstance(node, ast.Call):
+                continue
+            for index in TEMPLATE_ARGS.get(_call_name(node), ()):
+                if index < len(node.args):
+                    yield Site(where, node.args[index])
+
+
+def literal_templates() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for site in template_sites():
+        if isinstance(site.node, ast.Constant) and isinstance(site.node.value, str):
+            found.setdefault(site.node.value, site.where)
+    return found
+
+
+def placeholders(template: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(template) if field}
+
+
+def test_the_code_has_templates_to_translate() -> None:
+    assert len(literal_templates()) > 100
+
+
+def test_no_template_is_built_at_run_time() -> None:
+    built = [
+        site.where
+        for site in template_sites()
+        if isinstance(site.node, ast.JoinedStr | ast.BinOp)
+        or (isinstance(site.node, ast.Call) and _call_name(site.node) == "format")
+    ]
+    assert built == [], "templates must be literals with {placeholders}, not f-strings"
+
+
+def test_every_template_has_german_text_with_the_same_placeholders() -> None:
+    missing = [
+        f"{where}: {text!r}" for text, where in literal_templates().items() if text not in GERMAN
+    ]
+    assert missing == []
+    mismatched = [
+        text
+        for text in literal_templates()
+        if text in GERMAN and placeholders(text) != placeholders(GERMAN[text])
+    ]
+    assert mismatched == []
+
+
+def test_the_catalogue_holds_only_what_the_code_says() -> None:
+    unused = sorted(set(GERMAN) - set(literal_templates()))
+    assert unused == []
+
+
+def test_no_area_contradicts_another() -> None:
+    modules = [german.core, german.geschenkt, german.give_and_take, german.escalation]
+    modules += [german.take, german.draughts]
+    seen: dict[str, str] = {}
+    clashes = []
+    for module in modules:
+        for english, text in module.GERMAN.items():
+            if seen.setdefault(english, text) != text:
+                clashes.append(english)
+    assert clashes == []
+
+
+@pytest.mark.parametrize(
+    ("locale", "lang"),
+    [("de", "de"), ("de-AT", "de"), ("en-US", "en"), ("fr", "en"), (None, "en")],
+)
+def test_discord_locales_map_to_our_languages(locale: str | None, lang: str) -> None:
+    assert lang_of(locale) == lang
+
+
+def test_tr_fills_placeholders_in_either_language() -> None:
+    english = "Only the host can start the game."
+    assert tr("en", english) == english
+    assert tr("de", english) == GERMAN[english]
+    assert plural("en", 1, "{n} chip", "{n} chips") == "1 chip"
+    assert plural("en", 3, "{n} chip", "{n} chips") == "3 chips"
