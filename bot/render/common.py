@@ -91,8 +91,21 @@ class TextStyle:
         return TextStyle(size or self.size, fill or self.fill, self.bold)
 
 
+GERMAN_SPELLING = str.maketrans(
+    {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"}
+    | {"„": '"', "“": '"', "”": '"', "‚": "'", "‘": "'", "’": "'", "–": "-", "—": "-"}
+)
+"""The bundled font is ASCII only: German text is drawn as German spells it without
+umlauts (ä → ae, ß → ss), and typographic quotes and dashes as plain ones."""
+
+
+def for_font(text: str) -> str:
+    """``text`` as the font can draw it (see `GERMAN_SPELLING`)."""
+    return text.translate(GERMAN_SPELLING)
+
+
 def text_width(text: str, style: TextStyle) -> float:
-    return font(style.size).getlength(text) + 2 * style.stroke
+    return font(style.size).getlength(for_font(text)) + 2 * style.stroke
 
 
 def draw_text(
@@ -101,7 +114,7 @@ def draw_text(
     """Draw ``text`` with a Pillow anchor ("la" left-ascender, "lm" left-middle, ...)."""
     draw.text(
         xy,
-        text,
+        for_font(text),
         font=font(style.size),
         fill=style.fill,
         anchor=anchor,
@@ -113,7 +126,7 @@ def draw_text(
 def draw_centered(draw: ImageDraw.ImageDraw, center: Point, text: str, style: TextStyle) -> None:
     """Draw ``text`` with its inked box centred on ``center`` (exact for digits)."""
     left, top, right, bottom = font(style.size).getbbox(
-        text, anchor="ls", stroke_width=style.stroke
+        for_font(text), anchor="ls", stroke_width=style.stroke
     )
     x = center[0] - (left + right) / 2
     y = center[1] - (top + bottom) / 2
@@ -249,7 +262,7 @@ def text_sprite(text: str, style: TextStyle, anchor: str = "la") -> Sprite:
     anchor point, as in `draw_text`. Labels that recur on every table (captions,
     counts, names) then cost a composite instead of a FreeType render."""
     left, top, right, bottom = font(style.size).getbbox(
-        text, anchor=anchor, stroke_width=style.stroke
+        for_font(text), anchor=anchor, stroke_width=style.stroke
     )
     dx, dy = 1 - math.floor(left), 1 - math.floor(top)
     size = (max(1, math.ceil(right) + dx + 1), max(1, math.ceil(bottom) + dy + 1))

@@ -7,6 +7,7 @@ import io
 import pytest
 from PIL import Image
 
+from bot.i18n.german import GERMAN
 from bot.render.common import (
     BIG_CARD,
     PALETTE,
@@ -18,6 +19,7 @@ from bot.render.common import (
     chip_tower,
     draw_rounded,
     font,
+    for_font,
     has_glyph,
     join_words,
     new_panel,
@@ -26,6 +28,7 @@ from bot.render.common import (
     place,
     playing_card,
     suit_icon,
+    text_width,
     to_png,
 )
 
@@ -107,3 +110,15 @@ def test_join_words() -> None:
     assert join_words(["A"]) == "A"
     assert join_words(["A", "B"]) == "A and B"
     assert join_words(["A", "B", "C"]) == "A, B and C"
+
+
+def test_german_text_is_drawn_as_german_spells_it_without_umlauts() -> None:
+    style = TextStyle(20, (0, 0, 0, 255))
+    assert for_font("Zähler „Stöße“ – groß") == 'Zaehler "Stoesse" - gross'
+    assert text_width("Müll", style) == text_width("Muell", style)
+
+
+def test_every_german_letter_in_the_catalogue_can_be_drawn() -> None:
+    german_letters = {char for text in GERMAN.values() for char in text if char in "äöüÄÖÜß"}
+    assert german_letters, "the catalogue has German text"
+    assert all(has_glyph(char) for char in for_font("".join(german_letters) + "„“–"))
