@@ -131,7 +131,7 @@ def parse_options(model: type[OptionsT], options: BaseModel | Mapping[str, Any] 
     try:
         return model.model_validate(options)
     except ValueError as error:
-        raise GameError(f"Invalid options: {error}") from error
+        raise GameError("Invalid options: {error}", error=error) from error
 
 
 S = TypeVar("S", bound=BaseModel)

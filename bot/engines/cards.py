@@ -63,7 +63,7 @@ class Card:
         if rank is None and rank_text.isdigit():
             rank = int(rank_text)
         if rank is None or not 2 <= rank <= 14 or suit not in SUITS or not suit:
-            raise GameError(f"{text!r} is not a card.")
+            raise GameError("{text!r} is not a card.", text=text)
         return cls(rank, suit)
 
     @classmethod

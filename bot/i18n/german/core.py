@@ -67,6 +67,8 @@ GERMAN: dict[str, str] = {
         "{title} braucht {low}–{high} Spieler, nicht {n}."
     ),
     "A player can take only one seat.": "Jeder Spieler kann nur einen Platz einnehmen.",
+    "Invalid options: {error}": "Ungültige Optionen: {error}",
+    "{text!r} is not a card.": "{text!r} ist keine Karte.",
     "Nobody started this table, so it has closed. Open a new one with `/{game} start`.": (
         "Niemand hat diesen Tisch gestartet, darum ist er geschlossen. Öffne einen neuen "
         "mit `/{game} start`."
