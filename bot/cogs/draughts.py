@@ -4,7 +4,7 @@ move), `/draughts move c3-c4`, draw offers and resignation."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 import discord
 from discord import app_commands
@@ -26,9 +26,11 @@ from bot.engines.draughts import (
     DraughtsState,
     DraughtsView,
     MoveView,
+    Ruleset,
     parse_action,
 )
-from bot.render.draughts import render_board, render_table
+from bot.i18n import N_, Lang, plural, tr
+from bot.render.draughts import reason_sentence, render_board, render_table
 from bot.render.embeds import player_name
 
 if TYPE_CHECKING:
@@ -39,8 +41,10 @@ PIECE, MOVE = "piece", "move"
 MOST_OPTIONS = 25
 """Discord's limit on a select's options."""
 RESIGN, OFFER_DRAW, ACCEPT_DRAW = "resign", "offer-draw", "accept-draw"
+TYPED_WORDS = {"aufgeben": RESIGN, "remis anbieten": OFFER_DRAW, "remis annehmen": ACCEPT_DRAW}
+"""German words for the actions typed as `/draughts move` (the English ones the engine reads)."""
 
-RULES = """\
+RULES = N_("""\
 **Board:** 8×8, every square used. White starts on ranks 2–3, Black on 6–7; White \
 moves first. **Men** step one square forward or sideways; **kings** fly any distance \
 along ranks and files.
@@ -54,7 +58,7 @@ becomes a king at once.
 without a capture or man move, or agreement. *Turkish* ruleset: captures are \
 mandatory, the longest one must be taken, no 180° turns, no last-man promotion.
 **Example:** `c4xc6xc8` jumps from c4 over c5 to c6, then over c7 to c8.
-**Move** opens your panel: pick a piece, then its move; or type `/draughts move c3-c4`."""
+**Move** opens your panel: pick a piece, then its move; or type `/draughts move c3-c4`.""")
 
 
 def colour_of(view: DraughtsView, player: PlayerId | None) -> Literal["white", "black"] | None:
@@ -65,35 +69,52 @@ def colour_of(view: DraughtsView, player: PlayerId | None) -> Literal["white", "
     return None
 
 
-def move_label(move: MoveView) -> str:
+def move_label(move: MoveView, lang: Lang = "en") -> str:
     extras = []
     if move.captures:
-        extras.append(f"takes {len(move.captures)}")
+        extras.append(tr(lang, "takes {n}", n=len(move.captures)))
     if move.promotes:
-        extras.append("crowns")
+        extras.append(tr(lang, "crowns"))
     return move.notation + (f" ({', '.join(extras)})" if extras else "")
 
 
-def side_line(view: DraughtsView, colour: Literal["white", "black"], name: str) -> str:
+def side_line(
+    view: DraughtsView, colour: Literal["white", "black"], name: str, lang: Lang = "en"
+) -> str:
     men, kings = view.men[colour], view.kings[colour]
-    crowns = f", {kings} king{'s' if kings != 1 else ''}" if kings else ""
-    return f"{'⚪' if colour == 'white' else '⚫'} **{name}**: {men} men{crowns}"
+    pieces = plural(lang, men, "{n} man", "{n} men")
+    if kings:
+        pieces += ", " + plural(lang, kings, "{n} king", "{n} kings")
+    return f"{'⚪' if colour == 'white' else '⚫'} **{name}**: {pieces}"
+
+
+def sides_text(view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang) -> str:
+    return "\n".join(
+        [
+            side_line(view, "white", player_name(view.white, names), lang),
+            side_line(view, "black", player_name(view.black, names), lang),
+        ]
+    )
+
+
+RULESETS: dict[Ruleset, str] = {"give-and-take": N_("Give and Take"), "turkish": N_("Turkish")}
 
 
 class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction]):
     engine = ENGINE
     colour = 0x8E6E53
-    hand_label = "Move"
+    hand_label = N_("Move")
     rules_summary = RULES
-    tagline = "Turkish-style draughts: men step sideways too, kings fly, captures chain."
+    tagline = N_("Turkish-style draughts: men step sideways too, kings fly, captures chain.")
 
-    def table_buttons(self, view: DraughtsView) -> list[ActionButton]:
+    def table_buttons(self, view: DraughtsView, lang: Lang) -> list[ActionButton]:
         return []
 
     def parse_action(self, key: str) -> DraughtsAction:
         return parse_action(key.replace("-draw", " draw"))
 
     def perform(self, state: DraughtsState, player: PlayerId, key: str) -> DraughtsState:
+        key = TYPED_WORDS.get(" ".join(key.lower().split()), key)
         if key.strip().lower() == RESIGN:
             return ENGINE.resign(state, player)
         return ENGINE.apply(state, player, self.parse_action(key))
@@ -101,45 +122,64 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction]):
     def concede(self, state: DraughtsState, player: PlayerId) -> DraughtsState:
         return ENGINE.resign(state, player)
 
-    def render_table(self, view: DraughtsView, names: Mapping[PlayerId, str]) -> bytes:
-        return render_table(view, names)
+    def render_table(
+        self, view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang = "en"
+    ) -> bytes:
+        return render_table(view, names, lang=lang)
 
-    def render_private(self, view: DraughtsView, names: Mapping[PlayerId, str]) -> bytes:
-        return render_board(view, names, flipped=colour_of(view, view.viewer) == "black")
+    def render_private(
+        self, view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang = "en"
+    ) -> bytes:
+        flipped = colour_of(view, view.viewer) == "black"
+        return render_board(view, names, flipped=flipped, lang=lang)
 
-    def table_text(self, view: DraughtsView, names: Mapping[PlayerId, str]) -> TableText:
-        mover = view.white if view.to_move == "white" else view.black
-        lines = [f"**{player_name(mover, names)}** ({view.to_move}) to move."]
+    def table_text(
+        self, view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang
+    ) -> TableText:
+        if view.to_move == "white":
+            lines = [tr(lang, "**{name}** (White) to move.", name=player_name(view.white, names))]
+        else:
+            lines = [tr(lang, "**{name}** (Black) to move.", name=player_name(view.black, names))]
         if view.last_move:
-            lines.append(f"Last move: `{view.last_move}`.")
+            lines.append(tr(lang, "Last move: `{move}`.", move=view.last_move))
         if view.capture_required:
-            lines.append("A capture is required.")
+            lines.append(tr(lang, "A capture is required."))
         if view.draw_offer_by:
-            lines.append(f"{player_name(view.draw_offer_by, names)} offers a draw.")
-        lines.append(f"Press **{self.hand_label}** or type `/draughts move c3-c4`.")
-        sides = "\n".join(
-            [
-                side_line(view, "white", player_name(view.white, names)),
-                side_line(view, "black", player_name(view.black, names)),
-            ]
+            lines.append(
+                tr(lang, "{name} offers a draw.", name=player_name(view.draw_offer_by, names))
+            )
+        lines.append(
+            tr(
+                lang,
+                "Press **{button}** or type `/draughts move c3-c4`.",
+                button=tr(lang, self.hand_label),
+            )
         )
-        ruleset = "Turkish" if view.ruleset == "turkish" else "Give and Take"
-        return TableText("\n".join(lines), [("Players", sides), ("Rules", ruleset)])
+        ruleset = tr(lang, RULESETS[view.ruleset])
+        return TableText(
+            "\n".join(lines),
+            [(tr(lang, "Players"), sides_text(view, names, lang)), (tr(lang, "Rules"), ruleset)],
+        )
 
-    def private_text(self, view: DraughtsView) -> str:
+    def private_text(self, view: DraughtsView, lang: Lang) -> str:
         colour = colour_of(view, view.viewer)
-        return f"You play **{colour or 'no side'}**."
+        if colour == "white":
+            return tr(lang, "You play **White**.")
+        if colour == "black":
+            return tr(lang, "You play **Black**.")
+        return tr(lang, "You play **no side**.")
 
     def private_panel(
-        self, view: DraughtsView, picks: Picks, names: Mapping[PlayerId, str]
+        self, view: DraughtsView, picks: Picks, names: Mapping[PlayerId, str], lang: Lang
     ) -> PrivatePanel:
-        lines = [self.private_text(view)]
+        lines = [self.private_text(view, lang)]
         if view.over:
-            return PrivatePanel("\n".join([*lines, view.reason_text or "The game is over."]))
+            reason = reason_sentence(view, lang) or tr(lang, "The game is over.")
+            return PrivatePanel("\n".join([*lines, reason]))
         mine = view.to_act == view.viewer
-        buttons = [ActionButton("Resign", RESIGN, "danger")]
+        buttons = [ActionButton(tr(lang, "Resign"), RESIGN, "danger")]
         if not mine:
-            lines.append("It's your opponent's move; your panel updates when you use it.")
+            lines.append(tr(lang, "It's your opponent's move; your panel updates when you use it."))
             return PrivatePanel("\n".join(lines), [], buttons)
         starts = sorted({move.from_square for move in view.moves})
         piece = next(iter(picks.get(PIECE, ())), starts[0] if len(starts) == 1 else None)
@@ -149,74 +189,88 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction]):
         if chosen not in {move.notation for move in choices}:
             chosen = choices[0].notation if len(choices) == 1 else None
         if view.capture_required:
-            lines.append("You must capture: " + ", ".join(view.forced_capture_squares) + ".")
+            squares = ", ".join(view.forced_capture_squares)
+            lines.append(tr(lang, "You must capture: {squares}.", squares=squares))
         if len(choices) > MOST_OPTIONS:
             lines.append(
-                f"This piece has {len(choices)} moves; type the others with /draughts move."
+                tr(
+                    lang,
+                    "This piece has {n} moves; type the others with /draughts move.",
+                    n=len(choices),
+                )
             )
         selects = [
             PanelSelect(
-                PIECE, "Pick a piece", [(sq, sq) for sq in starts], (piece,) if piece else ()
+                PIECE,
+                tr(lang, "Pick a piece"),
+                [(sq, sq) for sq in starts],
+                (piece,) if piece else (),
             ),
             PanelSelect(
                 MOVE,
-                "Pick its move",
-                [(move.notation, move_label(move)) for move in choices[:MOST_OPTIONS]],
+                tr(lang, "Pick its move"),
+                [(move.notation, move_label(move, lang)) for move in choices[:MOST_OPTIONS]],
                 (chosen,) if chosen else (),
             ),
         ]
-        play = ActionButton(
-            f"Play {chosen}" if chosen else "Play", chosen or "", "success", not chosen
-        )
+        label = tr(lang, "Play {move}", move=chosen) if chosen else tr(lang, "Play move")
+        play = ActionButton(label, chosen or "", "success", not chosen)
         draw = (
-            ActionButton("Accept draw", ACCEPT_DRAW, "primary")
+            ActionButton(tr(lang, "Accept draw"), ACCEPT_DRAW, "primary")
             if view.draw_offer_by not in (None, view.viewer)
-            else ActionButton("Offer draw", OFFER_DRAW, "secondary")
+            else ActionButton(tr(lang, "Offer draw"), OFFER_DRAW, "secondary")
         )
         return PrivatePanel("\n".join(lines), selects, [play, draw, *buttons])
 
     def results_text(
-        self, view: DraughtsView, outcome: Outcome, names: Mapping[PlayerId, str]
+        self, view: DraughtsView, outcome: Outcome, names: Mapping[PlayerId, str], lang: Lang
     ) -> TableText:
         winners = outcome.winners()
         if view.result == "draw" or len(winners) != 1:
-            headline = "**Draw.**"
+            headline = tr(lang, "**Draw.**")
         else:
-            headline = f"**{player_name(winners[0], names)}** wins!"
-        sides = "\n".join(
-            [
-                side_line(view, "white", player_name(view.white, names)),
-                side_line(view, "black", player_name(view.black, names)),
-            ]
-        )
+            headline = tr(lang, "**{name}** wins!", name=player_name(winners[0], names))
         return TableText(
-            f"{headline} {view.reason_text or ''}",
-            [("Players", sides), ("Moves played", str(view.plies))],
+            f"{headline} {reason_sentence(view, lang) or ''}",
+            [
+                (tr(lang, "Players"), sides_text(view, names, lang)),
+                (tr(lang, "Moves played"), str(view.plies)),
+            ],
         )
 
 
 def build(bot: TableBot) -> GameCog:
     cog = GameCog(bot, DraughtsAdapter())
 
-    @app_commands.command(name="start", description="Open a draughts board in this channel")
+    @app_commands.command(name="start", description=N_("Open a draughts board in this channel"))
     @app_commands.describe(
-        turn_time="Seconds per turn before the computer moves for you (0: no clock)",
-        ruleset="Give and Take (default) or classic Turkish draughts",
-        colour="The side you play (the other player gets the other one)",
+        turn_time=N_("Seconds per turn before the computer moves for you (0: no clock)"),
+        ruleset=N_("Give and Take (default) or classic Turkish draughts"),
+        colour=N_("The side you play (the other player gets the other one)"),
+    )
+    @app_commands.choices(
+        ruleset=[
+            app_commands.Choice(name=N_("Give and Take"), value="give-and-take"),
+            app_commands.Choice(name=N_("Turkish"), value="turkish"),
+        ],
+        colour=[
+            app_commands.Choice(name=N_("Random"), value="random"),
+            app_commands.Choice(name=N_("White"), value="white"),
+            app_commands.Choice(name=N_("Black"), value="black"),
+        ],
     )
     async def start(
         interaction: discord.Interaction,
-        ruleset: Literal["give-and-take", "turkish"] = "give-and-take",
-        colour: Literal["random", "white", "black"] = "random",
+        ruleset: str = "give-and-take",
+        colour: str = "random",
         turn_time: app_commands.Range[int, 0, 3600] = 300,
     ) -> None:
         seat = {"white": 0, "black": 1}.get(colour)
-        await cog.start(
-            interaction, DraughtsOptions(ruleset=ruleset), host_seat=seat, turn_seconds=turn_time
-        )
+        options = DraughtsOptions(ruleset=cast(Ruleset, ruleset))
+        await cog.start(interaction, options, host_seat=seat, turn_seconds=turn_time)
 
-    @app_commands.command(name="move", description="Make a move, e.g. c3-c4 or c4xc6xc8")
-    @app_commands.describe(move="The move in notation: c3-c4, or every landing square c4xc6xc8")
+    @app_commands.command(name="move", description=N_("Make a move, e.g. c3-c4 or c4xc6xc8"))
+    @app_commands.describe(move=N_("The move in notation: c3-c4, or every landing square c4xc6xc8"))
     async def move(interaction: discord.Interaction, move: str) -> None:
         await cog.move_by_text(interaction, move)
 

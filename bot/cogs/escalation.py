@@ -31,8 +31,9 @@ from bot.engines.escalation import (
     parse_action,
     play_value,
 )
+from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
-from bot.render.escalation import render_table
+from bot.render.escalation import DIRECTIONS, render_table
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
@@ -40,7 +41,8 @@ if TYPE_CHECKING:
 CARDS = "cards"
 """The key of the hand panel's card picker."""
 
-RULES = """\
+RULES = N_(
+    """\
 **Goal:** get rid of your cards; the others pay you for what they still hold.
 **Your turn:** play one card, or several of equal value, worth more in total than \
 the value in force. Values: A 14, K 13, Q 12, J 11, 10–7 as printed; 4, 5 and 6 are \
@@ -53,6 +55,11 @@ with a 2; a 10 won't do.
 **End:** when the stock is out and someone plays their last card. Everyone pays the \
 winner a chip per card in hand and in their penalty stack.
 **My hand** opens your private panel: pick cards in the menu, then Play."""
+)
+
+
+def direction_text(direction: str, lang: Lang) -> str:
+    return tr(lang, DIRECTIONS.get(direction, direction))
 
 
 def cards_label(cards: Sequence[Card]) -> str:
@@ -64,124 +71,192 @@ def play_key(cards: Sequence[Card]) -> str:
     return "-".join(["play", *(str(card) for card in cards)])
 
 
-def judge_play(cards: Sequence[Card], view: EscalationView) -> str:
+def judge_play(cards: Sequence[Card], view: EscalationView, lang: Lang = "en") -> str:
     """A line telling the player, before they press Play, what their pick would do."""
     try:
         value = play_value(cards)
     except IllegalAction as refusal:
-        return f"✗ {refusal}"
+        return "✗ " + tr(lang, refusal.template, **refusal.params)
     if is_pass_through(cards[0]):
-        effect = "passes the value on" + (" and reverses direction" if cards[0].rank == 3 else "")
-        return f"✓ {cards_label(cards)} {effect}."
+        if cards[0].rank == 3:
+            effect = tr(
+                lang,
+                "{cards} passes the value on and reverses direction.",
+                cards=cards_label(cards),
+            )
+        else:
+            effect = tr(lang, "{cards} passes the value on.", cards=cards_label(cards))
+        return "✓ " + effect
     if view.value_in_force is None:
-        return f"✓ Leads at {value}."
+        return "✓ " + tr(lang, "Leads at {value}.", value=value)
     if beats(cards, view.value_in_force):
-        return f"✓ {value} beats {view.value_in_force}."
-    return f"✗ {value} doesn't beat {view.value_in_force}."
+        return "✓ " + tr(
+            lang, "{value} beats {in_force}.", value=value, in_force=view.value_in_force
+        )
+    return "✗ " + tr(
+        lang, "{value} doesn't beat {in_force}.", value=value, in_force=view.value_in_force
+    )
 
 
 class EscalationAdapter(GameAdapter[EscalationState, EscalationAction]):
     engine = ENGINE
     colour = 0xC0392B
     rules_summary = RULES
-    tagline = "Beat the value in force with higher sets, or take the pile; 2s and 3s pass it on."
+    tagline = N_(
+        "Beat the value in force with higher sets, or take the pile; 2s and 3s pass it on."
+    )
 
-    def table_buttons(self, view: EscalationView) -> list[ActionButton]:
+    def table_buttons(self, view: EscalationView, lang: Lang) -> list[ActionButton]:
         return []
 
     def parse_action(self, key: str) -> EscalationAction:
         return parse_action(key.replace("-", " "))
 
-    def render_table(self, view: EscalationView, names: Mapping[PlayerId, str]) -> bytes:
-        return render_table(view, names)
+    def render_table(
+        self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang
+    ) -> bytes:
+        return render_table(view, names, lang=lang)
 
-    def table_text(self, view: EscalationView, names: Mapping[PlayerId, str]) -> TableText:
-        turn = player_name(view.to_act, names) if view.to_act else "nobody"
+    def table_text(
+        self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang
+    ) -> TableText:
+        turn = player_name(view.to_act, names) if view.to_act else tr(lang, "nobody")
         if view.must_lead or view.value_in_force is None:
-            task = "leads the next round"
+            task = tr(lang, "**{name}** leads the next round.", name=turn)
         else:
-            task = f"must beat **{view.value_in_force}**, play a 2 or 3, or take the pile"
-        description = (
-            f"**{turn}** {task}. Direction: {view.direction} · stock: {view.stock_size} · "
-            f"deal {view.deal} of {view.deals}.\nPress **{self.hand_label}** to see your "
-            "cards and play."
+            task = tr(
+                lang,
+                "**{name}** must beat **{value}**, play a 2 or 3, or take the pile.",
+                name=turn,
+                value=view.value_in_force,
+            )
+        status = tr(
+            lang,
+            "Direction: {direction} · stock: {stock} · deal {deal} of {deals}.",
+            direction=direction_text(view.direction, lang),
+            stock=view.stock_size,
+            deal=view.deal,
+            deals=view.deals,
         )
-        fields = [("Players", self._seat_lines(view, names))]
+        press = tr(
+            lang, "Press **{button}** to see your cards and play.", button=tr(lang, self.hand_label)
+        )
+        description = f"{task} {status}\n{press}"
+        fields = [(tr(lang, "Players"), self._seat_lines(view, names, lang))]
         if view.round:
             plays = " → ".join(f"{cards_label(play.cards)} ({play.value})" for play in view.round)
-            fields.append(("This round", plays))
+            fields.append((tr(lang, "This round"), plays))
         if view.last_take is not None:
             taker = player_name(view.last_take.player, names)
-            fields.append(("Last take", f"{taker} took {view.last_take.count} cards"))
+            took = plural(
+                lang,
+                view.last_take.count,
+                "{name} took {n} card",
+                "{name} took {n} cards",
+                name=taker,
+            )
+            fields.append((tr(lang, "Last take"), took))
         return TableText(description, fields)
 
-    def private_text(self, view: EscalationView) -> str:
-        return f"Your hand: {cards_label(view.my_hand or []) or 'empty'}"
+    def private_text(self, view: EscalationView, lang: Lang) -> str:
+        hand = cards_label(view.my_hand or [])
+        if not hand:
+            return tr(lang, "Your hand is empty.")
+        return tr(lang, "Your hand: {cards}", cards=hand)
 
     def private_panel(
-        self, view: EscalationView, picks: Picks, names: Mapping[PlayerId, str]
+        self, view: EscalationView, picks: Picks, names: Mapping[PlayerId, str], lang: Lang
     ) -> PrivatePanel:
         hand = view.my_hand or []
         held = {str(card) for card in hand}
         chosen = [Card.parse(text) for text in picks.get(CARDS, ()) if text in held]
         my_turn = view.to_act == view.viewer and not view.over
-        lines = [self.private_text(view)]
+        lines = [self.private_text(view, lang)]
         if view.over:
-            lines.append("The game is over.")
+            lines.append(tr(lang, "The game is over."))
         elif not my_turn:
-            lines.append("It's not your turn; you can pick cards ready for it.")
+            lines.append(tr(lang, "It's not your turn; you can pick cards ready for it."))
         elif view.must_lead or view.value_in_force is None:
-            lines.append("You lead: play any card or set of equal value.")
+            lines.append(tr(lang, "You lead: play any card or set of equal value."))
         else:
-            lines.append(f"Beat **{view.value_in_force}**, play a 2 or 3, or take the pile.")
+            lines.append(
+                tr(
+                    lang,
+                    "Beat **{value}**, play a 2 or 3, or take the pile.",
+                    value=view.value_in_force,
+                )
+            )
         if chosen:
-            lines.append(judge_play(sorted(chosen), view))
+            lines.append(judge_play(sorted(chosen), view, lang))
         picker = PanelSelect(
             CARDS,
-            "Pick the cards to play",
+            tr(lang, "Pick the cards to play"),
             [(str(card), card_label(card)) for card in hand],
             tuple(str(card) for card in chosen),
             max_values=len(hand),
         )
-        play_label = f"Play {cards_label(sorted(chosen))}" if chosen else "Play"
+        if chosen:
+            play_label = tr(lang, "Play {cards}", cards=cards_label(sorted(chosen)))
+        else:
+            play_label = tr(lang, "Play")
         buttons = [
             ActionButton(play_label[:80], play_key(sorted(chosen)), "success", disabled=not chosen)
         ]
         if not view.over:
             # Always offered: the panel may be older than the table (the engine explains
             # a take that isn't allowed now, and the panel is redrawn).
-            buttons.append(ActionButton("Take the pile", "take", "danger"))
+            buttons.append(ActionButton(tr(lang, "Take the pile"), "take", "danger"))
         return PrivatePanel("\n".join(lines), [picker], buttons)
 
     def results_text(
-        self, view: EscalationView, outcome: Outcome, names: Mapping[PlayerId, str]
+        self, view: EscalationView, outcome: Outcome, names: Mapping[PlayerId, str], lang: Lang
     ) -> TableText:
         scores = view.scores or {seat.player: seat.total for seat in view.seats}
         ranked = sorted(view.seats, key=lambda seat: outcome.places[seat.player])
         places = "\n".join(
-            f"**{outcome.places[seat.player]}.** {player_name(seat.player, names)}: "
-            f"**{scores[seat.player]:+d}** chips"
+            tr(
+                lang,
+                "**{place}.** {name}: **{chips}** chips",
+                place=outcome.places[seat.player],
+                name=player_name(seat.player, names),
+                chips=f"{scores[seat.player]:+d}",
+            )
             for seat in ranked
         )
         deals = "\n".join(
-            f"Deal {result.deal}: {player_name(result.winner, names)} won "
-            + ", ".join(
-                f"{player_name(player, names)} {chips:+d}"
-                for player, chips in result.chips.items()
-                if player != result.winner
+            tr(
+                lang,
+                "Deal {deal}: {name} won {payments}",
+                deal=result.deal,
+                name=player_name(result.winner, names),
+                payments=", ".join(
+                    f"{player_name(player, names)} {chips:+d}"
+                    for player, chips in result.chips.items()
+                    if player != result.winner
+                ),
             )
             for result in view.results
         )
-        winners = ", ".join(player_name(p, names) for p in outcome.winners())
-        plural = "s" if len(outcome.winners()) == 1 else ""
+        winners = outcome.winners()
+        names_text = ", ".join(player_name(p, names) for p in winners)
+        headline = plural(
+            lang, len(winners), "**{names}** wins!", "**{names}** win!", names=names_text
+        )
         return TableText(
-            f"**{winners}** win{plural}!", [("Places", places), ("Deals", deals or "none")]
+            headline, [(tr(lang, "Places"), places), (tr(lang, "Deals"), deals or "—")]
         )
 
-    def _seat_lines(self, view: EscalationView, names: Mapping[PlayerId, str]) -> str:
+    def _seat_lines(self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang) -> str:
         return "\n".join(
-            f"{'▶ ' if seat.player == view.to_act else ''}**{player_name(seat.player, names)}**: "
-            f"{seat.hand_size} in hand · {seat.penalty_size} taken · {seat.total:+d} chips"
+            ("▶ " if seat.player == view.to_act else "")
+            + tr(
+                lang,
+                "**{name}**: {hand} in hand · {taken} taken · {chips} chips",
+                name=player_name(seat.player, names),
+                hand=seat.hand_size,
+                taken=seat.penalty_size,
+                chips=f"{seat.total:+d}",
+            )
             for seat in view.seats
         )
 
@@ -189,10 +264,10 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction]):
 def build(bot: TableBot) -> GameCog:
     cog = GameCog(bot, EscalationAdapter())
 
-    @app_commands.command(name="start", description="Open an Escalation table in this channel")
+    @app_commands.command(name="start", description=N_("Open an Escalation table in this channel"))
     @app_commands.describe(
-        turn_time="Seconds per turn before the computer moves for you (0: no clock)",
-        deals="How many deals to play, with running totals (1–10)",
+        turn_time=N_("Seconds per turn before the computer moves for you (0: no clock)"),
+        deals=N_("How many deals to play, with running totals (1–10)"),
     )
     async def start(
         interaction: discord.Interaction,

@@ -20,13 +20,15 @@ from bot.engines.geschenkt import (
     parse_action,
     runs_of,
 )
+from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import player_name
 from bot.render.geschenkt import render_table
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
 
-RULES = """\
+RULES = N_(
+    """\
 **Goal:** the lowest score. Each card in front of you counts its number against you, \
 but a run of consecutive cards counts only its lowest card. Each chip you hold counts \
 one point in your favour.
@@ -38,6 +40,7 @@ each for 3–5 players, 9 for 6, 7 for 7. *Tactical:* 10 chips, 10/20/30 out fir
 **Secret:** chip counts are private; **My hand** shows yours.
 **End:** when the last card is taken. Example: 8, 9, 10 and 21 with 5 chips \
 scores 8 + 21 − 5 = 24. Equal scores share the place."""
+)
 
 
 def describe_cards(cards: list[int]) -> str:
@@ -50,67 +53,92 @@ class GeschenktAdapter(GameAdapter[GeschenktState, GeschenktAction]):
     engine = ENGINE
     colour = 0xE67E22
     rules_summary = RULES
-    tagline = "Take the card or pay a chip to refuse it; runs count only their lowest card."
+    tagline = N_("Take the card or pay a chip to refuse it; runs count only their lowest card.")
 
-    def table_buttons(self, view: GeschenktView) -> list[ActionButton]:
+    def table_buttons(self, view: GeschenktView, lang: Lang) -> list[ActionButton]:
         return [
-            ActionButton("Take", "take", "success"),
-            ActionButton("No thanks", "refuse", "danger"),
+            ActionButton(tr(lang, "Take"), "take", "success"),
+            ActionButton(tr(lang, "No thanks"), "refuse", "danger"),
         ]
 
     def parse_action(self, key: str) -> GeschenktAction:
         return parse_action(key)
 
-    def render_table(self, view: GeschenktView, names: Mapping[PlayerId, str]) -> bytes:
-        return render_table(view, names)
+    def render_table(self, view: GeschenktView, names: Mapping[PlayerId, str], lang: Lang) -> bytes:
+        return render_table(view, names, lang=lang)
 
-    def table_text(self, view: GeschenktView, names: Mapping[PlayerId, str]) -> TableText:
-        turn = player_name(view.to_act, names) if view.to_act else "nobody"
-        description = (
-            f"**{view.current_card}** is face up with **{view.pot}** "
-            f"chip{'s' if view.pot != 1 else ''} on it · {view.cards_left} cards left.\n"
-            f"It's **{turn}**'s turn: Take, or No thanks."
+    def table_text(
+        self, view: GeschenktView, names: Mapping[PlayerId, str], lang: Lang
+    ) -> TableText:
+        turn = player_name(view.to_act, names) if view.to_act else tr(lang, "nobody")
+        description = tr(
+            lang,
+            "**{card}** is face up with {pot} on it · {left}.\n"
+            "It's **{name}**'s turn: Take, or No thanks.",
+            card=view.current_card,
+            pot=plural(lang, view.pot, "**{n}** chip", "**{n}** chips"),
+            left=plural(lang, view.cards_left, "{n} card left", "{n} cards left"),
+            name=turn,
         )
         lines = [
-            f"**{player_name(seat.player, names)}**: {describe_cards(seat.cards) or 'no cards'}"
+            tr(
+                lang,
+                "**{name}**: {cards}",
+                name=player_name(seat.player, names),
+                cards=describe_cards(seat.cards) or tr(lang, "no cards"),
+            )
             for seat in view.seats
         ]
-        return TableText(description, [("Cards in front of each player", "\n".join(lines))])
+        field = tr(lang, "Cards in front of each player")
+        return TableText(description, [(field, "\n".join(lines))])
 
-    def private_text(self, view: GeschenktView) -> str:
+    def private_text(self, view: GeschenktView, lang: Lang) -> str:
         mine = next((seat for seat in view.seats if seat.player == view.viewer), None)
         cards = describe_cards(mine.cards) if mine else ""
-        return (
-            f"Chips: **{view.my_chips}**\n"
-            f"Your cards: {cards or 'none yet'}\n"
-            f"Score right now: **{view.my_score}** (lower is better)"
+        return tr(
+            lang,
+            "Chips: **{chips}**\nYour cards: {cards}\n"
+            "Score right now: **{score}** (lower is better)",
+            chips=view.my_chips,
+            cards=cards or tr(lang, "none yet"),
+            score=view.my_score,
         )
 
     def results_text(
-        self, view: GeschenktView, outcome: Outcome, names: Mapping[PlayerId, str]
+        self, view: GeschenktView, outcome: Outcome, names: Mapping[PlayerId, str], lang: Lang
     ) -> TableText:
         ranked = sorted(view.seats, key=lambda seat: outcome.places[seat.player])
         lines = [
-            f"**{outcome.places[seat.player]}.** {player_name(seat.player, names)}: "
-            f"**{seat.score}** points ({describe_cards(seat.cards) or 'no cards'}; "
-            f"{seat.chips} chips)"
+            tr(
+                lang,
+                "**{place}.** {name}: {points} ({cards}; {chips})",
+                place=outcome.places[seat.player],
+                name=player_name(seat.player, names),
+                points=plural(lang, outcome.scores[seat.player], "**{n}** point", "**{n}** points"),
+                cards=describe_cards(seat.cards) or tr(lang, "no cards"),
+                chips=plural(lang, seat.chips or 0, "{n} chip", "{n} chips"),
+            )
             for seat in ranked
         ]
-        winners = ", ".join(player_name(p, names) for p in outcome.winners())
+        winners = outcome.winners()
+        names_text = ", ".join(player_name(p, names) for p in winners)
         removed = ", ".join(str(card) for card in view.removed or [])
         return TableText(
-            f"**{winners}** win{'s' if len(outcome.winners()) == 1 else ''}!",
-            [("Places", "\n".join(lines)), ("Removed unseen", removed or "none")],
+            plural(lang, len(winners), "**{names}** wins!", "**{names}** win!", names=names_text),
+            [
+                (tr(lang, "Places"), "\n".join(lines)),
+                (tr(lang, "Removed unseen"), removed or tr(lang, "none")),
+            ],
         )
 
 
 def build(bot: TableBot) -> GameCog:
     cog = GameCog(bot, GeschenktAdapter())
 
-    @app_commands.command(name="start", description="Open a Geschenkt table in this channel")
+    @app_commands.command(name="start", description=N_("Open a Geschenkt table in this channel"))
     @app_commands.describe(
-        turn_time="Seconds per turn before the computer moves for you (0: no clock)",
-        tactical="Tactical variant: 10 chips each, 10/20/30 removed first",
+        turn_time=N_("Seconds per turn before the computer moves for you (0: no clock)"),
+        tactical=N_("Tactical variant: 10 chips each, 10/20/30 removed first"),
     )
     async def start(
         interaction: discord.Interaction,

@@ -21,13 +21,14 @@ from bot.engines.give_and_take import (
     SeatView,
     parse_action,
 )
+from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
 from bot.render.give_and_take import render_table
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
 
-RULES = """\
+RULES = N_("""\
 **Goal:** be the last player standing.
 **Setup:** everyone gets two face-down piles: the **give** pile on their left and the \
 **take** pile on their right. Nobody looks at their cards.
@@ -39,40 +40,100 @@ every card on the table plus the leftovers, and chooses the pile they go under \
 **Example:** your duet is 7 and 5 (difference 2), your neighbour's K and 3 (10): you \
 capture. A tie for the lowest is a **fight**: everyone turns up again on top.
 **Out:** a player with an empty pile at the start of a turn (or during a fight) is out; \
-their cards go to the middle. Places follow the order players go out."""
+their cards go to the middle. Places follow the order players go out.""")
 
 
-def seat_line(seat: SeatView, view: GiveAndTakeView, names: Mapping[PlayerId, str]) -> str:
+def seat_line(
+    seat: SeatView, view: GiveAndTakeView, names: Mapping[PlayerId, str], lang: Lang
+) -> str:
     name = player_name(seat.player, names)
     if seat.out:
         turn = next((e.turn for e in view.eliminated if seat.player in e.players), None)
-        return f"~~{name}~~ out" + (f" (turn {turn})" if turn is not None else "")
-    marks = " 🎬" if seat.director else ""
-    pointer = "▶ " if seat.player == view.to_act else ""
-    return f"{pointer}**{name}**{marks}: give {seat.give_size} · take {seat.take_size}"
+        if turn is None:
+            return tr(lang, "~~{name}~~ out", name=name)
+        return tr(lang, "~~{name}~~ out (turn {turn})", name=name, turn=turn)
+    return tr(
+        lang,
+        "{pointer}**{name}**{marks}: give {give} · take {take}",
+        pointer="▶ " if seat.player == view.to_act else "",
+        name=name,
+        marks=" 🎬" if seat.director else "",
+        give=seat.give_size,
+        take=seat.take_size,
+    )
+
+
+def capture_text(view: GiveAndTakeView, capturer: str, lang: Lang) -> str:
+    """Who captures how many cards, and the question of the pile."""
+    n = view.capture_size
+    if view.fight:
+        if view.default_pile == "give":
+            return tr(
+                lang,
+                "**{capturer}** captures **{n}** cards after a fight: under the give or "
+                "the take pile? (default: the give pile)",
+                capturer=capturer,
+                n=n,
+            )
+        if view.default_pile == "take":
+            return tr(
+                lang,
+                "**{capturer}** captures **{n}** cards after a fight: under the give or "
+                "the take pile? (default: the take pile)",
+                capturer=capturer,
+                n=n,
+            )
+        return tr(
+            lang,
+            "**{capturer}** captures **{n}** cards after a fight: under the give or the take pile?",
+            capturer=capturer,
+            n=n,
+        )
+    if view.default_pile == "give":
+        return tr(
+            lang,
+            "**{capturer}** captures **{n}** cards: under the give or the take pile? "
+            "(default: the give pile)",
+            capturer=capturer,
+            n=n,
+        )
+    if view.default_pile == "take":
+        return tr(
+            lang,
+            "**{capturer}** captures **{n}** cards: under the give or the take pile? "
+            "(default: the take pile)",
+            capturer=capturer,
+            n=n,
+        )
+    return tr(
+        lang,
+        "**{capturer}** captures **{n}** cards: under the give or the take pile?",
+        capturer=capturer,
+        n=n,
+    )
 
 
 class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction]):
     engine = ENGINE
     colour = 0x16A085
-    hand_label = "My piles"
+    hand_label = N_("My piles")
     hidden_options = frozenset({"director"})
     rules_summary = RULES
-    tagline = "A war game in a ring: the lowest duet captures everything on the table."
+    tagline = N_("A war game in a ring: the lowest duet captures everything on the table.")
 
-    def table_buttons(self, view: GiveAndTakeView) -> list[ActionButton]:
+    def table_buttons(self, view: GiveAndTakeView, lang: Lang) -> list[ActionButton]:
         if view.phase == "go":
-            return [ActionButton("Go!", "go", "primary")]
+            return [ActionButton(tr(lang, "Go!"), "go", "primary")]
         if view.phase == "choose":
             seat = next(seat for seat in view.seats if seat.player == view.capturer)
             return [
                 ActionButton(
-                    f"Give pile ({seat.give_size})",
+                    tr(lang, "Give pile ({n})", n=seat.give_size),
                     "give",
                     "success" if view.default_pile == "give" else "secondary",
                 ),
                 ActionButton(
-                    f"Take pile ({seat.take_size})",
+                    tr(lang, "Take pile ({n})", n=seat.take_size),
                     "take",
                     "success" if view.default_pile == "take" else "secondary",
                 ),
@@ -82,36 +143,37 @@ class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction]):
     def parse_action(self, key: str) -> GiveAndTakeAction:
         return parse_action(key)
 
-    def render_table(self, view: GiveAndTakeView, names: Mapping[PlayerId, str]) -> bytes:
-        return render_table(view, names)
+    def render_table(
+        self, view: GiveAndTakeView, names: Mapping[PlayerId, str], lang: Lang = "en"
+    ) -> bytes:
+        return render_table(view, names, lang=lang)
 
     def timed_default(self, view: GiveAndTakeView) -> TimedDefault | None:
         if view.phase != "choose" or view.capturer is None or view.default_pile is None:
             return None
         return TimedDefault(view.capturer, view.default_pile)
 
-    def table_text(self, view: GiveAndTakeView, names: Mapping[PlayerId, str]) -> TableText:
-        turn = f"Turn {view.turn} of at most {view.turn_cap}"
+    def table_text(
+        self, view: GiveAndTakeView, names: Mapping[PlayerId, str], lang: Lang
+    ) -> TableText:
+        turn = tr(lang, "Turn {turn} of at most {cap}", turn=view.turn, cap=view.turn_cap)
         if view.phase == "choose" and view.capturer is not None:
-            capturer = player_name(view.capturer, names)
-            fight = " after a fight" if view.fight else ""
-            description = (
-                f"**{capturer}** captures **{view.capture_size}** cards{fight}: "
-                f"under the give or the take pile? (default: the {view.default_pile} pile)"
-            )
+            description = capture_text(view, player_name(view.capturer, names), lang)
+        elif view.auto:
+            description = tr(lang, "Turns are revealed automatically.")
+        elif view.fight:
+            description = tr(lang, "Fight! Everyone turns up again.")
+        elif view.director:
+            director = player_name(view.director, names)
+            description = tr(lang, "Waiting for **{director}** to press Go.", director=director)
         else:
-            director = player_name(view.director, names) if view.director else "the director"
-            waiting = (
-                "Fight! Everyone turns up again."
-                if view.fight
-                else f"Waiting for **{director}** to press Go."
-            )
-            description = waiting if not view.auto else "Turns are revealed automatically."
-        fields = [("Players", "\n".join(seat_line(seat, view, names) for seat in view.seats))]
+            description = tr(lang, "Waiting for the director to press Go.")
+        lines = "\n".join(seat_line(seat, view, names, lang) for seat in view.seats)
+        fields = [(tr(lang, "Players"), lines)]
         if view.duets:
             fields.append(
                 (
-                    "Duets",
+                    tr(lang, "Duets"),
                     "\n".join(
                         f"{'**' if duet.lowest else ''}{player_name(duet.player, names)}: "
                         f"{card_label(duet.take_card)} + {card_label(duet.give_card)} "
@@ -120,45 +182,75 @@ class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction]):
                     ),
                 )
             )
-        fields.append(("Middle", f"{view.leftovers} leftover cards · {turn}"))
+        middle = plural(
+            lang,
+            view.leftovers,
+            "{n} leftover card · {turn}",
+            "{n} leftover cards · {turn}",
+            turn=turn,
+        )
+        fields.append((tr(lang, "Middle"), middle))
         return TableText(description, fields)
 
-    def private_text(self, view: GiveAndTakeView) -> str:
-        return (
-            f"Your give pile: **{view.my_give_size}** cards\n"
-            f"Your take pile: **{view.my_take_size}** cards\n"
-            "Nobody looks at their cards in this game: the piles are turned up on Go."
+    def private_text(self, view: GiveAndTakeView, lang: Lang) -> str:
+        give, take = view.my_give_size or 0, view.my_take_size or 0
+        return "\n".join(
+            [
+                plural(lang, give, "Your give pile: **{n}** card", "Your give pile: **{n}** cards"),
+                plural(lang, take, "Your take pile: **{n}** card", "Your take pile: **{n}** cards"),
+                tr(
+                    lang,
+                    "Nobody looks at their cards in this game: the piles are turned up on Go.",
+                ),
+            ]
         )
 
     def results_text(
-        self, view: GiveAndTakeView, outcome: Outcome, names: Mapping[PlayerId, str]
+        self,
+        view: GiveAndTakeView,
+        outcome: Outcome,
+        names: Mapping[PlayerId, str],
+        lang: Lang,
     ) -> TableText:
         scores = view.scores or {}
         ranked = sorted(view.seats, key=lambda seat: outcome.places[seat.player])
         lines = [
-            f"**{outcome.places[seat.player]}.** {player_name(seat.player, names)}: "
-            f"{scores.get(seat.player, 0)} cards"
+            plural(
+                lang,
+                scores.get(seat.player, 0),
+                "**{place}.** {name}: {n} card",
+                "**{place}.** {name}: {n} cards",
+                place=outcome.places[seat.player],
+                name=player_name(seat.player, names),
+            )
             for seat in ranked
         ]
         endings = {
-            "last_standing": "the last player standing wins",
-            "all_out": "everyone left went out at once: most cards wins",
-            "turn_cap": f"the turn limit ({view.turn_cap}) was reached: most cards wins",
+            "last_standing": tr(lang, "the last player standing wins"),
+            "all_out": tr(lang, "everyone left went out at once: most cards wins"),
+            "turn_cap": tr(
+                lang,
+                "the turn limit ({cap}) was reached: most cards wins",
+                cap=view.turn_cap,
+            ),
         }
         winners = ", ".join(player_name(p, names) for p in outcome.winners())
-        plural = "s" if len(outcome.winners()) == 1 else ""
         how = endings.get(view.ended or "", "")
-        return TableText(f"**{winners}** win{plural}! ({how})", [("Places", "\n".join(lines))])
+        if len(outcome.winners()) == 1:
+            title = tr(lang, "**{winners}** wins! ({how})", winners=winners, how=how)
+        else:
+            title = tr(lang, "**{winners}** win! ({how})", winners=winners, how=how)
+        return TableText(title, [(tr(lang, "Places"), "\n".join(lines))])
 
 
 def build(bot: TableBot) -> GameCog:
     cog = GameCog(bot, GiveAndTakeAdapter())
 
-    @app_commands.command(name="start", description="Open a Give & Take table in this channel")
+    @app_commands.command(name="start", description=N_("Open a Give & Take table in this channel"))
     @app_commands.describe(
-        turn_time="Seconds per turn before the computer moves for you (0: no clock)",
-        auto="Reveal every turn without waiting for the director's Go",
-        turn_cap="After this many turns the player with most cards wins",
+        turn_time=N_("Seconds per turn before the computer moves for you (0: no clock)"),
+        auto=N_("Reveal every turn without waiting for the director's Go"),
+        turn_cap=N_("After this many turns the player with most cards wins"),
     )
     async def start(
         interaction: discord.Interaction,

@@ -149,7 +149,9 @@ def square_index(square: int | str) -> int:
             return square
     elif square.strip().lower() in SQUARES:
         return SQUARES[square.strip().lower()]
-    raise InvalidSquareError(f"{square!r} is not a square; files run a–h and ranks 1–8.")
+    raise InvalidSquareError(
+        "{square!r} is not a square; files run a–h and ranks 1–8.", square=square
+    )
 
 
 def square_name(square: int) -> str:
@@ -422,16 +424,19 @@ class Move:
         cleaned = "".join(text.split()).lower().replace("×", "x").replace(":", "x")
         if not _MOVE_TEXT.match(cleaned):
             raise InvalidMoveError(
-                f"{text!r} is not a move; write it like c3-c4, or c4xc6xc8 for a capture."
+                "{text!r} is not a move; write it like c3-c4, or c4xc6xc8 for a capture.",
+                text=text,
             )
         capture = "x" in cleaned
         if capture and "-" in cleaned:
-            raise InvalidMoveError(f"{text!r} mixes - and x; a capture uses x throughout.")
+            raise InvalidMoveError(
+                "{text!r} mixes - and x; a capture uses x throughout.", text=text
+            )
         path = tuple(SQUARES[name] for name in re.findall(r"[a-h][1-8]", cleaned))
         if not capture and len(path) != 2:
-            raise InvalidMoveError(f"{text!r}: a move without capture has two squares.")
+            raise InvalidMoveError("{text!r}: a move without capture has two squares.", text=text)
         if any(a == b for a, b in pairwise(path)):
-            raise InvalidMoveError(f"{text!r} stands still.")
+            raise InvalidMoveError("{text!r} stands still.", text=text)
         return cls(path, capture)
 
 
@@ -494,7 +499,7 @@ class Position:
         if side not in (WHITE, BLACK):
             raise InvalidFenError("The side to move is 1 (White) or -1 (Black).")
         if ruleset not in ("give-and-take", "turkish"):
-            raise InvalidFenError(f"Unknown ruleset {ruleset!r}.")
+            raise InvalidFenError("Unknown ruleset {ruleset!r}.", ruleset=ruleset)
         self._board: tuple[int, ...] = tuple(board)
         self._side = side
         self._last = last_moved
@@ -517,33 +522,43 @@ class Position:
         text = "".join(fen.split()).rstrip(".")
         parts = text.split(":")
         if not parts or parts[0].upper() not in ("W", "B"):
-            raise InvalidFenError(f"{fen!r}: a position starts with W or B (the side to move).")
+            raise InvalidFenError(
+                "{fen!r}: a position starts with W or B (the side to move).", fen=fen
+            )
         side = WHITE if parts[0].upper() == "W" else BLACK
         board = [EMPTY] * 64
         seen_sides: set[str] = set()
         for part in parts[1:]:
             if not part or part[0].upper() not in ("W", "B"):
-                raise InvalidFenError(f"{fen!r}: each side's pieces start with W or B.")
+                raise InvalidFenError("{fen!r}: each side's pieces start with W or B.", fen=fen)
             colour = part[0].upper()
             if colour in seen_sides:
-                raise InvalidFenError(f"{fen!r} lists {colour} twice.")
+                raise InvalidFenError("{fen!r} lists {colour} twice.", fen=fen, colour=colour)
             seen_sides.add(colour)
             sign = WHITE if colour == "W" else BLACK
             tokens = [token for token in part[1:].split(",") if token]
             if len(tokens) > PIECES_PER_SIDE:
-                raise InvalidFenError(f"{fen!r}: a side has at most {PIECES_PER_SIDE} pieces.")
+                raise InvalidFenError(
+                    "{fen!r}: a side has at most {most} pieces.", fen=fen, most=PIECES_PER_SIDE
+                )
             for token in tokens:
                 king = token[0] in "Kk"
                 name = token[1:] if king else token
                 if name.lower() not in SQUARES:
-                    raise InvalidFenError(f"{fen!r}: {token!r} is not a square.")
+                    raise InvalidFenError(
+                        "{fen!r}: {token!r} is not a square.", fen=fen, token=token
+                    )
                 square = SQUARES[name.lower()]
                 if board[square]:
-                    raise InvalidFenError(f"{fen!r}: two pieces on {name.lower()}.")
+                    raise InvalidFenError(
+                        "{fen!r}: two pieces on {square}.", fen=fen, square=name.lower()
+                    )
                 far = 7 if sign == WHITE else 0
                 if not king and square // 8 == far:
                     raise InvalidFenError(
-                        f"{fen!r}: a man can't stand on {name.lower()}, its promotion rank."
+                        "{fen!r}: a man can't stand on {square}, its promotion rank.",
+                        fen=fen,
+                        square=name.lower(),
                     )
                 board[square] = sign * (2 if king else 1)
         last: int | None = None
@@ -551,11 +566,11 @@ class Position:
             try:
                 last = square_index(last_moved)
             except InvalidSquareError as error:
-                raise InvalidFenError(str(error)) from error
+                raise InvalidFenError(error.template, **error.params) from error
             if board[last] * side >= 0:
                 raise InvalidFenError(
-                    f"The last-moved piece on {SQUARE_NAMES[last]} must belong to the side "
-                    "that just moved."
+                    "The last-moved piece on {square} must belong to the side that just moved.",
+                    square=SQUARE_NAMES[last],
                 )
         if ruleset == "give-and-take":
             _crown_last_man(board, WHITE)
@@ -700,8 +715,10 @@ class Position:
             return ends[0]
         if len(wanted.path) == 2 and len(ends) > 1:
             shown = ", ".join(str(move) for move in ends)
-            raise AmbiguousMoveError(f"{wanted} could be {shown}: name every landing square.")
-        raise IllegalMoveError(self._why_illegal(wanted))
+            raise AmbiguousMoveError(
+                "{move} could be {moves}: name every landing square.", move=str(wanted), moves=shown
+            )
+        raise self._illegal(wanted)
 
     def _other_paths(self) -> dict[tuple[int, ...], Move]:
         """Every capture path, duplicates included, mapped to the move it stands for."""
@@ -720,23 +737,34 @@ class Position:
                 paths.setdefault(path, found)
         return paths
 
-    def _why_illegal(self, move: Move) -> str:
+    def _illegal(self, move: Move) -> IllegalMoveError:
+        """The error saying why ``move`` (not a legal move) is illegal here."""
         piece = self._board[move.from_square]
-        start = SQUARE_NAMES[move.from_square]
+        text, start = str(move), SQUARE_NAMES[move.from_square]
         if not piece:
-            return f"{move} is not legal: there is no piece on {start}."
+            return IllegalMoveError(
+                "{move} is not legal: there is no piece on {start}.", move=text, start=start
+            )
         if piece * self._side < 0:
-            return f"{move} is not legal: the piece on {start} is not yours."
+            return IllegalMoveError(
+                "{move} is not legal: the piece on {start} is not yours.", move=text, start=start
+            )
         if self.capture_required():
             squares = ", ".join(SQUARE_NAMES[s] for s in self.forced_capture_squares())
             if self.turkish:
-                return f"{move} is not legal: you must make the longest capture (from {squares})."
-            last = SQUARE_NAMES[self._last_index()]
-            return (
-                f"{move} is not legal: you must capture the piece that just moved to {last} "
-                f"(from {squares})."
+                return IllegalMoveError(
+                    "{move} is not legal: you must make the longest capture (from {squares}).",
+                    move=text,
+                    squares=squares,
+                )
+            return IllegalMoveError(
+                "{move} is not legal: you must capture the piece that just moved to {last} "
+                "(from {squares}).",
+                move=text,
+                last=SQUARE_NAMES[self._last_index()],
+                squares=squares,
             )
-        return f"{move} is not a legal move here."
+        return IllegalMoveError("{move} is not a legal move here.", move=text)
 
     def play(self, move: Move | str) -> Position:
         """The position after a legal move (a `Move` or its text, see `parse_move`)."""
@@ -834,8 +862,9 @@ def parse_action(text: str) -> DraughtsAction:
         return move_action(Move.parse(text))
     except InvalidMoveError as error:
         raise InvalidMoveError(
-            f"{text!r} is not a draughts action; write a move like c3-c4 or c4xc6xc8, "
-            "or resign, offer draw, accept draw."
+            "{text!r} is not a draughts action; write a move like c3-c4 or c4xc6xc8, "
+            "or resign, offer draw, accept draw.",
+            text=text,
         ) from error
 
 
@@ -1092,7 +1121,7 @@ class DraughtsEngine:
         else:
             found = position._legal()[1].get(action.move)
             if found is None:
-                raise IllegalMoveError(position._why_illegal(Move.parse(action.move)))
+                raise position._illegal(Move.parse(action.move))
             move = found
         return self._move(state, position, move, seat)
 

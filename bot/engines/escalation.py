@@ -87,7 +87,9 @@ def card_value(card: Card) -> int:
     if card.is_joker:
         raise IllegalAction("Jokers are not used in Escalation.")
     if is_pass_through(card):
-        raise IllegalAction(f"{card} is a pass-through card and has no value of its own.")
+        raise IllegalAction(
+            "{card} is a pass-through card and has no value of its own.", card=str(card)
+        )
     return 6 if card.rank <= 6 else card.rank
 
 
@@ -106,13 +108,13 @@ def play_value(cards: Sequence[Card]) -> int:
         return 0
     special = [card for card in cards if is_pass_through(card)]
     if special:
-        raise IllegalAction(f"2s and 3s are played alone, so {special[0]} can't be in a set.")
+        raise IllegalAction(
+            "2s and 3s are played alone, so {card} can't be in a set.", card=str(special[0])
+        )
     values = [card_value(card) for card in cards]
     if len(set(values)) > 1:
-        shown = ", ".join(
-            f"{card} is worth {value}" for card, value in zip(cards, values, strict=True)
-        )
-        raise IllegalAction(f"A set must be cards of equal value: {shown}.")
+        shown = ", ".join(f"{card} ({value})" for card, value in zip(cards, values, strict=True))
+        raise IllegalAction("A set must be cards of equal value: {cards}.", cards=shown)
     return sum(values)
 
 
@@ -198,14 +200,16 @@ def parse_action(text: str) -> EscalationAction:
         return TAKE
     if words and words[0].lower() == "play":
         words = words[1:]
-    try:
-        if not words:
-            raise GameError("no cards")
-        return play(*words)
-    except GameError as error:
-        raise IllegalAction(
-            f"{text!r} is not an Escalation move; say take or play <cards>, e.g. play 9H 9S."
-        ) from error
+    cause: GameError | None = None
+    if words:
+        try:
+            return play(*words)
+        except GameError as error:
+            cause = error
+    raise IllegalAction(
+        "{text} is not an Escalation move; say take or play <cards>, e.g. play 9H 9S.",
+        text=repr(text),
+    ) from cause
 
 
 class PlayRecord(BaseModel):
@@ -358,8 +362,12 @@ class EscalationEngine:
         deck = None if opts.deck is None else [Card.parse(text) for text in opts.deck]
         if deck is not None and len(deck) < HAND_SIZE * len(players):
             raise GameError(
-                f"A stacked deck needs {HAND_SIZE} cards per player: "
-                f"{HAND_SIZE * len(players)} for {len(players)}, not {len(deck)}."
+                "A stacked deck needs {per_player} cards per player: "
+                "{needed} for {players}, not {given}.",
+                per_player=HAND_SIZE,
+                needed=HAND_SIZE * len(players),
+                players=len(players),
+                given=len(deck),
             )
         empty: list[list[Card]] = [[] for _ in players]
         state = EscalationState(
@@ -464,7 +472,7 @@ class EscalationEngine:
         hand = state.hands[seat]
         missing = [card for card in cards if card not in hand]
         if missing:
-            raise IllegalAction(f"You don't hold {show_cards(missing)}.")
+            raise IllegalAction("You don't hold {cards}.", cards=show_cards(missing))
         value = play_value(cards)
         special = is_pass_through(cards[0])
         in_force = state.value_in_force
@@ -477,7 +485,12 @@ class EscalationEngine:
         elif special:
             value = in_force
         elif value <= in_force:
-            raise IllegalAction(f"{show_cards(cards)} ({value}) does not beat {in_force}.")
+            raise IllegalAction(
+                "{cards} ({value}) does not beat {in_force}.",
+                cards=show_cards(cards),
+                value=value,
+                in_force=in_force,
+            )
         direction = state.direction
         if special and cards[0].rank == REVERSE_RANK:
             direction = COUNTERCLOCKWISE if direction == CLOCKWISE else CLOCKWISE

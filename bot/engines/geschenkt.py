@@ -77,7 +77,7 @@ REFUSE = GeschenktAction(kind="refuse")
 
 def parse_action(text: str) -> GeschenktAction:
     if text not in ("take", "refuse"):
-        raise IllegalAction(f"{text!r} is not a Geschenkt move; say take or refuse.")
+        raise IllegalAction("{move} is not a Geschenkt move; say take or refuse.", move=repr(text))
     return TAKE if text == "take" else REFUSE
 
 
@@ -170,7 +170,7 @@ class GeschenktEngine:
         if opts.deck is not None:
             out_of_box = sorted(set(opts.deck) - set(pool))
             if out_of_box:
-                raise GameError(f"Cards {out_of_box} are not in this variant's deck.")
+                raise GameError("Cards {cards} are not in this variant's deck.", cards=out_of_box)
             played = list(opts.deck)
             removed = sorted(set(pool) - set(played))
         else:

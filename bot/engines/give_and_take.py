@@ -186,7 +186,9 @@ def parse_action(text: str) -> GiveAndTakeAction:
         words = words[:1]
     action = _ACTIONS.get(words[0]) if len(words) == 1 else None
     if action is None:
-        raise IllegalAction(f"{text!r} is not a Give & Take move; say go, give or take.")
+        raise IllegalAction(
+            "{text} is not a Give & Take move; say go, give or take.", text=repr(text)
+        )
     return action
 
 
@@ -428,8 +430,11 @@ class GiveAndTakeEngine:
             cards = [Card.parse(text) for text in opts.deck]
             if len(cards) < 2 * count:
                 raise GameError(
-                    f"A stacked deck needs at least 2 cards per player: {2 * count} for "
-                    f"{count}, not {len(cards)}."
+                    "A stacked deck needs at least 2 cards per player: {needed} for "
+                    "{count}, not {given}.",
+                    needed=2 * count,
+                    count=count,
+                    given=len(cards),
                 )
         give, take, leftovers = deal(cards, count)
         director = players.index(opts.director) if opts.director in players else 0

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -99,8 +100,14 @@ GERMAN_SPELLING = str.maketrans(
 umlauts (ä → ae, ß → ss), and typographic quotes and dashes as plain ones."""
 
 
+_CAPITAL_UMLAUT = re.compile(r"[ÄÖÜ](?=[A-ZÄÖÜ])|(?<=[A-ZÄÖÜ])[ÄÖÜ](?![a-zäöüß])")
+_CAPITALS_SPELLED = {"Ä": "AE", "Ö": "OE", "Ü": "UE"}
+
+
 def for_font(text: str) -> str:
-    """``text`` as the font can draw it (see `GERMAN_SPELLING`)."""
+    """``text`` as the font can draw it (see `GERMAN_SPELLING`); an umlaut in a word in
+    capitals is spelt in capitals (TÜRKISCH → TUERKISCH)."""
+    text = _CAPITAL_UMLAUT.sub(lambda found: _CAPITALS_SPELLED[found[0]], text)
     return text.translate(GERMAN_SPELLING)
 
 

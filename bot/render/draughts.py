@@ -3,7 +3,7 @@ and crowned kings, the last move's squares tinted and its path drawn as an arrow
 the pieces it took marked, and the pieces that must capture ringed; beside it, a
 panel with both players (colour, men and kings, pieces lost, whose turn), the
 ruleset and move number, the last move, "capture required" and a standing draw
-offer, or once the game is over, the result and why.
+offer, or once the game is over, the result and why. Its words are in ``lang``.
 
 Draughts has no secrets, so there is nothing to hide: ``viewer`` is ignored and the
 picture depends only on the public position. `render_board` draws it from either
@@ -21,7 +21,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.engines.draughts import Colour, DraughtsView
+from bot.engines.draughts import QUIET_PLY_LIMIT, Colour, DraughtsView, Reason
+from bot.i18n import N_, Lang, plural, tr
 from bot.render.common import (
     PALETTE,
     RGBA,
@@ -40,7 +41,6 @@ from bot.render.common import (
     new_panel,
     pill,
     place,
-    plural,
     ring,
     rounded_rect,
     shrink_to_fit,
@@ -115,25 +115,59 @@ NOTATION_LINES = 3
 TAG = TextStyle(13, PALETTE.accent_ink, bold=True)
 WARNING_TAG = TextStyle(13, WARNING_INK, bold=True)
 
-RULESET_TITLES = {"give-and-take": "GIVE AND TAKE", "turkish": "TURKISH RULES"}
+RULESET_TITLES = {"give-and-take": N_("GIVE AND TAKE"), "turkish": N_("TURKISH RULES")}
+
+HEADLINES = {"white": N_("White wins"), "black": N_("Black wins"), "draw": N_("Draw")}
+TO_MOVE: dict[Colour, str] = {"white": N_("White to move"), "black": N_("Black to move")}
+
+WINS: dict[Reason, tuple[str, str]] = {
+    "no-pieces": (
+        N_("White wins: Black has no pieces left."),
+        N_("Black wins: White has no pieces left."),
+    ),
+    "blocked": (
+        N_("White wins: Black has no legal move."),
+        N_("Black wins: White has no legal move."),
+    ),
+    "resignation": (N_("White wins: Black resigned."), N_("Black wins: White resigned.")),
+}
+"""Why a game was won: (White won, Black won)."""
+DRAWS: dict[Reason, str] = {
+    "agreement": N_("Draw by agreement."),
+    "one-piece-each": N_("Draw: one piece each."),
+    "threefold-repetition": N_("Draw by threefold repetition."),
+    "quiet-plies": N_("Draw: {plies} plies without a capture or a man move."),
+}
 
 
-def render_board(view: DraughtsView, names: Mapping[str, str], *, flipped: bool = False) -> bytes:
+def reason_sentence(view: DraughtsView, lang: Lang = "en") -> str | None:
+    """Why the game ended, in ``lang`` (the engine's ``reason_text`` is the English)."""
+    if view.reason is None:
+        return None
+    if view.reason in DRAWS:
+        return tr(lang, DRAWS[view.reason], plies=QUIET_PLY_LIMIT)
+    white, black = WINS[view.reason]
+    return tr(lang, white if view.result == "white" else black)
+
+
+def render_board(
+    view: DraughtsView, names: Mapping[str, str], *, flipped: bool = False, lang: Lang = "en"
+) -> bytes:
     """The board of ``view`` and its side panel as PNG bytes, seen from White's side
     (or Black's with ``flipped``); ``names`` maps player ids to display names
-    (missing ids print as themselves)."""
+    (missing ids print as themselves); the panel's words are in ``lang``."""
     image = _background(flipped).copy()
     _draw_last_move_squares(image, view, flipped)
     _draw_last_move_path(image, view, flipped)
     _draw_captured(image, view, flipped)
     _draw_pieces(image, view, flipped)
-    _draw_panel(image, view, names, flipped)
+    _draw_panel(image, view, names, flipped, lang)
     return to_png(image)
 
 
-def render_table(view: DraughtsView, names: Mapping[str, str]) -> bytes:
+def render_table(view: DraughtsView, names: Mapping[str, str], *, lang: Lang = "en") -> bytes:
     """The public table image: the board from White's side."""
-    return render_board(view, names, flipped=False)
+    return render_board(view, names, flipped=False, lang=lang)
 
 
 # --- the board ---------------------------------------------------------------------
@@ -316,26 +350,26 @@ def _side(view: DraughtsView, names: Mapping[str, str], colour: Colour) -> Side:
 
 
 def _draw_panel(
-    image: Image.Image, view: DraughtsView, names: Mapping[str, str], flipped: bool
+    image: Image.Image, view: DraughtsView, names: Mapping[str, str], flipped: bool, lang: Lang
 ) -> None:
     top: Colour = "white" if flipped else "black"
     bottom: Colour = "black" if flipped else "white"
-    _draw_lane(image, _side(view, names, top), MARGIN)
-    _draw_lane(image, _side(view, names, bottom), HEIGHT - MARGIN - LANE_HEIGHT)
-    _draw_status(image, view, names, MARGIN + LANE_HEIGHT + 18)
+    _draw_lane(image, _side(view, names, top), MARGIN, lang)
+    _draw_lane(image, _side(view, names, bottom), HEIGHT - MARGIN - LANE_HEIGHT, lang)
+    _draw_status(image, view, names, MARGIN + LANE_HEIGHT + 18, lang)
 
 
-def pieces_text(men: int, kings: int) -> str:
+def pieces_text(men: int, kings: int, lang: Lang = "en") -> str:
     """ "12 men · 1 king"; "no pieces" for none."""
     parts = []
     if men:
-        parts.append("1 man" if men == 1 else f"{men} men")
+        parts.append(plural(lang, men, "{n} man", "{n} men"))
     if kings:
-        parts.append(plural(kings, "king"))
-    return " · ".join(parts) or "no pieces"
+        parts.append(plural(lang, kings, "{n} king", "{n} kings"))
+    return " · ".join(parts) or tr(lang, "no pieces")
 
 
-def _draw_lane(image: Image.Image, side: Side, top: int) -> None:
+def _draw_lane(image: Image.Image, side: Side, top: int, lang: Lang) -> None:
     left, right = SIDE_LEFT, SIDE_RIGHT
     highlighted = side.to_move or side.won
     fill = PALETTE.lane_active if highlighted else PALETTE.lane
@@ -348,11 +382,14 @@ def _draw_lane(image: Image.Image, side: Side, top: int) -> None:
     style = NAME.but(fill=PALETTE.accent) if highlighted else NAME
     stamp_text(image, (x, row), fit_text(side.name, style, right - PAD - x), style, "lm")
     row += 30
-    stamp_text(image, (left + PAD, row), pieces_text(side.men, side.kings), COUNT, "lm")
+    pieces = pieces_text(side.men, side.kings, lang)
+    stamp_text(
+        image, (left + PAD, row), fit_text(pieces, COUNT, right - left - 2 * PAD), COUNT, "lm"
+    )
     row += 23
-    lost = f"lost {side.lost}" if side.lost else "none lost"
+    lost = tr(lang, "lost {n}", n=side.lost) if side.lost else tr(lang, "none lost")
     stamp_text(image, (left + PAD, row), lost, DETAIL, "lm")
-    tag = "WINNER" if side.won else "TO MOVE" if side.to_move else ""
+    tag = tr(lang, "WINNER") if side.won else tr(lang, "TO MOVE") if side.to_move else ""
     if tag:
         width = _pill_width(tag, TAG)
         pill(image, (right - PAD - width, row), tag, TAG, PALETTE.accent)
@@ -363,29 +400,32 @@ def _pill_width(text: str, style: TextStyle, pad_x: int = 8) -> int:
 
 
 def _draw_status(
-    image: Image.Image, view: DraughtsView, names: Mapping[str, str], top: int
+    image: Image.Image, view: DraughtsView, names: Mapping[str, str], top: int, lang: Lang
 ) -> None:
     left, width = SIDE_LEFT + 4, SIDE_WIDTH - 8
-    move = f"MOVE {view.plies // 2 + 1}"
+    move = tr(lang, "MOVE {n}", n=view.plies // 2 + 1)
     stamp_text(image, (SIDE_RIGHT - 4, top), move, LABEL, "ra")
-    title = RULESET_TITLES.get(view.ruleset, view.ruleset.upper())
+    title = tr(lang, RULESET_TITLES[view.ruleset])
     room = width - text_width(move, LABEL) - 12
     stamp_text(image, (left, top), fit_text(title, LABEL, room), LABEL)
     y = top + 42
     if view.over:
-        headline = {"white": "White wins", "black": "Black wins"}.get(view.result or "", "Draw")
-        stamp_text(image, (left, y), fit_text(headline, RESULT, width), RESULT, "lm")
+        headline = tr(lang, HEADLINES.get(view.result or "draw", HEADLINES["draw"]))
+        style = shrink_to_fit(headline, RESULT, width, 22)
+        stamp_text(image, (left, y), fit_text(headline, style, width), style, "lm")
         y += 30
-        for line in wrap_text(view.reason_text or "", REASON, width, max_lines=3):
+        reason = reason_sentence(view, lang) or view.reason_text or ""
+        for line in wrap_text(reason, REASON, width, max_lines=3):
             stamp_text(image, (left, y), line, REASON, "lm")
             y += 21
         y += 12
     else:
-        status = f"{view.to_move.capitalize()} to move"
-        stamp_text(image, (left, y), status, STATUS, "lm")
+        status = tr(lang, TO_MOVE[view.to_move])
+        style = shrink_to_fit(status, STATUS, width, 18)
+        stamp_text(image, (left, y), fit_text(status, style, width), style, "lm")
         y += 34
     if view.last_move:
-        stamp_text(image, (left, y), "LAST MOVE", LABEL, "lm")
+        stamp_text(image, (left, y), tr(lang, "LAST MOVE"), LABEL, "lm")
         y += 24
         style = shrink_to_fit(view.last_move, NOTATION, width, 16)
         for line in notation_lines(view.last_move, style, width, NOTATION_LINES):
@@ -393,20 +433,20 @@ def _draw_status(
             y += 22
         y += 14
     elif not view.over:
-        stamp_text(
-            image, (left, y), "White opens the game" if view.plies == 0 else "", DETAIL, "lm"
-        )
+        opening = tr(lang, "White opens the game") if view.plies == 0 else ""
+        stamp_text(image, (left, y), fit_text(opening, DETAIL, width), DETAIL, "lm")
         y += 36
     if view.capture_required:
-        pill(image, (left, y), "CAPTURE REQUIRED", WARNING_TAG, WARNING)
+        pill(image, (left, y), tr(lang, "CAPTURE REQUIRED"), WARNING_TAG, WARNING)
         y += 24
-        stamp_text(image, (left, y), fit_text(_capture_detail(view), DETAIL, width), DETAIL, "lm")
+        detail = _capture_detail(view, lang)
+        stamp_text(image, (left, y), fit_text(detail, DETAIL, width), DETAIL, "lm")
         y += 34
     if view.draw_offer_by is not None and not view.over:
-        pill(image, (left, y), "DRAW OFFERED", TAG, PALETTE.accent)
+        pill(image, (left, y), tr(lang, "DRAW OFFERED"), TAG, PALETTE.accent)
         y += 24
         seat = 0 if view.draw_offer_by == view.white else 1
-        by = "by " + display_name(view.draw_offer_by, names, seat)
+        by = tr(lang, "by {name}", name=display_name(view.draw_offer_by, names, seat))
         stamp_text(image, (left, y), fit_text(by, DETAIL, width), DETAIL, "lm")
 
 
@@ -426,11 +466,11 @@ def notation_lines(notation: str, style: TextStyle, width: float, max_lines: int
     return [fit_text(line, style, width) for line in lines]
 
 
-def _capture_detail(view: DraughtsView) -> str:
+def _capture_detail(view: DraughtsView, lang: Lang = "en") -> str:
     """Which capture is forced: give-and-take, the piece that moved last must be
     taken; Turkish, the longest capture."""
     if view.ruleset == "turkish":
-        return "the longest capture"
+        return tr(lang, "the longest capture")
     if view.last_moved:
-        return f"take the piece on {view.last_moved}"
-    return "a capture must be made"
+        return tr(lang, "take the piece on {square}", square=view.last_moved)
+    return tr(lang, "a capture must be made")

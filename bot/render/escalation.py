@@ -18,6 +18,7 @@ from PIL import Image
 
 from bot.engines.cards import Card
 from bot.engines.escalation import DealResultView, EscalationView, PlayView, SeatView
+from bot.i18n import N_, Lang, plural, tr
 from bot.render.common import (
     BIG_CARD,
     PALETTE,
@@ -31,18 +32,17 @@ from bot.render.common import (
     draw_rounded,
     fanned_backs,
     fit_text,
-    join_words,
     new_panel,
     pill,
     place,
     place_colour,
     playing_card,
-    plural,
     stamp_text,
     text_width,
     to_png,
     triangle,
     turn_arrow,
+    wrap_text,
 )
 
 WIDTH = 800
@@ -104,10 +104,14 @@ TAG = TextStyle(13, PALETTE.accent_ink, bold=True)
 TAG_PAD = 8
 
 
-def render_table(view: EscalationView, names: Mapping[str, str]) -> bytes:
-    """The public table of ``view`` as PNG bytes; ``names`` maps player ids to
-    display names (missing ids print as themselves)."""
-    table = _Table(view, names)
+DIRECTIONS = {"clockwise": N_("clockwise"), "counterclockwise": N_("counterclockwise")}
+"""The direction of play as the view names it → its template."""
+
+
+def render_table(view: EscalationView, names: Mapping[str, str], *, lang: Lang = "en") -> bytes:
+    """The public table of ``view`` as PNG bytes, its words in ``lang``; ``names`` maps
+    player ids to display names (missing ids print as themselves)."""
+    table = _Table(view, names, lang)
     lanes = [_lane(table, seat) for seat in _seat_order(view)]
     header_height = _final_header_height(view) if view.over else HEADER_HEIGHT
     height = header_height + len(lanes) * (LANE_HEIGHT + LANE_GAP) - LANE_GAP + MARGIN
@@ -117,10 +121,10 @@ def render_table(view: EscalationView, names: Mapping[str, str]) -> bytes:
     else:
         _draw_round(image, table)
         _draw_value(image, table)
-        _draw_info(image, view)
+        _draw_info(image, table)
     top = header_height
     for lane in lanes:
-        _draw_lane(image, lane, top)
+        _draw_lane(image, table.lang, lane, top)
         top += LANE_HEIGHT + LANE_GAP
     return to_png(image)
 
@@ -129,6 +133,7 @@ def render_table(view: EscalationView, names: Mapping[str, str]) -> bytes:
 class _Table:
     view: EscalationView
     names: Mapping[str, str]
+    lang: Lang = "en"
 
     def name(self, player: str) -> str:
         seat = next((i for i, s in enumerate(self.view.seats) if s.player == player), 0)
@@ -146,6 +151,13 @@ def signed(number: int) -> str:
 
 def rank_text(card: Card) -> str:
     return str(card)[:-1]
+
+
+def join_names(names: Sequence[str], lang: Lang) -> str:
+    """Join for prose: "A", "A and B", "A, B and C" (in ``lang``)."""
+    if len(names) <= 1:
+        return "".join(names)
+    return tr(lang, "{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 # --- seat lanes ------------------------------------------------------------------
@@ -182,7 +194,7 @@ def _lane(table: _Table, seat: SeatView) -> Lane:
         better = sum(1 for other in view.seats if table.score(other) > score)
         return Lane(
             name=table.name(seat.player),
-            detail=_final_detail(view.results, seat.player),
+            detail=_final_detail(view.results, seat.player, table.lang),
             hand=seat.hand_size,
             penalty=seat.penalty_size,
             total=score,
@@ -197,7 +209,10 @@ def _lane(table: _Table, seat: SeatView) -> Lane:
     detail = ""
     if active:
         to_beat = view.value_in_force
-        detail = "to lead" if view.must_lead or to_beat is None else f"to beat {to_beat}"
+        if view.must_lead or to_beat is None:
+            detail = tr(table.lang, "to lead")
+        else:
+            detail = tr(table.lang, "to beat {value}", value=to_beat)
     return Lane(
         name=table.name(seat.player),
         detail=detail,
@@ -210,18 +225,21 @@ def _lane(table: _Table, seat: SeatView) -> Lane:
     )
 
 
-def _final_detail(results: Sequence[DealResultView], player: str) -> str:
+def _final_detail(results: Sequence[DealResultView], player: str, lang: Lang = "en") -> str:
     won = sum(1 for result in results if result.winner == player)
     paid = -sum(min(0, result.chips.get(player, 0)) for result in results)
     parts = []
     if won:
-        parts.append(f"won {plural(won, 'deal')}" if len(results) > 1 else "went out")
+        if len(results) > 1:
+            parts.append(plural(lang, won, "won {n} deal", "won {n} deals"))
+        else:
+            parts.append(tr(lang, "went out"))
     if paid:
-        parts.append(f"paid {paid}")
+        parts.append(tr(lang, "paid {n}", n=paid))
     return " · ".join(parts)
 
 
-def _draw_lane(image: Image.Image, lane: Lane, top: int) -> None:
+def _draw_lane(image: Image.Image, lang: Lang, lane: Lane, top: int) -> None:
     left, right = MARGIN, WIDTH - MARGIN
     highlighted = lane.active or lane.place == 1
     fill = PALETTE.lane_active if highlighted else PALETTE.lane
@@ -229,18 +247,18 @@ def _draw_lane(image: Image.Image, lane: Lane, top: int) -> None:
     draw_rounded(image, (left, top, right, top + LANE_HEIGHT), 12, fill, outline, 2)
     middle = top + LANE_HEIGHT / 2
     _draw_lane_name(image, lane, middle)
-    _draw_hand(image, lane.hand, middle, fill)
-    _draw_penalty(image, lane.penalty, middle, fill)
+    _draw_hand(image, lang, lane.hand, middle, fill)
+    _draw_penalty(image, lang, lane.penalty, middle, fill)
     if lane.took is not None:
         style = TextStyle(14, PALETTE.text, bold=True)
-        text = f"took {plural(lane.took, 'card')} last"
+        text = plural(lang, lane.took, "took {n} card last", "took {n} cards last")
         pill(image, (TAKE_X, middle), text, style, PALETTE.panel, 10)
     if not lane.show_total:
         return
     winner = lane.place == 1
     style = BIG_NUMBER.but(size=28, fill=PALETTE.accent if winner else PALETTE.text)
     stamp_text(image, (TOTAL_RIGHT, middle - 8), signed(lane.total), style, "rm")
-    caption = "score" if lane.place is not None else "total"
+    caption = tr(lang, "score") if lane.place is not None else tr(lang, "total")
     stamp_text(image, (TOTAL_RIGHT, middle + 17), caption, CAPTION, "rm")
 
 
@@ -273,7 +291,7 @@ def _draw_count(image: Image.Image, x: float, middle: float, count: int, caption
     stamp_text(image, (x, middle + 15), caption, CAPTION, "lm")
 
 
-def _draw_hand(image: Image.Image, count: int, middle: float, ground: RGBA) -> None:
+def _draw_hand(image: Image.Image, lang: Lang, count: int, middle: float, ground: RGBA) -> None:
     shown = min(count, HAND_SHOWN)
     top = middle - SMALL_CARD.height / 2 - 1
     if shown:
@@ -281,10 +299,10 @@ def _draw_hand(image: Image.Image, count: int, middle: float, ground: RGBA) -> N
     else:
         _draw_empty_slot(image, HAND_X, top, SMALL_CARD, ground)
     x = HAND_X + SMALL_CARD.width + (HAND_SHOWN - 1) * HAND_STEP + 12
-    _draw_count(image, x, middle, count, "in hand")
+    _draw_count(image, x, middle, count, tr(lang, "in hand"))
 
 
-def _draw_penalty(image: Image.Image, count: int, middle: float, ground: RGBA) -> None:
+def _draw_penalty(image: Image.Image, lang: Lang, count: int, middle: float, ground: RGBA) -> None:
     stack, layers = card_stack(SMALL_CARD, count)
     top = middle - SMALL_CARD.height / 2 - 1 - 1.5 * max(0, layers - 1)
     if layers:
@@ -293,7 +311,7 @@ def _draw_penalty(image: Image.Image, count: int, middle: float, ground: RGBA) -
         slot_top = middle - SMALL_CARD.height / 2 - 1
         _draw_empty_slot(image, PENALTY_X, slot_top, SMALL_CARD, ground)
     x = PENALTY_X + SMALL_CARD.width + 3 * 3 + 12
-    _draw_count(image, x, middle, count, "penalty")
+    _draw_count(image, x, middle, count, tr(lang, "penalty"))
 
 
 def _draw_empty_slot(
@@ -360,7 +378,10 @@ def _fitting(widths: Sequence[int], room: int) -> int:
 
 def _draw_round(image: Image.Image, table: _Table) -> None:
     plays = table.view.round
-    label = "THIS ROUND" + (f" · {plural(len(plays), 'play')}".upper() if plays else "")
+    if plays:
+        label = plural(table.lang, len(plays), "THIS ROUND · {n} PLAY", "THIS ROUND · {n} PLAYS")
+    else:
+        label = tr(table.lang, "THIS ROUND")
     stamp_text(image, (PLAY_LEFT, LABEL_Y), label, LABEL)
     if not plays:
         _draw_empty_round(image, table)
@@ -371,19 +392,19 @@ def _draw_round(image: Image.Image, table: _Table) -> None:
         stamp_text(
             image, (PLAY_LEFT, middle - 6), f"+{hidden}", COUNT.but(fill=PALETTE.muted), "lm"
         )
-        stamp_text(image, (PLAY_LEFT, middle + 15), "earlier", CAPTION, "lm")
+        stamp_text(image, (PLAY_LEFT, middle + 15), tr(table.lang, "earlier"), CAPTION, "lm")
     for group in groups[:-1]:
-        _draw_trail_play(image, group)
+        _draw_trail_play(image, table.lang, group)
     _draw_latest_play(image, table, groups[-1])
 
 
-def _draw_trail_play(image: Image.Image, group: PlacedPlay) -> None:
+def _draw_trail_play(image: Image.Image, lang: Lang, group: PlacedPlay) -> None:
     for k, card in enumerate(group.play.cards):
         sprite = playing_card(rank_text(card), card.suit, TRAIL_CARD)
         place(image, sprite, group.x + k * group.step, CARDS_BOTTOM - TRAIL_CARD.height)
     centre = (group.x + group.width / 2, CAPTION_Y)
     if group.play.pass_through:
-        text = "reverse" if group.play.cards[0].rank == 3 else "pass"
+        text = tr(lang, "reverse") if group.play.cards[0].rank == 3 else tr(lang, "pass")
         stamp_text(image, centre, text, CAPTION.but(fill=PALETTE.accent), "mm")
     else:
         stamp_text(image, centre, str(group.play.value), CAPTION.but(size=15), "mm")
@@ -403,7 +424,7 @@ def _draw_latest_play(image: Image.Image, table: _Table, group: PlacedPlay) -> N
     name = fit_text(table.name(play.player), style, room)
     stamp_text(image, (group.x, CAPTION_Y), name, style, "lm")
     if play.pass_through:
-        tag = "REVERSE" if play.cards[0].rank == 3 else "PASS"
+        tag = tr(table.lang, "REVERSE") if play.cards[0].rank == 3 else tr(table.lang, "PASS")
         tag_width = text_width(tag, TAG) + 2 * TAG_PAD
         x = group.x + LATEST_CARD.width / 2 - tag_width / 2
         pill(image, (x, CARDS_BOTTOM - 14), tag, TAG, PALETTE.accent, TAG_PAD)
@@ -417,11 +438,20 @@ def _draw_empty_round(image: Image.Image, table: _Table) -> None:
     middle = CARDS_TOP + LATEST_CARD.height / 2
     if view.last_take is not None:
         taker = table.name(view.last_take.player)
-        title = f"{taker} took {plural(view.last_take.count, 'card')}"
-        detail = "onto their penalty stack"
+        title = plural(
+            table.lang,
+            view.last_take.count,
+            "{name} took {n} card",
+            "{name} took {n} cards",
+            name=taker,
+        )
+        detail = tr(table.lang, "onto their penalty stack")
     else:
-        title = "No cards in play"
-        detail = f"deal {view.deal} starts" if view.deals > 1 else "the game starts"
+        title = tr(table.lang, "No cards in play")
+        if view.deals > 1:
+            detail = tr(table.lang, "deal {deal} starts", deal=view.deal)
+        else:
+            detail = tr(table.lang, "the game starts")
     style = NAME.but(size=20)
     stamp_text(image, (x, middle - 12), fit_text(title, style, width), style, "lm")
     stamp_text(image, (x, middle + 14), fit_text(detail, DETAIL, width), DETAIL, "lm")
@@ -431,10 +461,14 @@ def _draw_value(image: Image.Image, table: _Table) -> None:
     view = table.view
     x, width = VALUE_X, INFO_X - 20 - VALUE_X
     leads = view.must_lead or view.value_in_force is None
-    stamp_text(image, (x, LABEL_Y), "NEW ROUND" if leads else "TO BEAT", LABEL)
+    label = tr(table.lang, "NEW ROUND") if leads else tr(table.lang, "TO BEAT")
+    stamp_text(image, (x, LABEL_Y), fit_text(label, LABEL, width), LABEL)
     middle = CARDS_TOP + 50
     if leads:
-        stamp_text(image, (x - 2, middle), "Lead", VALUE.but(size=48), "lm")
+        lead = VALUE.but(size=48)
+        stamp_text(
+            image, (x - 2, middle), fit_text(tr(table.lang, "Lead"), lead, width), lead, "lm"
+        )
     else:
         stamp_text(image, (x - 3, middle), str(view.value_in_force), VALUE, "lm")
     if view.to_act is None:
@@ -445,19 +479,27 @@ def _draw_value(image: Image.Image, table: _Table) -> None:
     stamp_text(
         image, (x + 21, y), fit_text(table.name(view.to_act), style, width - 21), style, "lm"
     )
-    verb = "to lead" if leads else "to play"
-    stamp_text(image, (x + 21, CAPTION_Y), verb, DETAIL, "lm")
+    verb = tr(table.lang, "to lead") if leads else tr(table.lang, "to play")
+    stamp_text(image, (x + 21, CAPTION_Y), fit_text(verb, DETAIL, width - 21), DETAIL, "lm")
 
 
-def _draw_info(image: Image.Image, view: EscalationView) -> None:
+def _draw_info(image: Image.Image, table: _Table) -> None:
+    view, lang = table.view, table.lang
     x = INFO_X
-    stamp_text(image, (x, LABEL_Y), f"DEAL {view.deal} OF {view.deals}", LABEL)
+    width = WIDTH - MARGIN - x
+    label = tr(lang, "DEAL {deal} OF {deals}", deal=view.deal, deals=view.deals)
+    stamp_text(image, (x, LABEL_Y), fit_text(label, LABEL, width), LABEL)
     clockwise = view.direction == "clockwise"
     middle = CARDS_TOP + 20
     image.alpha_composite(
         turn_arrow(32, PALETTE.text, clockwise=clockwise), dest=(x, round(middle - 16))
     )
-    stamp_text(image, (x + 42, middle), view.direction, DETAIL.but(fill=PALETTE.text), "lm")
+    direction = tr(lang, DIRECTIONS.get(view.direction, view.direction))
+    style = DETAIL.but(fill=PALETTE.text)
+    lines = wrap_text(direction, style, width - 42, max_lines=2)
+    for k, line in enumerate(lines):
+        offset = 10 * (2 * k - len(lines) + 1)
+        stamp_text(image, (x + 42, middle + offset), line, style, "lm")
     middle = CARDS_TOP + 88
     stack, layers = card_stack(SMALL_CARD, view.stock_size)
     if layers:
@@ -466,8 +508,9 @@ def _draw_info(image: Image.Image, view: EscalationView) -> None:
         _draw_empty_slot(image, x, middle - SMALL_CARD.height / 2, SMALL_CARD)
     number_x = x + 52
     stamp_text(image, (number_x, middle - 9), str(view.stock_size), BIG_NUMBER.but(size=28), "lm")
-    caption = "in stock" if view.stock_size else "stock empty"
-    stamp_text(image, (number_x, middle + 17), caption, CAPTION, "lm")
+    caption = tr(lang, "in stock") if view.stock_size else tr(lang, "stock empty")
+    room = WIDTH - MARGIN - number_x
+    stamp_text(image, (number_x, middle + 17), fit_text(caption, CAPTION, room), CAPTION, "lm")
 
 
 # --- header: game over -------------------------------------------------------------
@@ -488,16 +531,26 @@ def _final_header_height(view: EscalationView) -> int:
 def _draw_final_header(image: Image.Image, table: _Table) -> None:
     view = table.view
     x = MARGIN + 12
-    stamp_text(image, (x, LABEL_Y), "GAME OVER", LABEL)
+    lang = table.lang
+    stamp_text(image, (x, LABEL_Y), tr(lang, "GAME OVER"), LABEL)
     if view.seats:
         best = max(table.score(seat) for seat in view.seats)
         winners = [table.name(s.player) for s in view.seats if table.score(s) == best]
-        verb = "wins" if len(winners) == 1 else "win"
         style = BIG_NUMBER.but(fill=PALETTE.accent)
-        title = fit_text(f"{join_words(winners)} {verb}", style, DEALS_X - 24 - x)
+        headline = plural(
+            lang, len(winners), "{names} wins", "{names} win", names=join_names(winners, lang)
+        )
+        title = fit_text(headline, style, DEALS_X - 24 - x)
         stamp_text(image, (x, CARDS_TOP + 22), title, style, "lm")
-        detail = f"{signed(best)} chips · {plural(view.deals, 'deal')} · highest score wins"
-        stamp_text(image, (x, CARDS_TOP + 58), fit_text(detail, DETAIL, DEALS_X - 24 - x), DETAIL)
+        detail = " · ".join(
+            [
+                tr(lang, "{chips} chips", chips=signed(best)),
+                plural(lang, view.deals, "{n} deal", "{n} deals"),
+                tr(lang, "highest score wins"),
+            ]
+        )
+        for k, line in enumerate(wrap_text(detail, DETAIL, DEALS_X - 24 - x, max_lines=2)):
+            stamp_text(image, (x, CARDS_TOP + 58 + 20 * k), line, DETAIL)
     _draw_deals(image, table)
 
 
@@ -505,7 +558,8 @@ def _draw_deals(image: Image.Image, table: _Table) -> None:
     results = table.view.results
     if not results:
         return
-    stamp_text(image, (DEALS_X, LABEL_Y), "DEALS" if len(results) > 1 else "THE DEAL", LABEL)
+    label = tr(table.lang, "DEALS") if len(results) > 1 else tr(table.lang, "THE DEAL")
+    stamp_text(image, (DEALS_X, LABEL_Y), label, LABEL)
     columns, rows = _deal_layout(len(results))
     cells = columns * rows
     shown = results if len(results) <= cells else results[: cells - 1]
@@ -526,7 +580,7 @@ def _draw_deals(image: Image.Image, table: _Table) -> None:
     if len(shown) < len(results):
         left = DEALS_X + (columns - 1) * column_width
         middle = CARDS_TOP + 10 + (rows - 1) * DEAL_ROW
-        more = f"+{plural(len(results) - len(shown), 'more deal')}"
+        more = plural(table.lang, len(results) - len(shown), "+{n} more deal", "+{n} more deals")
         stamp_text(image, (left, middle), more, DETAIL, "lm")
 
 
@@ -540,15 +594,17 @@ def _draw_deal(
     *,
     wide: bool,
 ) -> None:
-    number = f"Deal {result.deal}" if wide else str(result.deal)
-    number_width = 64 if wide else 30
-    stamp_text(image, (left, middle), number, CAPTION.but(size=14), "lm")
+    lang = table.lang
+    number_style = CAPTION.but(size=14)
+    number = tr(lang, "Deal {deal}", deal=result.deal) if wide else str(result.deal)
+    number_width = max(64, round(text_width(number, number_style)) + 10) if wide else 30
+    stamp_text(image, (left, middle), number, number_style, "lm")
     won = result.chips.get(result.winner, 0)
-    chips = f"+{won} chips" if wide else f"+{won}"
+    chips = tr(lang, "{chips} chips", chips=f"+{won}") if wide else f"+{won}"
     chips_style = DETAIL.but(fill=PALETTE.accent)
     stamp_text(image, (right, middle), chips, chips_style, "rm")
     room = right - left - number_width - text_width(chips, chips_style) - 10
     style = DETAIL.but(fill=PALETTE.text)
-    suffix = " went out" if wide else ""
+    suffix = " " + tr(lang, "went out") if wide else ""
     winner = fit_text(table.name(result.winner), style, room - text_width(suffix, style))
     stamp_text(image, (left + number_width, middle), winner + suffix, style, "lm")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.engines.geschenkt import GeschenktView, SeatView
+from bot.i18n import Lang, plural, tr
 from bot.render.common import (
     BIG_CARD,
     PALETTE,
@@ -32,12 +33,10 @@ from bot.render.common import (
     draw_text,
     faded,
     fit_text,
-    join_words,
     new_panel,
     number_card,
     place,
     place_colour,
-    plural,
     to_png,
     triangle,
 )
@@ -67,22 +66,22 @@ DETAIL = TextStyle(16, PALETTE.muted)
 BIG_NUMBER = TextStyle(34, PALETTE.text, bold=True)
 
 
-def render_table(view: GeschenktView, names: Mapping[str, str]) -> bytes:
+def render_table(view: GeschenktView, names: Mapping[str, str], *, lang: Lang = "en") -> bytes:
     """The public table of ``view`` as PNG bytes; ``names`` maps player ids to
-    display names (missing ids print as themselves)."""
+    display names (missing ids print as themselves); words are in ``lang``."""
     seats = _seat_order(view)
-    lanes = [_lane(view, seat, index, names) for index, seat in seats]
+    lanes = [_lane(view, seat, index, names, lang) for index, seat in seats]
     header_height = _header_height(view)
     height = header_height + sum(lane.height + LANE_GAP for lane in lanes) + MARGIN - LANE_GAP
     image = new_panel(WIDTH, height)
     draw = ImageDraw.Draw(image)
     if view.over:
-        _draw_final_header(image, draw, view, names)
+        _draw_final_header(image, draw, view, names, lang)
     else:
-        _draw_header(image, draw, view, names)
+        _draw_header(image, draw, view, names, lang)
     top = header_height
     for lane in lanes:
-        _draw_lane(image, draw, lane, top)
+        _draw_lane(image, draw, lane, top, lang)
         top += lane.height + LANE_GAP
     return to_png(image)
 
@@ -206,7 +205,9 @@ def _cards_width(view: GeschenktView) -> int:
     return right - (MARGIN + NAME_COLUMN)
 
 
-def _lane(view: GeschenktView, seat: SeatView, index: int, names: Mapping[str, str]) -> Lane:
+def _lane(
+    view: GeschenktView, seat: SeatView, index: int, names: Mapping[str, str], lang: Lang
+) -> Lane:
     cards = place_runs(seat.runs, _cards_width(view))
     lines = _line_count(cards)
     height = 2 * LANE_PAD + lines * ROW_CARD.height + (lines - 1) * LINE_GAP
@@ -215,11 +216,12 @@ def _lane(view: GeschenktView, seat: SeatView, index: int, names: Mapping[str, s
     name = display_name(seat.player, names, index)
     points = card_points(seat)
     if view.over and seat.chips is not None:
-        detail = f"cards {points} · chips {seat.chips}"
+        detail = tr(lang, "cards {points} · chips {chips}", points=points, chips=seat.chips)
     elif seat.cards:
-        detail = f"{plural(len(seat.cards), 'card')} · {points} points"
+        count = plural(lang, len(seat.cards), "{n} card", "{n} cards")
+        detail = tr(lang, "{cards} · {points} points", cards=count, points=points)
     else:
-        detail = "no cards yet"
+        detail = tr(lang, "no cards yet")
     return Lane(
         name=name,
         detail=detail,
@@ -231,7 +233,9 @@ def _lane(view: GeschenktView, seat: SeatView, index: int, names: Mapping[str, s
     )
 
 
-def _draw_lane(image: Image.Image, draw: ImageDraw.ImageDraw, lane: Lane, top: int) -> None:
+def _draw_lane(
+    image: Image.Image, draw: ImageDraw.ImageDraw, lane: Lane, top: int, lang: Lang
+) -> None:
     left, right = MARGIN, WIDTH - MARGIN
     winner = lane.place == 1
     highlighted = lane.active or winner
@@ -241,7 +245,7 @@ def _draw_lane(image: Image.Image, draw: ImageDraw.ImageDraw, lane: Lane, top: i
     _draw_lane_name(image, draw, lane, left, top)
     _draw_lane_cards(image, draw, lane, top)
     if lane.score is not None:
-        _draw_score(draw, lane, right, top)
+        _draw_score(draw, lane, right, top, lang)
 
 
 def _first_line_middle(lane: Lane) -> float:
@@ -278,13 +282,13 @@ def _draw_lane_cards(image: Image.Image, draw: ImageDraw.ImageDraw, lane: Lane, 
         place(image, sprite, x0 + card.x, y0 + card.line * (ROW_CARD.height + LINE_GAP))
 
 
-def _draw_score(draw: ImageDraw.ImageDraw, lane: Lane, right: int, top: int) -> None:
+def _draw_score(draw: ImageDraw.ImageDraw, lane: Lane, right: int, top: int, lang: Lang) -> None:
     assert lane.score is not None
     x = right - 18
     style = BIG_NUMBER.but(size=30, fill=PALETTE.accent if lane.place == 1 else PALETTE.text)
     middle = top + _first_line_middle(lane)
     draw_text(draw, (x, middle - 9), str(lane.score), style, "rm")
-    draw_text(draw, (x, middle + 19), "score", DETAIL, "rm")
+    draw_text(draw, (x, middle + 19), tr(lang, "score"), DETAIL, "rm")
 
 
 # --- header ------------------------------------------------------------------------
@@ -299,35 +303,43 @@ def _header_height(view: GeschenktView) -> int:
 
 
 def _draw_header(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: GeschenktView, names: Mapping[str, str]
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: GeschenktView,
+    names: Mapping[str, str],
+    lang: Lang,
 ) -> None:
     card_x, card_y = MARGIN + 8, MARGIN
     if view.current_card is not None:
         sprite = number_card(view.current_card, BIG_CARD, card_ink(view.current_card))
         place(image, sprite, card_x, card_y)
-    _draw_pot(image, draw, view.pot, card_x + BIG_CARD.width + 34, card_y)
-    _draw_stack(image, draw, view.cards_left, 356, card_y)
-    _draw_turn(image, draw, view, names, 530, card_y)
+    _draw_pot(image, draw, view.pot, card_x + BIG_CARD.width + 34, card_y, lang)
+    _draw_stack(image, draw, view.cards_left, 356, card_y, lang)
+    _draw_turn(image, draw, view, names, 530, card_y, lang)
 
 
-def _draw_pot(image: Image.Image, draw: ImageDraw.ImageDraw, pot: int, x: int, y: int) -> None:
-    draw_text(draw, (x, y + LABEL_Y), "POT", LABEL)
+def _draw_pot(
+    image: Image.Image, draw: ImageDraw.ImageDraw, pot: int, x: int, y: int, lang: Lang
+) -> None:
+    draw_text(draw, (x, y + LABEL_Y), tr(lang, "POT"), LABEL)
     tower = chip_tower(pot, 20)
     height = tower.image.height - 2 * tower.dy
     place(image, tower if pot else faded(tower, 0.3), x, y + MIDDLE_Y - height / 2 + 2)
     draw_text(draw, (x + 52, y + MIDDLE_Y), str(pot), BIG_NUMBER, "lm")
-    detail = "chip on the card" if pot == 1 else "chips on the card"
+    detail = plural(lang, pot, "chip on the card", "chips on the card")
     draw_text(draw, (x, y + DETAIL_Y), detail, DETAIL)
 
 
-def _draw_stack(image: Image.Image, draw: ImageDraw.ImageDraw, left: int, x: int, y: int) -> None:
-    draw_text(draw, (x, y + LABEL_Y), "STACK", LABEL)
+def _draw_stack(
+    image: Image.Image, draw: ImageDraw.ImageDraw, left: int, x: int, y: int, lang: Lang
+) -> None:
+    draw_text(draw, (x, y + LABEL_Y), tr(lang, "STACK"), LABEL)
     stack, layers = card_stack(SMALL_CARD, left)
     if layers:
         place(image, stack, x, y + MIDDLE_Y - 24)
     number_x = x + (stack.image.width - 2 * stack.dx + 12 if layers else 0)
     draw_text(draw, (number_x, y + MIDDLE_Y), str(left), BIG_NUMBER, "lm")
-    detail = "card to come" if left == 1 else "cards to come"
+    detail = plural(lang, left, "card to come", "cards to come")
     draw_text(draw, (x, y + DETAIL_Y), detail, DETAIL)
 
 
@@ -338,18 +350,19 @@ def _draw_turn(
     names: Mapping[str, str],
     x: int,
     y: int,
+    lang: Lang,
 ) -> None:
     if view.to_act is None:
         return
     seat = next((i for i, s in enumerate(view.seats) if s.player == view.to_act), 0)
     width = WIDTH - MARGIN - 16 - x
-    draw_text(draw, (x, y + LABEL_Y), "TO ACT", LABEL)
+    draw_text(draw, (x, y + LABEL_Y), tr(lang, "TO ACT"), LABEL)
     image.alpha_composite(triangle(18, PALETTE.accent), dest=(x, y + MIDDLE_Y - 9))
     style = BIG_NUMBER.but(size=27, fill=PALETTE.accent)
     name = display_name(view.to_act, names, seat)
     draw_text(draw, (x + 24, y + MIDDLE_Y), fit_text(name, style, width - 24), style, "lm")
     if view.current_card is not None:
-        hint = f"take the {view.current_card} or pay a chip"
+        hint = tr(lang, "take the {card} or pay a chip", card=view.current_card)
         draw_text(draw, (x, y + DETAIL_Y), fit_text(hint, DETAIL, width), DETAIL)
 
 
@@ -358,24 +371,36 @@ def _removed_lines(count: int) -> int:
 
 
 def _draw_final_header(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: GeschenktView, names: Mapping[str, str]
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: GeschenktView,
+    names: Mapping[str, str],
+    lang: Lang,
 ) -> None:
     x, y = MARGIN + 12, MARGIN
-    draw_text(draw, (x, y + LABEL_Y), "GAME OVER", LABEL)
+    draw_text(draw, (x, y + LABEL_Y), tr(lang, "GAME OVER"), LABEL)
     scores = [s.score for s in view.seats if s.score is not None]
     if scores:
         best = min(scores)
         winners = [
             display_name(s.player, names, i) for i, s in enumerate(view.seats) if s.score == best
         ]
-        verb = "wins" if len(winners) == 1 else "win"
+        who = _join_names(winners, lang)
+        title = plural(lang, len(winners), "{names} wins", "{names} win", names=who)
         style = BIG_NUMBER.but(fill=PALETTE.accent)
-        title = fit_text(f"{join_words(winners)} {verb}", style, _title_width(view))
+        title = fit_text(title, style, _title_width(view))
         draw_text(draw, (x, y + MIDDLE_Y - 6), title, style, "lm")
-        detail = f"with a score of {best} · the lowest score wins"
+        detail = tr(lang, "with a score of {score} · the lowest score wins", score=best)
         draw_text(draw, (x, y + DETAIL_Y - 10), detail, DETAIL)
     if view.removed:
-        _draw_removed(image, draw, view.removed)
+        _draw_removed(image, draw, view.removed, lang)
+
+
+def _join_names(names: Sequence[str], lang: Lang) -> str:
+    """Names for prose: "A", "A and B", "A, B and C" (in ``lang``)."""
+    if len(names) <= 1:
+        return "".join(names)
+    return tr(lang, "{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def _title_width(view: GeschenktView) -> int:
@@ -388,9 +413,11 @@ def _removed_block_width() -> int:
     return SMALL_CARD.width + (REMOVED_PER_LINE - 1) * REMOVED_STEP
 
 
-def _draw_removed(image: Image.Image, draw: ImageDraw.ImageDraw, removed: Sequence[int]) -> None:
+def _draw_removed(
+    image: Image.Image, draw: ImageDraw.ImageDraw, removed: Sequence[int], lang: Lang
+) -> None:
     x0, y0 = WIDTH - MARGIN - 16 - _removed_block_width(), MARGIN
-    draw_text(draw, (x0, y0 + LABEL_Y), "OUT OF PLAY", LABEL)
+    draw_text(draw, (x0, y0 + LABEL_Y), tr(lang, "OUT OF PLAY"), LABEL)
     for k, value in enumerate(sorted(removed)):
         line, column = divmod(k, REMOVED_PER_LINE)
         sprite = number_card(value, SMALL_CARD, card_ink(value), muted=True)

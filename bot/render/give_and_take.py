@@ -26,6 +26,7 @@ from PIL import Image, ImageDraw
 
 from bot.engines.cards import Card
 from bot.engines.give_and_take import DuetView, EliminationView, GiveAndTakeView, SeatView
+from bot.i18n import Lang, plural, tr
 from bot.render.common import (
     PALETTE,
     RGBA,
@@ -41,13 +42,11 @@ from bot.render.common import (
     empty_slot,
     fit_name,
     fit_text,
-    join_words,
     new_panel,
     pill,
     place,
     place_colour,
     playing_card,
-    plural,
     stamp_text,
     text_width,
     to_png,
@@ -128,10 +127,10 @@ DUET_SPOTS: dict[int, tuple[Point, ...]] = {
 }
 
 
-def render_table(view: GiveAndTakeView, names: Mapping[str, str]) -> bytes:
-    """The public table of ``view`` as PNG bytes; ``names`` maps player ids to
-    display names (missing ids print as themselves)."""
-    table = _Table(view, names)
+def render_table(view: GiveAndTakeView, names: Mapping[str, str], *, lang: Lang = "en") -> bytes:
+    """The public table of ``view`` as PNG bytes, its words in ``lang``; ``names`` maps
+    player ids to display names (missing ids print as themselves)."""
+    table = _Table(view, names, lang)
     image = _draw_final(table) if view.over else _draw_ring_table(table)
     return to_png(image)
 
@@ -140,6 +139,7 @@ def render_table(view: GiveAndTakeView, names: Mapping[str, str]) -> bytes:
 class _Table:
     view: GiveAndTakeView
     names: Mapping[str, str]
+    lang: Lang = "en"
 
     def name(self, player: str) -> str:
         seat = next((i for i, s in enumerate(self.view.seats) if s.player == player), 0)
@@ -328,13 +328,14 @@ def _draw_seat(image: Image.Image, table: _Table, spot: SeatSpot) -> None:
         image.alpha_composite(triangle(13, PALETTE.accent), dest=(x - 3, top + 16))
         x, width = x + 13, width - 13
     stamp_text(image, (x, top + 23), fit_text(table.name(seat.player), style, width), style, "lm")
-    give, take = (seat.give_size, "give"), (seat.take_size, "take")
+    give = (seat.give_size, tr(table.lang, "give"))
+    take = (seat.take_size, tr(table.lang, "take"))
     piles = (give, take) if spot.take_right else (take, give)
     middle = top + PILE_ROW
     for k, (size, caption) in enumerate(piles):
         _draw_pile(image, left + SEAT_PAD + k * (SEAT_W // 2 - 2), middle, size, caption, fill)
     if seat.director:
-        _draw_director_tag(image, left + SEAT_W - SEAT_PAD, top, active)
+        _draw_director_tag(image, left + SEAT_W - SEAT_PAD, top, active, table.lang)
 
 
 def _draw_pile(
@@ -351,8 +352,10 @@ def _draw_pile(
     stamp_text(image, (text_x, middle + 12), caption, CAPTION, "lm")
 
 
-def _draw_director_tag(image: Image.Image, right: float, top: float, active: bool) -> None:
-    text = "DIRECTOR"
+def _draw_director_tag(
+    image: Image.Image, right: float, top: float, active: bool, lang: Lang
+) -> None:
+    text = tr(lang, "DIRECTOR")
     width = text_width(text, TAG) + 2 * TAG_PAD
     fill = PALETTE.accent if active else PALETTE.silver
     pill(image, (right - width, top), text, TAG, fill, TAG_PAD)
@@ -408,7 +411,7 @@ def _draw_duet(image: Image.Image, table: _Table, spot: DuetSpot) -> None:
     disc = PALETTE.accent if lowest else PALETTE.panel_edge
     badge(image, (spot.x, spot.y), BADGE_RADIUS, str(spot.duet.difference), disc, ink)
     if lowest:
-        tag = "CAPTURE" if view.phase == "choose" else "TIE"
+        tag = tr(table.lang, "CAPTURE") if view.phase == "choose" else tr(table.lang, "TIE")
         width = text_width(tag, TAG) + 2 * TAG_PAD
         pill(image, ((mat[0] + mat[2] - width) / 2, mat[3]), tag, TAG, PALETTE.accent, TAG_PAD)
 
@@ -430,45 +433,60 @@ def _draw_layers(
 
 def _status(table: _Table) -> tuple[str, str]:
     """The headline (whose move, what for) and a detail line."""
-    view = table.view
+    view, lang = table.view, table.lang
     width = BOX_W - 2 * BOX_PAD
     if view.phase == "choose" and view.capturer is not None:
-        template = "{} captures " + plural(view.capture_size, "card")
+        count = view.capture_size
+        template = plural(
+            lang, count, "{name} captures {n} card", "{name} captures {n} cards", name="{}"
+        )
         headline = fit_name(template, table.name(view.capturer), HEADLINE, width)
-        default = f" (default: {view.default_pile})" if view.default_pile else ""
-        return headline, f"Give or take pile?{default}"
+        if view.default_pile == "give":
+            return headline, tr(lang, "Give or take pile? (default: give)")
+        if view.default_pile == "take":
+            return headline, tr(lang, "Give or take pile? (default: take)")
+        return headline, tr(lang, "Give or take pile?")
     lowest = min((duet.difference for duet in view.duets), default=None)
     if view.layers and lowest is not None:
-        detail = f"Tie at {lowest}: everyone turns up again"
+        detail = tr(lang, "Tie at {lowest}: everyone turns up again", lowest=lowest)
     else:
-        detail = "Everyone turns up both top cards"
+        detail = tr(lang, "Everyone turns up both top cards")
     cue = view.to_act or view.director
     if view.auto or cue is None:
-        return "Revealing the next cards", detail
-    return fit_name("Waiting for {}: Go", table.name(cue), HEADLINE, width), detail
+        return fit_text(tr(lang, "Revealing the next cards"), HEADLINE, width), detail
+    waiting = tr(lang, "Waiting for {name}: Go", name="{}")
+    return fit_name(waiting, table.name(cue), HEADLINE, width), detail
 
 
 def _draw_centre(image: Image.Image, table: _Table, centre_y: int) -> None:
-    view = table.view
+    view, lang = table.view, table.lang
     left, top = RING_X - BOX_W // 2, centre_y - BOX_H // 2
     draw_rounded(image, (left, top, left + BOX_W, top + BOX_H), 14, PALETTE.panel_edge)
     x, right = left + BOX_PAD, left + BOX_W - BOX_PAD
-    label = f"TURN {view.turn} OF {view.turn_cap}" + (" · AUTO" if view.auto else "")
-    stamp_text(image, (x, top + 20), label, LABEL, "lm")
+    if view.auto:
+        label = tr(lang, "TURN {turn} OF {cap} · AUTO", turn=view.turn, cap=view.turn_cap)
+    else:
+        label = tr(lang, "TURN {turn} OF {cap}", turn=view.turn, cap=view.turn_cap)
+    room: float = right - x
     if view.fight:
-        text = f"Fight! layer {view.layers}" if view.layers > 1 else "Fight!"
+        if view.layers > 1:
+            text = tr(lang, "Fight! layer {layer}", layer=view.layers)
+        else:
+            text = tr(lang, "Fight!")
         width = text_width(text, FIGHT) + 2 * TAG_PAD
         pill(image, (right - width, top + 20), text, FIGHT, PALETTE.chip, TAG_PAD)
+        room -= width + 8
+    stamp_text(image, (x, top + 20), fit_text(label, LABEL, room), LABEL, "lm")
     headline, detail = _status(table)
     urgent = view.to_act is not None
     style = HEADLINE.but(fill=PALETTE.accent) if urgent else HEADLINE
     stamp_text(image, (x, top + 48), headline, style, "lm")
     stamp_text(image, (x, top + 71), fit_text(detail, DETAIL, right - x), DETAIL, "lm")
-    _draw_leftovers(image, x, top + 110, view.leftovers)
+    _draw_leftovers(image, x, top + 110, view.leftovers, lang)
     _draw_last_capture(image, table, x, right, top + 150)
 
 
-def _draw_leftovers(image: Image.Image, x: int, middle: int, count: int) -> None:
+def _draw_leftovers(image: Image.Image, x: int, middle: int, count: int, lang: Lang) -> None:
     stack, layers = card_stack(SMALL_CARD, count)
     card_top = middle - SMALL_CARD.height / 2 - 1
     if layers:
@@ -477,18 +495,37 @@ def _draw_leftovers(image: Image.Image, x: int, middle: int, count: int) -> None
         empty_slot(image, x, card_top, SMALL_CARD, PALETTE.panel_edge)
     text_x = x + STACK_WIDTH + 8
     stamp_text(image, (text_x, middle - 7), str(count), COUNT, "lm")
-    caption = "leftover in the centre" if count == 1 else "leftovers in the centre"
+    caption = plural(lang, count, "leftover in the centre", "leftovers in the centre")
     stamp_text(image, (text_x, middle + 12), caption, CAPTION, "lm")
 
 
 def _draw_last_capture(image: Image.Image, table: _Table, x: int, right: int, top: int) -> None:
-    capture = table.view.last_capture
+    capture, lang = table.view.last_capture, table.lang
     if capture is None:
-        stamp_text(image, (x, top), "NO CAPTURE YET", LABEL, "lm")
+        stamp_text(image, (x, top), tr(lang, "NO CAPTURE YET"), LABEL, "lm")
         return
-    label = f"LAST CAPTURE · TURN {capture.turn}" + (" · FIGHT" if capture.fight else "")
-    stamp_text(image, (x, top), label, LABEL, "lm")
-    template = "{} took " + plural(capture.count, "card") + f" ({capture.pile} pile)"
+    if capture.fight:
+        label = tr(lang, "LAST CAPTURE · TURN {turn} · FIGHT", turn=capture.turn)
+    else:
+        label = tr(lang, "LAST CAPTURE · TURN {turn}", turn=capture.turn)
+    stamp_text(image, (x, top), fit_text(label, LABEL, right - x), LABEL, "lm")
+    count = capture.count
+    if capture.pile == "give":
+        template = plural(
+            lang,
+            count,
+            "{name} took {n} card (give pile)",
+            "{name} took {n} cards (give pile)",
+            name="{}",
+        )
+    else:
+        template = plural(
+            lang,
+            count,
+            "{name} took {n} card (take pile)",
+            "{name} took {n} cards (take pile)",
+            name="{}",
+        )
     line = fit_name(template, table.name(capture.player), BODY, right - x)
     stamp_text(image, (x, top + 20), line, BODY, "lm")
 
@@ -512,16 +549,18 @@ def _elimination(view: GiveAndTakeView, player: str) -> EliminationView | None:
     return next((event for event in view.eliminated if player in event.players), None)
 
 
-def _out_detail(view: GiveAndTakeView, player: str) -> str:
+def _out_detail(view: GiveAndTakeView, player: str, lang: Lang) -> str:
     event = _elimination(view, player)
     if event is None:
-        return "out"
-    return f"out in a fight, turn {event.turn}" if event.in_fight else f"out on turn {event.turn}"
+        return tr(lang, "out")
+    if event.in_fight:
+        return tr(lang, "out in a fight, turn {turn}", turn=event.turn)
+    return tr(lang, "out on turn {turn}", turn=event.turn)
 
 
 def _draw_out(image: Image.Image, table: _Table, gone: Sequence[SeatView], top: int) -> None:
     view = table.view
-    stamp_text(image, (MARGIN + 10, top + 8), "OUT OF THE GAME", LABEL, "lm")
+    stamp_text(image, (MARGIN + 10, top + 8), tr(table.lang, "OUT OF THE GAME"), LABEL, "lm")
     places = running_places(view)
     width = (WIDTH - 2 * MARGIN - (OUT_COLUMNS - 1) * OUT_GAP) // OUT_COLUMNS
     for k, seat in enumerate(gone):
@@ -539,22 +578,23 @@ def _draw_out(image: Image.Image, table: _Table, gone: Sequence[SeatView], top: 
         name_style = NAME.but(size=15, fill=PALETTE.muted)
         name = fit_text(table.name(seat.player), name_style, left + width - 8 - x)
         stamp_text(image, (x, middle - 9), name, name_style, "lm")
-        detail = fit_text(_out_detail(view, seat.player), CAPTION, left + width - 8 - x)
+        out = _out_detail(view, seat.player, table.lang)
+        detail = fit_text(out, CAPTION, left + width - 8 - x)
         stamp_text(image, (x, middle + 10), detail, CAPTION.but(fill=PALETTE.faint), "lm")
 
 
 # --- the end ---------------------------------------------------------------------------
 
 
-def ending_text(view: GiveAndTakeView) -> str:
-    """How the game ended, as a sentence."""
+def ending_text(view: GiveAndTakeView, lang: Lang = "en") -> str:
+    """How the game ended, as a sentence in ``lang``."""
     if view.ended == "last_standing":
-        return "Last one standing · the others placed by the order they went out"
+        return tr(lang, "Last one standing · the others placed by the order they went out")
     if view.ended == "all_out":
-        return "Everyone left went out at once: most cards wins"
+        return tr(lang, "Everyone left went out at once: most cards wins")
     if view.ended == "turn_cap":
-        return f"Turn cap of {view.turn_cap} reached: most cards wins"
-    return "The game is over"
+        return tr(lang, "Turn cap of {cap} reached: most cards wins", cap=view.turn_cap)
+    return tr(lang, "The game is over")
 
 
 def final_places(view: GiveAndTakeView) -> dict[str, int]:
@@ -570,43 +610,53 @@ def _final_order(view: GiveAndTakeView, places: Mapping[str, int]) -> list[SeatV
     return sorted(view.seats, key=lambda seat: places.get(seat.player, len(view.seats)))
 
 
-def _final_detail(view: GiveAndTakeView, seat: SeatView) -> str:
+def _final_detail(view: GiveAndTakeView, seat: SeatView, lang: Lang) -> str:
     if not seat.out:
         if view.ended == "turn_cap":
-            return f"still in after turn {view.turn}"
-        return "last one standing"
+            return tr(lang, "still in after turn {turn}", turn=view.turn)
+        return tr(lang, "last one standing")
     event = _elimination(view, seat.player)
     if event is None:
-        return "out"
-    when = (
-        f"went out in a fight on turn {event.turn}"
-        if event.in_fight
-        else (f"went out on turn {event.turn}")
-    )
+        return tr(lang, "out")
+    turn = event.turn
     if view.ended == "all_out" and event is view.eliminated[-1]:
-        return f"{when}, with everyone left"
-    return when
+        if event.in_fight:
+            return tr(lang, "went out in a fight on turn {turn}, with everyone left", turn=turn)
+        return tr(lang, "went out on turn {turn}, with everyone left", turn=turn)
+    if event.in_fight:
+        return tr(lang, "went out in a fight on turn {turn}", turn=turn)
+    return tr(lang, "went out on turn {turn}", turn=turn)
+
+
+def join_names(names: Sequence[str], lang: Lang) -> str:
+    """Join for prose in ``lang``: "A", "A and B", "A, B and C"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return tr(lang, "{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def _draw_final(table: _Table) -> Image.Image:
-    view = table.view
+    view, lang = table.view, table.lang
     places = final_places(view)
     order = _final_order(view, places)
     height = FINAL_TOP + len(order) * (LANE_H + LANE_GAP) - LANE_GAP + MARGIN
     image = new_panel(WIDTH, height)
     x = MARGIN + 14
-    stamp_text(image, (x, MARGIN + 16), f"GAME OVER · TURN {view.turn}", LABEL, "lm")
+    label = tr(lang, "GAME OVER · TURN {turn}", turn=view.turn)
+    stamp_text(image, (x, MARGIN + 16), label, LABEL, "lm")
     winners = [table.name(seat.player) for seat in order if places.get(seat.player) == 1]
     title_style = TextStyle(30, PALETTE.accent, bold=True)
     room = WIDTH - 2 * x
     if len(winners) == 1:
-        title = fit_name("{} wins", winners[0], title_style, room)
+        title = fit_name(tr(lang, "{name} wins", name="{}"), winners[0], title_style, room)
     elif winners:
-        title = fit_text(f"Draw: {join_words(winners)}", title_style, room)
+        draw = tr(lang, "Draw: {names}", names=join_names(winners, lang))
+        title = fit_text(draw, title_style, room)
     else:
-        title = "Game over"
+        title = tr(lang, "Game over")
     stamp_text(image, (x, MARGIN + 48), title, title_style, "lm")
-    stamp_text(image, (x, MARGIN + 78), fit_text(ending_text(view), DETAIL, room), DETAIL, "lm")
+    ending = fit_text(ending_text(view, lang), DETAIL, room)
+    stamp_text(image, (x, MARGIN + 78), ending, DETAIL, "lm")
     top = FINAL_TOP
     scores = view.scores or {}
     for seat in order:
@@ -635,8 +685,9 @@ def _draw_final_lane(
     stamp_text(
         image, (x, middle - 10), fit_text(table.name(seat.player), style, width), style, "lm"
     )
-    detail = fit_text(_final_detail(table.view, seat), DETAIL, width)
+    detail = fit_text(_final_detail(table.view, seat, table.lang), DETAIL, width)
     stamp_text(image, (x, middle + 13), detail, DETAIL, "lm")
     number_style = TextStyle(26, PALETTE.accent if winner else PALETTE.text, bold=True)
     stamp_text(image, (number_x, middle - 7), str(score), number_style, "rm")
-    stamp_text(image, (number_x, middle + 16), "cards" if score != 1 else "card", CAPTION, "rm")
+    caption = plural(table.lang, score, "card", "cards")
+    stamp_text(image, (number_x, middle + 16), caption, CAPTION, "rm")

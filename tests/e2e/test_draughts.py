@@ -1,5 +1,8 @@
 """Draughts end to end: a whole game against the computer by `/draughts move`, moves on
-the Move panel, a draw by agreement and a resignation out of turn."""
+the Move panel, a draw by agreement, a resignation out of turn, and a German server.
+
+`bernd` has a German client, so his panels and refusals are in German; `alice` and
+`chloe` read English."""
 
 from __future__ import annotations
 
@@ -107,9 +110,10 @@ async def test_moves_on_the_panel_a_bad_move_and_a_draw_by_agreement(
 
     panel = (await game.driver.click(white, game.message, MOVE)).message
     assert panel.ephemeral_to == white.id and panel.filenames == ["table.png"]
-    await game.driver.choose(white, panel, "Pick a piece", ["c3"])
-    await game.driver.choose(white, panel, "Pick its move", ["c3-c4"])
-    await game.driver.click(white, panel, "Play c3-c4")
+    assert "Du spielst **Weiß**." in panel.text
+    await game.driver.choose(white, panel, "Wähle einen Stein", ["c3"])
+    await game.driver.choose(white, panel, "Wähle seinen Zug", ["c3-c4"])
+    await game.driver.click(white, panel, "c3-c4 ziehen")
     state = await game.state()
     assert ENGINE.view(state, None).last_move == "c3-c4"
 
@@ -128,9 +132,9 @@ async def test_moves_on_the_panel_a_bad_move_and_a_draw_by_agreement(
     await game.driver.choose(black, black_panel, "Pick a piece", ["a6"])
     await game.driver.choose(black, black_panel, "Pick its move", ["a6-a5"])
     await game.driver.click(black, black_panel, "Play a6-a5")
-    assert "Accept draw" not in panel.labels, "White's panel is older than the offer"
-    await game.driver.click(white, panel, "Refresh")
-    await game.driver.click(white, panel, "Accept draw")
+    assert "Remis annehmen" not in panel.labels, "White's panel is older than the offer"
+    await game.driver.click(white, panel, "Aktualisieren")
+    await game.driver.click(white, panel, "Remis annehmen")
     state = await game.state()
     assert ENGINE.is_over(state) and ENGINE.view(state, None).reason == "agreement"
     await game.driver.wait_for(lambda: "Draw" in game.message.text, what="the draw")
@@ -141,10 +145,32 @@ async def test_resigning_out_of_turn_ends_the_game(game: Game, bot_process: BotF
     alice, bernd = game.driver.user("alice"), game.driver.user("bernd")
     await game.open(alice, bernd, colour="white")
     panel = (await game.driver.click(bernd, game.message, MOVE)).message
-    assert "opponent's move" in panel.text
-    await game.driver.click(bernd, panel, "Resign")
+    assert "Dein Gegner ist am Zug" in panel.text
+    await game.driver.click(bernd, panel, "Aufgeben")
     state = await game.state()
     view = ENGINE.view(state, None)
     assert view.over and view.winner == str(alice.id) and view.reason == "resignation"
     await game.driver.wait_for(lambda: "wins" in game.message.text, what="the result")
     assert "alice" in game.message.text.lower()
+
+
+@pytest.mark.guild_locale("de")
+async def test_a_german_server_sees_a_german_table_and_each_player_their_own_panel(
+    game: Game, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, bernd = game.driver.user("alice"), game.driver.user("bernd")
+    game.table = (await game.driver.slash(alice, "draughts start", colour="white")).message
+    await game.driver.click(bernd, game.table, "Beitreten")
+    await game.driver.click(alice, game.table, "Starten")
+    assert "**Alice** (Weiß) ist am Zug." in game.message.text
+    assert "Spieler" in game.message.text and "16 Steine" in game.message.text
+    assert "Zug" in game.message.labels and MOVE not in game.message.labels
+    english = (await game.driver.click(alice, game.message, "Zug")).message
+    assert "You play **White**." in english.text
+    assert {"Play move", "Offer draw", "Resign"} <= set(english.labels)
+    german = (await game.driver.click(bernd, game.message, "Zug")).message
+    assert "Du spielst **Schwarz**." in german.text and "Dein Gegner ist am Zug" in german.text
+    assert "Aufgeben" in german.labels
+    refused = await game.driver.slash(bernd, "draughts move", move="a6-a5")
+    assert "nicht am Zug" in refused.message.text

@@ -28,8 +28,8 @@ from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage, FakeUser
 
 HAND = "My hand"
-PICKER = "Pick the cards to play"
-TAKE_PILE = "Take the pile"
+PICKER = {"en": "Pick the cards to play", "de": "Wähl die Karten aus, die du spielen willst"}
+TAKE_PILE = {"en": "Take the pile", "de": "Stapel nehmen"}
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 TURN = re.compile(r"<@(\d+)>, your turn\.")
 
@@ -37,6 +37,17 @@ TURN = re.compile(r"<@(\d+)>, your turn\.")
 def label(card: object) -> str:
     text = str(card)
     return text[:-1] + SUITS[text[-1]]
+
+
+def lang(user: FakeUser) -> str:
+    """The language of ``user``'s panels: German for a German Discord locale."""
+    return "de" if user.locale.startswith("de") else "en"
+
+
+def play_label(user: FakeUser, cards: list[object]) -> str:
+    """The Play button of ``user``'s panel with ``cards`` picked."""
+    shown = " ".join(label(card) for card in cards)
+    return f"{shown} spielen" if lang(user) == "de" else f"Play {shown}"
 
 
 @dataclass
@@ -97,11 +108,10 @@ class Game:
         """``user`` makes ``action`` on their panel: pick its cards and Play, or Take."""
         panel = await self.panel(user)
         if action == TAKE:
-            return await self.driver.click(user, panel, TAKE_PILE)
+            return await self.driver.click(user, panel, TAKE_PILE[lang(user)])
         values = [str(card) for card in action.cards]
-        await self.driver.choose(user, panel, PICKER, values)
-        play = f"Play {' '.join(label(card) for card in action.cards)}"
-        return await self.driver.click(user, panel, play)
+        await self.driver.choose(user, panel, PICKER[lang(user)], values)
+        return await self.driver.click(user, panel, play_label(user, list(action.cards)))
 
 
 def pick_action(rng: random.Random, legal: list[EscalationAction]) -> EscalationAction:
@@ -173,10 +183,18 @@ async def test_an_illegal_pick_is_explained_and_changes_nothing(
     before = await game.stored()
     panel = await game.panel(user)
     card = weak[0]
-    await game.driver.choose(user, panel, PICKER, [str(card)])
-    assert "doesn't beat" in panel.text, panel.text
-    response = await game.driver.click(user, panel, f"Play {label(card)}")
-    assert response.message is panel and "not beat" in panel.text, panel.text
+    await game.driver.choose(user, panel, PICKER[lang(user)], [str(card)])
+    judged = {
+        "en": f"✗ {card_value(card)} doesn't beat {value}.",
+        "de": f"✗ {card_value(card)} schlägt {value} nicht.",
+    }
+    assert judged[lang(user)] in panel.text, panel.text
+    response = await game.driver.click(user, panel, play_label(user, [card]))
+    explained = {
+        "en": f"{card} ({card_value(card)}) does not beat {value}.",
+        "de": f"{card} ({card_value(card)}) schlägt {value} nicht.",
+    }
+    assert response.message is panel and explained[lang(user)] in panel.text, panel.text
     assert (await game.stored()).rev == before.rev, "an illegal play changed the game"
 
     outsider = game.driver.user("dmitri")
@@ -208,3 +226,26 @@ async def test_a_person_plays_against_a_computer_to_the_end(
         pytest.fail("the game does not end")
     await game.driver.wait_for(lambda: "win" in game.table.text, what="the results")  # type: ignore[union-attr]
     assert "Computer 1 (hard)" in game.message.text
+
+
+@pytest.mark.guild_locale("de")
+async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotFactory) -> None:
+    await bot_process("bot")
+    alice, bernd, _ = game.people
+    table = (await game.driver.slash(alice, "escalation start")).message
+    await game.driver.click(bernd, table, "Beitreten")
+    await game.driver.click(alice, table, "Starten")
+    state = await game.state()
+    leader = game.user(state.players[state.turn]).display_name
+    assert table.labels == ["Meine Hand"]
+    assert f"**{leader}** eröffnet die nächste Runde." in table.text, table.text
+    assert "Richtung: im Uhrzeigersinn · Nachziehstapel: " in table.text
+    assert "Drück **Meine Hand**, um deine Karten zu sehen und zu spielen." in table.text
+    assert "auf der Hand · 0 im Strafstapel" in table.text
+
+    english = (await game.driver.click(alice, table, "Meine Hand")).message
+    german = (await game.driver.click(bernd, table, "Meine Hand")).message
+    assert english.ephemeral_to == alice.id and german.ephemeral_to == bernd.id
+    assert "Your hand: " in english.text and english.selects[0]["placeholder"] == PICKER["en"]
+    assert "Deine Hand: " in german.text and german.selects[0]["placeholder"] == PICKER["de"]
+    assert TAKE_PILE["en"] in english.labels and TAKE_PILE["de"] in german.labels

@@ -30,14 +30,20 @@ ADD_COMPUTER = "Add computer player…"
 TURN = re.compile(r"<@(\d+)>, your turn\.")
 CHIPS = re.compile(r"Chips: \*\*(\d+)\*\*")
 RESULT_LINE = re.compile(
-    r"\*\*(?P<place>\d+)\.\*\* (?P<name>.+?): \*\*(?P<score>-?\d+)\*\* points "
-    r"\((?P<cards>.+?); (?P<chips>\d+) chips\)"
+    r"\*\*(?P<place>\d+)\.\*\* (?P<name>.+?): \*\*(?P<score>-?\d+)\*\* points? "
+    r"\((?P<cards>.+?); (?P<chips>\d+) chips?\)"
 )
 POT = re.compile(r"\*\*\d+\*\* chips? on it")
 """The pot on the face-up card: public, the only chips a public message may show."""
 MOST_COMPUTER_MOVES = 500
 SHORT = 160
 """An ephemeral explanation should be a sentence or two."""
+
+
+def said(user: FakeUser, english: str, german: str) -> str:
+    """What ``user`` reads in their own language: German for a German locale, else English."""
+    return german if user.locale.startswith("de") else english
+
 
 Policy = Callable[[FakeUser, GeschenktState], str]
 """What a person clicks when it is their turn: TAKE or REFUSE."""
@@ -195,7 +201,7 @@ class Game:
         if label == REFUSE and chips == 0:
             refusal = response.message
             assert refusal.ephemeral_to == player.id, "No thanks without chips was not refused"
-            assert "no chips" in refusal.text, refusal.text
+            assert said(player, "no chips", "keine Chips") in refusal.text, refusal.text
             assert (await self.stored()).rev == before.rev, "a refused click changed the game"
             self.forced_takes += 1
             label = TAKE
@@ -230,7 +236,8 @@ class Game:
         embed = table.embeds[0]
         shown = f"**{state.current}** is face up with **{state.pot}** chip"
         assert embed["description"].startswith(shown), embed["description"]
-        assert f"{len(state.stack)} cards left" in embed["description"]
+        left = len(state.stack)
+        assert f"{left} card{'' if left == 1 else 's'} left" in embed["description"]
         # Chips are secret: every number on the table must be public knowledge.
         words = [embed["title"], embed["description"]]
         words += [part for f in embed.get("fields", []) for part in (f["name"], f["value"])]
@@ -504,7 +511,7 @@ async def test_people_outside_the_game_or_out_of_turn_change_nothing(
     assert "not playing" in explanation(response, dmitri)
     for label in (TAKE, REFUSE):
         response = await game.driver.click(waiting, game.message, label)
-        assert "not your turn" in explanation(response, waiting)
+        assert said(waiting, "not your turn", "nicht am Zug") in explanation(response, waiting)
 
     assert await game.snapshot() == before, "a refused click changed the stored game"
     assert game.message.revision == table_revision, "a refused click changed the table"
@@ -541,7 +548,7 @@ async def test_a_double_click_on_the_last_card_ends_the_game_once(
     with pytest.raises(AssertionError, match="disabled"):
         await game.driver.click(player, game.message, TAKE)
     response = await game.driver.slash(player, "geschenkt hand")
-    assert "over" in explanation(response, player)
+    assert said(player, "over", "vorbei") in explanation(response, player)
     assert await game.snapshot() == finished
 
 
@@ -639,7 +646,8 @@ async def test_nobody_sees_anyone_elses_chips_while_the_game_runs(
             elif not any((e.get("title") or "").endswith("results") for e in version.embeds):
                 public = POT.sub("", text)
                 assert "chip" not in public.lower(), f"public message shows chips: {text!r}"
-    assert "chips)" in version_text(game.message), "the results should show everyone's chips"
+    shows_chips = re.search(r"\d+ chips?\)", version_text(game.message))
+    assert shows_chips, "the results should show everyone's chips"
 
 
 # ---------------------------------------------------------------- lobby
@@ -666,7 +674,7 @@ async def test_lobby_refusals_leave_and_rules(game: Game, bot_process: BotFactor
     await driver.click(chloe, lobby, "Join")
     middle = await game.snapshot()
     not_host = await driver.click(bernd, lobby, "Start")
-    assert "host" in explanation(not_host, bernd)
+    assert "Gastgeber" in explanation(not_host, bernd)  # Bernd reads German
     no_computer = await driver.choose(chloe, lobby, ADD_COMPUTER, ["hard"])
     assert "host" in explanation(no_computer, chloe)
     again = await driver.click(chloe, lobby, "Join")
@@ -704,3 +712,27 @@ async def test_when_everyone_leaves_the_table_closes(game: Game, bot_process: Bo
     assert await game.snapshot() == {}
     reopened = await driver.slash(alice, "geschenkt start")
     assert reopened.message.labels == LOBBY_LABELS
+
+
+# ---------------------------------------------------------------- a German server
+
+
+@pytest.mark.guild_locale("de")
+async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotFactory) -> None:
+    await bot_process("bot")
+    alice, bernd, chloe = game.people
+    table = (await game.driver.slash(alice, "geschenkt start")).message
+    await game.driver.click(bernd, table, "Beitreten")
+    await game.driver.click(chloe, table, "Beitreten")
+    await game.driver.click(alice, table, "Starten")
+    state = await game.state()
+    assert table.labels == ["Nehmen", "Nein danke", "Meine Hand"]
+    shown = f"Offen liegt die **{state.current}** mit **0** Chips darauf · noch 23 Karten."
+    assert shown in table.text and "ist am Zug: Nehmen oder Nein danke." in table.text
+    assert "Ausliegende Karten" in table.text and "keine Karten" in table.text
+
+    english = (await game.driver.click(alice, table, "Meine Hand")).message
+    german = (await game.driver.click(bernd, table, "Meine Hand")).message
+    assert english.ephemeral_to == alice.id and german.ephemeral_to == bernd.id
+    assert "Chips: **11**\nYour cards: none yet" in english.text
+    assert "Chips: **11**\nDeine Karten: noch keine" in german.text

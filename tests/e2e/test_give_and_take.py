@@ -112,14 +112,16 @@ async def test_only_the_director_cues_and_my_piles_is_private(
     before = await game.stored()
     refused = await game.driver.click(bernd, game.message, GO_LABEL)
     assert refused.message.ephemeral_to == bernd.id
+    # Bernd's client is German: his refusal is too.
+    assert refused.message.text == "Nur die Spielleitung gibt das Zeichen zum nächsten Aufdecken."
     assert (await game.stored()).rev == before.rev
 
     piles = (await game.driver.click(bernd, game.message, PILES)).message
     state = await game.state()
     seat = state.players.index(str(bernd.id))
     assert piles.ephemeral_to == bernd.id
-    assert f"give pile: **{len(state.give[seat])}**" in piles.text
-    assert f"take pile: **{len(state.take[seat])}**" in piles.text
+    assert f"Dein Gebestapel: **{len(state.give[seat])}**" in piles.text
+    assert f"Dein Nehmestapel: **{len(state.take[seat])}**" in piles.text
 
 
 async def test_the_default_pile_is_chosen_when_the_capturer_waits(
@@ -145,3 +147,22 @@ async def test_the_default_pile_is_chosen_when_the_capturer_waits(
     after = await game.stored()
     assert after.rev == waiting.rev + 1
     assert ENGINE.State.model_validate(after.table.state) == ENGINE.apply(state, capturer, default)
+
+
+@pytest.mark.guild_locale("de")
+async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotFactory) -> None:
+    await bot_process("bot")
+    alice, bernd, _ = game.people
+    table = (await game.driver.slash(alice, "give_and_take start")).message
+    await game.driver.click(bernd, table, "Beitreten")
+    await game.driver.click(alice, table, "Starten")
+    assert (await game.stored()).table.phase == "playing"
+    assert table.labels == ["Los!", "Meine Stapel"]
+    assert "Warten, bis **Alice** auf „Los!“ drückt." in table.text
+    assert "Spieler" in table.text and "Runde 1 von höchstens 500" in table.text
+
+    english = (await game.driver.click(alice, table, "Meine Stapel")).message
+    german = (await game.driver.click(bernd, table, "Meine Stapel")).message
+    assert english.ephemeral_to == alice.id and german.ephemeral_to == bernd.id
+    assert "Your give pile: **" in english.text
+    assert "Dein Gebestapel: **" in german.text

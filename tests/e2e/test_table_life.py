@@ -41,13 +41,13 @@ async def test_a_player_who_leaves_is_replaced_by_a_computer(
     await driver.click(chloe, table, "Join")
     await driver.click(alice, table, "Start")
 
-    left = await driver.slash(bernd, "geschenkt leave")
-    assert "computer" in left.message.text and left.message.ephemeral_to == bernd.id
+    left = await driver.slash(bernd, "geschenkt leave")  # Bernd reads German
+    assert "Computerspieler" in left.message.text and left.message.ephemeral_to == bernd.id
     stored = await stored_game(driver, store)
     seat = stored.table.seat_of(str(bernd.id))
     assert seat is not None and seat.left and seat.is_computer
     refused = await driver.click(bernd, table, "My hand")
-    assert "left this game" in refused.message.text
+    assert "Du hast diese Partie verlassen" in refused.message.text
 
     people = {str(alice.id), str(chloe.id)}
     for _ in range(300):
@@ -79,7 +79,7 @@ async def test_leaving_a_two_player_draughts_game_resigns_it(
     await driver.click(alice, table, "Start")
 
     left = await driver.slash(bernd, "draughts leave")
-    assert "lost" in left.message.text
+    assert left.message.text == "Du hast die Partie verlassen und damit verloren."
     stored = await stored_game(driver, store)
     view = draughts.ENGINE.view(draughts.ENGINE.State.model_validate(stored.table.state), None)
     assert view.over and view.winner == str(alice.id) and view.reason == "resignation"

@@ -541,6 +541,26 @@ def test_illegal_moves_are_refused_with_a_reason() -> None:
     assert not turkish.is_legal(Move.parse("a2-a3"))
 
 
+def test_refusals_carry_an_english_template_and_its_parameters() -> None:
+    """The bot translates an error's template; ``str(error)`` stays the English text."""
+    with pytest.raises(IllegalMoveError) as illegal:
+        Position.initial().play("c6-c5")
+    assert illegal.value.template == "{move} is not legal: the piece on {start} is not yours."
+    assert illegal.value.params == {"move": "c6-c5", "start": "c6"}
+    assert str(illegal.value) == "c6-c5 is not legal: the piece on c6 is not yours."
+    with pytest.raises(InvalidMoveError) as invalid:
+        parse_action("castle")
+    assert invalid.value.params == {"text": "castle"}
+    assert str(invalid.value).startswith("'castle' is not a draughts action")
+    state = ENGINE.new_game(DUO, 0)
+    with pytest.raises(IllegalMoveError) as refused:
+        ENGINE.apply(state, WHITE_ID, move_action("d4-d5"))
+    assert refused.value.template == "{move} is not legal: there is no piece on {start}."
+    with pytest.raises(InvalidFenError) as fen:
+        Position.from_fen("X:Wa2")
+    assert fen.value.params == {"fen": "X:Wa2"} and "'X:Wa2'" in str(fen.value)
+
+
 # --- The engine: actions ----------------------------------------------------------------
 
 

@@ -417,6 +417,19 @@ def test_string_actions_are_a_convenience_for_take_and_refuse() -> None:
     assert state.model_dump() == before
 
 
+def test_errors_carry_an_english_template_and_its_parameters() -> None:
+    """The bot translates ``error.template`` for the player; ``str`` stays English."""
+    with pytest.raises(IllegalAction) as bad_move:
+        ENGINE.apply(new([11, 16]), PETER, "pass")
+    assert bad_move.value.template == "{move} is not a Geschenkt move; say take or refuse."
+    assert bad_move.value.params == {"move": "'pass'"}
+    assert str(bad_move.value) == "'pass' is not a Geschenkt move; say take or refuse."
+    with pytest.raises(GameError) as out_of_box:
+        ENGINE.new_game(TRIO, 0, GeschenktOptions(tactical=True, deck=[20, 10, 11]))
+    assert out_of_box.value.template == "Cards {cards} are not in this variant's deck."
+    assert str(out_of_box.value) == "Cards [10, 20] are not in this variant's deck."
+
+
 def test_actions_print_as_their_text_form() -> None:
     assert [str(action) for action in (TAKE, REFUSE)] == ["take", "refuse"]
 

@@ -115,6 +115,7 @@ def test_join_words() -> None:
 def test_german_text_is_drawn_as_german_spells_it_without_umlauts() -> None:
     style = TextStyle(20, (0, 0, 0, 255))
     assert for_font("Zähler „Stöße“ – groß") == 'Zaehler "Stoesse" - gross'
+    assert for_font("TÜRKISCH, ZÜGE, Über, Ü") == "TUERKISCH, ZUEGE, Ueber, Ue"
     assert text_width("Müll", style) == text_width("Muell", style)
 
 

@@ -25,7 +25,9 @@ from bot.engines.draughts import (
     DraughtsView,
     PieceView,
     Position,
+    Reason,
     Ruleset,
+    reason_text,
 )
 from bot.render.common import (
     PALETTE,
@@ -48,6 +50,7 @@ from bot.render.draughts import (
     notation_lines,
     piece_sprite,
     pieces_text,
+    reason_sentence,
     render_board,
     render_table,
     square_centre,
@@ -301,8 +304,12 @@ def test_the_final_view_shows_the_result_and_reason() -> None:
     assert view.over and view.result in ("white", "black") and view.reason_text
     png = render_table(view, NAMES)
     running = view.model_copy(update={"over": False, "result": None, "reason_text": None})
-    other = view.model_copy(update={"reason_text": "White wins: Black resigned."})
-    draw = view.model_copy(update={"result": "draw", "reason_text": "Draw by agreement."})
+    other = view.model_copy(
+        update={"reason": "resignation", "reason_text": "White wins: Black resigned."}
+    )
+    draw = view.model_copy(
+        update={"result": "draw", "reason": "agreement", "reason_text": "Draw by agreement."}
+    )
     for changed in (running, other, draw):
         assert pixels_differ(png, render_table(changed, NAMES))
 
@@ -381,6 +388,48 @@ def test_pieces_text() -> None:
     assert pieces_text(1, 1) == "1 man · 1 king"
     assert pieces_text(0, 3) == "3 kings"
     assert pieces_text(0, 0) == "no pieces"
+    assert pieces_text(16, 0, "de") == "16 Steine"
+    assert pieces_text(1, 2, "de") == "1 Stein · 2 Damen"
+    assert pieces_text(0, 0, "de") == "keine Steine"
+
+
+# --- languages -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("moment", ["start", "forced", "over"])
+def test_the_panel_is_drawn_in_german(moment: str) -> None:
+    view = public(moments()[moment]).model_copy(update={"draw_offer_by": "b"})
+    english = render_table(view, NAMES)
+    assert english == render_table(view, NAMES, lang="en")
+    german = render_table(view, NAMES, lang="de")
+    assert decode(german).size == (WIDTH, HEIGHT)
+    assert pixels_differ(english, german)
+    assert pixels_differ(german, render_board(view, NAMES, flipped=True, lang="de"))
+
+
+REASONS: list[tuple[str, Reason]] = [
+    ("white", "no-pieces"),
+    ("black", "no-pieces"),
+    ("white", "blocked"),
+    ("black", "blocked"),
+    ("white", "resignation"),
+    ("black", "resignation"),
+    ("draw", "agreement"),
+    ("draw", "one-piece-each"),
+    ("draw", "threefold-repetition"),
+    ("draw", "quiet-plies"),
+]
+
+
+@pytest.mark.parametrize(("result", "reason"), REASONS)
+def test_the_reason_is_told_in_either_language(result: str, reason: Reason) -> None:
+    view = public(moments()["over"]).model_copy(update={"result": result, "reason": reason})
+    english = reason_sentence(view)
+    assert english == reason_sentence(view, "en") == reason_text(result, reason)
+    german = reason_sentence(view, "de")
+    assert german and german != english
+    assert ("Remis" in german) == (result == "draw")
+    assert reason_sentence(view.model_copy(update={"reason": None}), "de") is None
 
 
 def test_a_lone_setup_piece_renders() -> None:

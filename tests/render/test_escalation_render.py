@@ -404,3 +404,16 @@ def test_place_colours_and_plurals() -> None:
         PALETTE.faint,
     ]
     assert [plural(k, "card") for k in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
+
+
+# --- languages ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("moment", ["start", "middle", "taken", "over"])
+def test_the_table_renders_in_german(moment: str) -> None:
+    view = public(moments(4, deals=3)[moment])
+    english = render_table(view, NAMES)
+    german = render_table(view, NAMES, lang="de")
+    assert decode(german).size == decode(english).size, "the words change, not the layout"
+    assert pixels_differ(english, german)
+    assert render_table(view, NAMES, lang="en") == english

@@ -142,6 +142,17 @@ def test_names_are_drawn() -> None:
     assert pixels_differ(render_table(view, NAMES), render_table(view, {}))
 
 
+@pytest.mark.parametrize("moment", ["start", "middle", "over"])
+def test_the_words_are_drawn_in_the_language_asked_for(moment: str) -> None:
+    """English by default; German labels give a different picture of the same size."""
+    view = public(moments(4)[moment])
+    english = render_table(view, NAMES)
+    assert render_table(view, NAMES, lang="en") == english
+    german = render_table(view, NAMES, lang="de")
+    assert pixels_differ(english, german)
+    assert decode(german).size == decode(english).size
+
+
 # --- privacy and determinism -------------------------------------------------------------
 
 

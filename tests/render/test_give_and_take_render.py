@@ -10,6 +10,7 @@ non-Latin names) still draws. Timing is measured outside the tests.
 
 from __future__ import annotations
 
+import ast
 import io
 import random
 from collections.abc import Sequence
@@ -25,18 +26,21 @@ from bot.engines.give_and_take import (
     GiveAndTakeView,
     default_action,
 )
-from bot.render.common import PALETTE, SMALL_CARD, empty_slot, fit_name, new_panel
+from bot.i18n.german.give_and_take import GERMAN
+from bot.render.common import PALETTE, SMALL_CARD, empty_slot, fit_name, has_glyph, new_panel
 from bot.render.give_and_take import (
     DUET_SPOTS,
     HEADLINE,
     SEAT_SPOTS,
     WIDTH,
+    ending_text,
     layout_ring,
     render_table,
     ring_boxes,
     ring_extent,
     running_places,
 )
+from tests.test_i18n import template_sites
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NAMES = {
@@ -473,6 +477,36 @@ def test_the_default_action_keeps_a_game_going_to_a_final_picture() -> None:
         assert action is not None
         state = ENGINE.apply(state, player, action)
     assert decode(render_table(public(state), NAMES)).width == WIDTH
+
+
+# --- German ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scene", sorted(every_scene()))
+def test_german_tables_render_with_their_own_words(scene: str) -> None:
+    view = public(every_scene()[scene])
+    german = render_table(view, NAMES, lang="de")
+    assert decode(german).width == WIDTH
+    assert decode(german).size == decode(render_table(view, NAMES)).size
+    assert pixels_differ(german, render_table(view, NAMES, lang="en"))
+
+
+def test_german_image_words_use_only_glyphs_the_font_has() -> None:
+    drawn: list[str] = []
+    for site in template_sites():
+        node = site.node
+        if "render/give_and_take" in site.where and isinstance(node, ast.Constant):
+            assert isinstance(node.value, str)
+            drawn.append(node.value)
+    assert drawn
+    missing = {text: GERMAN[text] for text in drawn if not all(map(has_glyph, GERMAN[text]))}
+    assert missing == {}
+
+
+def test_ending_text_is_translated() -> None:
+    view = public(last_standing())
+    assert ending_text(view) != ending_text(view, "de")
+    assert ending_text(view, "de").startswith("Nur noch")
 
 
 # --- awkward input -----------------------------------------------------------------------
