@@ -36,6 +36,7 @@ from pydantic import BaseModel
 from bench import common, scenes
 from bot.cogs.adapter import GameAdapter
 from bot.engines.base import Engine, PlayerId
+from bot.i18n import Lang
 
 MAX_MS = 30.0
 MAX_BYTES = 150_000
@@ -46,7 +47,8 @@ QUICK_PLAYOUTS = 1
 QUICK_MAX_STEPS = 600
 """--quick: the largest state of one shorter random game per player count and options."""
 
-Draw = Callable[[Any, Mapping[PlayerId, str]], bytes | None]
+Draw = Callable[[Any, Mapping[PlayerId, str], Lang], bytes | None]
+"""An adapter's render_table or render_private: view, names, language (the bench draws English)."""
 ImageKind = Literal["table", "private"]
 
 
@@ -271,7 +273,7 @@ def measure(all_scenes: Sequence[Scene], renders: int) -> list[Result]:
     firsts: list[float] = []
     for scene in all_scenes:
         start = time.thread_time()
-        png = scene.draw(scene.view, scene.names)
+        png = scene.draw(scene.view, scene.names, "en")
         elapsed = 1000 * (time.thread_time() - start)
         if png is not None:
             drawn.append(scene)
@@ -284,7 +286,7 @@ def measure(all_scenes: Sequence[Scene], renders: int) -> list[Result]:
         for k, scene in enumerate(drawn):
             with timing_png_encoding(encode[k]):
                 start, start_wall = time.thread_time(), time.perf_counter()
-                scene.draw(scene.view, scene.names)
+                scene.draw(scene.view, scene.names, "en")
                 times[k].append(1000 * (time.thread_time() - start))
                 wall[k].append(1000 * (time.perf_counter() - start_wall))
     results = []
@@ -334,7 +336,7 @@ def print_results(results: Sequence[Result]) -> None:
     ]
     renders = len(results[0].times_ms) if results else 0
     common.print_table(
-        f"Images per game: the adapter's render_table(view, names) (image table) and "
+        f"Images per game: the adapter's render_table(view, names, 'en') (image table) and "
         f"render_private (image private), {renders} renders per scene",
         headers,
         rows,
