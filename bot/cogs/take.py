@@ -31,6 +31,7 @@ from bot.engines.take import (
     TakeView,
     parse_action,
 )
+from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
 from bot.render.take import render_hand, render_table
 
@@ -44,7 +45,8 @@ KEY_CODES = str.maketrans({" ": "_", "=": ".", "+": ","})
 """Action text to a custom-id-safe key (custom ids allow no spaces, = or +)."""
 TEXT_CODES = str.maketrans({"_": " ", ".": "=", ",": "+"})
 
-RULES = """\
+RULES = N_(
+    """\
 **Goal:** reach the target score over several hands. Runs you own at the end of a \
 hand score their cards (2–9: 5, 10–K: 10, A: 15, joker: 20); \
 cards left in your hand count against you.
@@ -56,6 +58,7 @@ Example: Alice owns 5♥ 6♥ 7♥; you add 8♥ and take all four. A 13-card ru
 **locked** and can't be taken.
 **Discards:** not the card you just took, and never a card that could go on the table.
 **My hand** opens your panel: pick cards, then confirm the move it offers."""
+)
 
 
 def move_key(action: str) -> str:
@@ -76,55 +79,101 @@ def card_values(hand: Sequence[Card]) -> list[tuple[str, Card]]:
     return values
 
 
-def describe(option: MoveOption, names: Mapping[PlayerId, str]) -> str:
+def describe(option: MoveOption, names: Mapping[PlayerId, str], lang: Lang = "en") -> str:
+    """The move in words, for its select option and confirm button."""
     cards = " ".join(card_label(card) for card in option.cards)
     action = parse_action(option.action)
     if option.kind == "draw":
-        return "Draw from the stock" if action.source == "stock" else "Take the discard"
+        if action.source == "stock":
+            return tr(lang, "Draw from the stock")
+        return tr(lang, "Take the discard")
     if option.kind == "discard":
-        return f"Discard {cards} (ends your turn)"
-    joker = f" (joker as {card_label(action.jokers[0])})" if action.jokers else ""
+        return tr(lang, "Discard {cards} (ends your turn)", cards=cards)
+    joker = card_label(action.jokers[0]) if action.jokers else None
     if option.kind == "meld":
-        return f"Meld {cards}{joker}"
-    runs = " + ".join(f"run {run}" for run in action.runs)
+        if joker is None:
+            return tr(lang, "Meld {cards}", cards=cards)
+        return tr(lang, "Meld {cards} (joker as {joker})", cards=cards, joker=joker)
+    runs = " + ".join(tr(lang, "run {id}", id=run) for run in action.runs)
     if option.takes_from:
         owners = ", ".join(player_name(p, names) for p in option.takes_from)
-        return f"TAKE {runs} from {owners} with {cards}{joker}"
-    return f"Add {cards} to {runs}{joker}"
+        if joker is None:
+            return tr(
+                lang,
+                "TAKE {runs} from {owners} with {cards}",
+                runs=runs,
+                owners=owners,
+                cards=cards,
+            )
+        return tr(
+            lang,
+            "TAKE {runs} from {owners} with {cards} (joker as {joker})",
+            runs=runs,
+            owners=owners,
+            cards=cards,
+            joker=joker,
+        )
+    if joker is None:
+        return tr(lang, "Add {cards} to {runs}", cards=cards, runs=runs)
+    return tr(lang, "Add {cards} to {runs} (joker as {joker})", cards=cards, runs=runs, joker=joker)
 
 
 class TakeAdapter(GameAdapter[TakeState, TakeAction]):
     engine = ENGINE
     colour = 0x2980B9
     rules_summary = RULES
-    tagline = "A rummy of runs where adding to someone else's run takes it from them."
+    tagline = N_("A rummy of runs where adding to someone else's run takes it from them.")
 
-    def table_buttons(self, view: TakeView) -> list[ActionButton]:
+    def table_buttons(self, view: TakeView, lang: Lang) -> list[ActionButton]:
         return []
 
     def parse_action(self, key: str) -> TakeAction:
         return parse_action(action_text(key))
 
-    def render_table(self, view: TakeView, names: Mapping[PlayerId, str]) -> bytes:
-        return render_table(view, names)
+    def render_table(self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang) -> bytes:
+        return render_table(view, names, lang=lang)
 
-    def render_private(self, view: TakeView, names: Mapping[PlayerId, str]) -> bytes:
-        return render_hand(view, names)
+    def render_private(self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang) -> bytes:
+        return render_hand(view, names, lang=lang)
 
-    def table_text(self, view: TakeView, names: Mapping[PlayerId, str]) -> TableText:
-        turn = player_name(view.to_act, names) if view.to_act else "nobody"
-        task = "draws" if view.phase == "draw" else "plays"
-        top = card_label(view.discard_top) if view.discard_top else "empty"
-        description = (
-            f"Hand {view.hand} · target {view.target}. **{turn}** {task}.\n"
-            f"Discard pile: **{top}** ({view.discard_size}) · stock: {view.stock_size}."
+    def table_text(self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang) -> TableText:
+        turn = player_name(view.to_act, names) if view.to_act else tr(lang, "nobody")
+        if view.phase == "draw":
+            status = tr(
+                lang,
+                "Hand {hand} · target {target}. **{name}** draws.",
+                hand=view.hand,
+                target=view.target,
+                name=turn,
+            )
+        else:
+            status = tr(
+                lang,
+                "Hand {hand} · target {target}. **{name}** plays.",
+                hand=view.hand,
+                target=view.target,
+                name=turn,
+            )
+        piles = tr(
+            lang,
+            "Discard pile: **{top}** ({size}) · stock: {stock}.",
+            top=card_label(view.discard_top) if view.discard_top else tr(lang, "empty"),
+            size=view.discard_size,
+            stock=view.stock_size,
         )
         players = "\n".join(
-            f"{'▶ ' if seat.player == view.to_act else ''}**{player_name(seat.player, names)}**"
-            f": {seat.hand_size} cards · runs {seat.laid_points} · total {seat.total}"
+            ("▶ " if seat.player == view.to_act else "")
+            + tr(
+                lang,
+                "**{name}**: {cards} · runs {laid} · total {total}",
+                name=player_name(seat.player, names),
+                cards=plural(lang, seat.hand_size, "{n} card", "{n} cards"),
+                laid=seat.laid_points,
+                total=seat.total,
+            )
             for seat in view.seats
         )
-        fields = [("Players", players)]
+        fields = [(tr(lang, "Players"), players)]
         if view.runs:
             runs = "\n".join(
                 f"#{run.id} {player_name(run.owner, names)}: "
@@ -132,42 +181,46 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction]):
                 + (" 🔒" if run.locked else "")
                 for run in view.runs
             )
-            fields.append(("Runs", runs))
+            fields.append((tr(lang, "Runs"), runs))
         if view.last is not None:
-            fields.append(("Last move", self._last_line(view, names)))
+            fields.append((tr(lang, "Last move"), self._last_line(view, names, lang)))
         if view.results:
-            fields.append(("Last hand", self._hand_line(view, view.results[-1].scores, names)))
-        return TableText(description, fields)
+            last_hand = self._hand_line(view, view.results[-1].scores, names)
+            fields.append((tr(lang, "Last hand"), last_hand))
+        return TableText(f"{status}\n{piles}", fields)
 
-    def private_text(self, view: TakeView) -> str:
+    def private_text(self, view: TakeView, lang: Lang) -> str:
         hand = " ".join(card_label(card) for card in view.my_hand or [])
-        return f"Your hand: {hand or 'empty'}"
+        return tr(lang, "Your hand: {cards}", cards=hand or tr(lang, "empty"))
 
     def private_panel(
-        self, view: TakeView, picks: Picks, names: Mapping[PlayerId, str]
+        self, view: TakeView, picks: Picks, names: Mapping[PlayerId, str], lang: Lang
     ) -> PrivatePanel:
-        lines = [self.private_text(view)]
+        lines = [self.private_text(view, lang)]
         moves = view.my_moves or []
         if view.over:
-            return PrivatePanel("\n".join([*lines, "The match is over."]))
+            return PrivatePanel("\n".join([*lines, tr(lang, "The match is over.")]))
         if not moves:
-            waiting = player_name(view.to_act, names) if view.to_act else "nobody"
-            lines.append(f"It's {waiting}'s turn. Your panel updates when you use it.")
+            waiting = player_name(view.to_act, names) if view.to_act else tr(lang, "nobody")
+            lines.append(
+                tr(lang, "It's {name}'s turn. Your panel updates when you use it.", name=waiting)
+            )
             return PrivatePanel("\n".join(lines))
         if view.phase == "draw":
-            lines.append("Draw a card to start your turn.")
+            lines.append(tr(lang, "Draw a card to start your turn."))
             buttons = [
-                ActionButton(describe(option, names), move_key(option.action), "primary")
+                ActionButton(describe(option, names, lang), move_key(option.action), "primary")
                 for option in moves
             ]
             return PrivatePanel("\n".join(lines), [], buttons)
-        return self._play_panel(view, picks, names, lines, moves)
+        return self._play_panel(view, picks, names, lang, lines, moves)
 
     def _play_panel(
         self,
         view: TakeView,
         picks: Picks,
         names: Mapping[PlayerId, str],
+        lang: Lang,
         lines: list[str],
         moves: list[MoveOption],
     ) -> PrivatePanel:
@@ -181,54 +234,79 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction]):
         if picked is None and len(fitting) == 1:
             picked = move_key(fitting[0].action)
         if not chosen:
-            lines.append("Pick cards to meld, add to a run, or discard.")
+            lines.append(tr(lang, "Pick cards to meld, add to a run, or discard."))
         elif not fitting:
-            lines.append("No move uses exactly these cards; change your pick.")
+            lines.append(tr(lang, "No move uses exactly these cards; change your pick."))
         selects = [
             PanelSelect(
                 CARDS,
-                "Pick cards",
+                tr(lang, "Pick cards"),
                 [(value, card_label(card)) for value, card in values],
                 chosen_values,
                 max_values=len(values),
             ),
             PanelSelect(
                 MOVE,
-                "Choose the move",
+                tr(lang, "Choose the move"),
                 [
-                    (move_key(option.action), describe(option, names)[:100])
+                    (move_key(option.action), describe(option, names, lang)[:100])
                     for option in fitting[:MOST_OPTIONS]
                 ],
                 (picked,) if picked else (),
             ),
         ]
         label = next(
-            (describe(option, names) for option in fitting if move_key(option.action) == picked),
+            (
+                describe(option, names, lang)
+                for option in fitting
+                if move_key(option.action) == picked
+            ),
             "",
         )
         confirm = ActionButton(
-            f"Confirm: {label}"[:80] if picked else "Confirm", picked or "", "success", not picked
+            tr(lang, "Confirm: {move}", move=label)[:80] if picked else tr(lang, "Confirm"),
+            picked or "",
+            "success",
+            not picked,
         )
         return PrivatePanel("\n".join(lines), selects, [confirm])
 
     def results_text(
-        self, view: TakeView, outcome: Outcome, names: Mapping[PlayerId, str]
+        self, view: TakeView, outcome: Outcome, names: Mapping[PlayerId, str], lang: Lang
     ) -> TableText:
         scores = view.scores or {}
         ranked = sorted(view.seats, key=lambda seat: outcome.places[seat.player])
         places = "\n".join(
-            f"**{outcome.places[seat.player]}.** {player_name(seat.player, names)}: "
-            f"**{scores.get(seat.player, seat.total)}** points"
+            plural(
+                lang,
+                scores.get(seat.player, seat.total),
+                "**{place}.** {name}: **{n}** point",
+                "**{place}.** {name}: **{n}** points",
+                place=outcome.places[seat.player],
+                name=player_name(seat.player, names),
+            )
             for seat in ranked
         )
         hands = "\n".join(
-            f"Hand {result.hand}: " + self._hand_line(view, result.scores, names)
+            tr(
+                lang,
+                "Hand {hand}: {scores}",
+                hand=result.hand,
+                scores=self._hand_line(view, result.scores, names),
+            )
             for result in view.results[-10:]
         )
-        winners = ", ".join(player_name(p, names) for p in outcome.winners())
-        plural = "s" if len(outcome.winners()) == 1 else ""
+        winners = outcome.winners()
+        names_text = ", ".join(player_name(p, names) for p in winners)
         return TableText(
-            f"**{winners}** win{plural} the match!", [("Places", places), ("Hands", hands)]
+            plural(
+                lang,
+                len(winners),
+                "**{names}** wins the match!",
+                "**{names}** win the match!",
+                names=names_text,
+            ),
+            [(tr(lang, "Places"), places), (tr(lang, "Hands"), hands)],
         )
 
     def _hand_line(
@@ -236,23 +314,29 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction]):
     ) -> str:
         return ", ".join(f"{player_name(p, names)} {points:+d}" for p, points in scores.items())
 
-    def _last_line(self, view: TakeView, names: Mapping[PlayerId, str]) -> str:
+    def _last_line(self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang) -> str:
         assert view.last is not None
-        line = f"{player_name(view.last.player, names)}: {view.last.action}"
-        if view.last.took_from:
-            victims = ", ".join(player_name(p, names) for p in view.last.took_from)
-            line += f" (took from {victims})"
-        return line
+        who = player_name(view.last.player, names)
+        if not view.last.took_from:
+            return f"{who}: {view.last.action}"
+        victims = ", ".join(player_name(p, names) for p in view.last.took_from)
+        return tr(
+            lang,
+            "{name}: {move} (took from {victims})",
+            name=who,
+            move=view.last.action,
+            victims=victims,
+        )
 
 
 def build(bot: TableBot) -> GameCog:
     cog = GameCog(bot, TakeAdapter())
 
-    @app_commands.command(name="start", description="Open a TAKE table in this channel")
+    @app_commands.command(name="start", description=N_("Open a TAKE table in this channel"))
     @app_commands.describe(
-        turn_time="Seconds per turn before the computer moves for you (0: no clock)",
-        hand_size="Cards dealt to each player (10 only with 2 players)",
-        target="Points that win the match",
+        turn_time=N_("Seconds per turn before the computer moves for you (0: no clock)"),
+        hand_size=N_("Cards dealt to each player (10 only with 2 players)"),
+        target=N_("Points that win the match"),
     )
     async def start(
         interaction: discord.Interaction,

@@ -410,19 +410,13 @@ def discard(card: Card | str) -> TakeAction:
     return TakeAction(kind="discard", cards=(_card(card),))
 
 
-HELP = (
-    "say draw stock, draw discard, meld <cards> (JK=7H for a joker), "
-    "add <card> to <run> (two runs as 3+7) or discard <card>"
-)
-
-
 def _parse_placed(token: str) -> tuple[Card, Card | None]:
     """``8C`` or ``JK=8C`` (also ``JK:8C``, ``JK(8C)``)."""
     cleaned = token.replace(":", "=").replace("(", "=").replace(")", "")
     if "=" in cleaned:
         joker, stand = cleaned.split("=", 1)
         if not Card.parse(joker).is_joker:
-            raise GameError(f"only a joker stands for another card, not {joker}")
+            raise IllegalAction("Only a joker stands for another card, not {card}.", card=joker)
         return JOKER, Card.parse(stand)
     return Card.parse(cleaned), None
 
@@ -444,7 +438,7 @@ def parse_action(text: str) -> TakeAction:
             for token in rest:
                 card, stand = _parse_placed(token)
                 if card.is_joker and stand is None:
-                    raise GameError("say which card the joker stands for, e.g. JK=7H")
+                    raise IllegalAction("Say which card the joker stands for, e.g. JK=7H.")
                 cards.append(card)
                 if stand is not None:
                     stands.append(stand)
@@ -452,15 +446,24 @@ def parse_action(text: str) -> TakeAction:
         if head == "add" and len(rest) >= 3 and rest[1].lower() == "to":
             card, stand = _parse_placed(rest[0])
             if card.is_joker and stand is None:
-                raise GameError("say which card the joker stands for, e.g. JK=7H")
+                raise IllegalAction("Say which card the joker stands for, e.g. JK=7H.")
             ids = " ".join(rest[2:]).replace("+", " ").replace(" and ", " ").split()
             runs = tuple(int(word) for word in ids)
             jokers = () if stand is None else (stand,)
             return TakeAction(kind="add", cards=(card,), jokers=jokers, runs=runs)
+    except IllegalAction:
+        raise
     except (GameError, ValidationError, ValueError) as error:
-        detail = error.errors()[0]["msg"] if isinstance(error, ValidationError) else error
-        raise IllegalAction(f"{text!r} is not a TAKE move ({detail}); {HELP}.") from error
-    raise IllegalAction(f"{text!r} is not a TAKE move; {HELP}.")
+        raise _not_a_move(text) from error
+    raise _not_a_move(text)
+
+
+def _not_a_move(text: str) -> IllegalAction:
+    return IllegalAction(
+        "{text} is not a TAKE move; say draw stock, draw discard, meld <cards> "
+        "(JK=7H for a joker), add <card> to <run> (two runs as 3+7) or discard <card>.",
+        text=repr(text),
+    )
 
 
 class HandResult(BaseModel):
@@ -860,9 +863,12 @@ class TakeEngine:
         needed = hand_size * count + 2
         if deck is not None and len(deck) < needed:
             raise GameError(
-                f"A stacked deck needs {needed} cards for {count} players with "
-                f"{hand_size} cards each (a starting discard and a stock card), "
-                f"not {len(deck)}."
+                "A stacked deck needs {needed} cards for {count} players with "
+                "{hand_size} cards each (a starting discard and a stock card), not {given}.",
+                needed=needed,
+                count=count,
+                hand_size=hand_size,
+                given=len(deck),
             )
         state = TakeState(
             players=list(players),
@@ -945,7 +951,7 @@ class TakeEngine:
         discards = [
             discard(card)
             for card in sorted(set(hand))
-            if card not in playable and self._discard_refusal(state, card) is None
+            if card not in playable and not self._keeps_taken_card(state, card)
         ]
         return [*discards, *adds, *melds]
 
@@ -963,12 +969,10 @@ class TakeEngine:
         hand, spans = _after(state, action)
         return solver.can_lay_all(hand, spans)
 
-    def _discard_refusal(self, state: TakeState, card: Card) -> str | None:
-        """Why ``card`` can't be discarded now for the taken-card rule, else None."""
+    def _keeps_taken_card(self, state: TakeState, card: Card) -> bool:
+        """Whether the taken-card rule forbids discarding ``card`` now."""
         hand = state.hands[state.turn]
-        if state.taken == card and hand.count(card) == 1 and len(hand) > 1:
-            return f"You took {card} from the discard pile: discard a different card."
-        return None
+        return state.taken == card and hand.count(card) == 1 and len(hand) > 1
 
     # --- Applying
 
@@ -991,7 +995,7 @@ class TakeEngine:
         hand = state.hands[state.turn]
         missing = _missing(hand, action.cards)
         if missing:
-            raise IllegalAction(f"You don't hold {' '.join(str(c) for c in missing)}.")
+            raise IllegalAction("You don't hold {cards}.", cards=" ".join(str(c) for c in missing))
         if action.kind == "discard":
             return self._discard(state, action.card)
         if action.kind == "meld":
@@ -1045,12 +1049,15 @@ class TakeEngine:
     def _discard(self, state: TakeState, card: Card) -> TakeState:
         seat = state.turn
         hand = state.hands[seat]
-        refusal = self._discard_refusal(state, card)
-        if refusal is not None:
-            raise IllegalAction(refusal)
+        if self._keeps_taken_card(state, card):
+            raise IllegalAction(
+                "You took {card} from the discard pile: discard a different card.", card=str(card)
+            )
         spans = [run.span for run in state.runs]
         if any(placed == card for placed, _, _ in _placements(hand, spans)):
-            raise IllegalAction(f"{card} can be added to a run on the table: play it instead.")
+            raise IllegalAction(
+                "{card} can be added to a run on the table: play it instead.", card=str(card)
+            )
         if _Solver().can_lay_all(hand, spans):
             raise IllegalAction(
                 "You can lay down every card you hold, so you must (and become a floater): "
@@ -1073,7 +1080,7 @@ class TakeEngine:
         hand = state.hands[state.turn]
         naturals = [card for card in action.cards if not card.is_joker]
         if len(action.cards) < MIN_RUN:
-            raise IllegalAction(f"A run needs at least {MIN_RUN} cards.")
+            raise IllegalAction("A run needs at least {n} cards.", n=MIN_RUN)
         if len(naturals) < MIN_NATURALS:
             raise IllegalAction("A run needs at least two natural cards (not jokers).")
         if len({card.suit for card in naturals}) != 1:
@@ -1084,25 +1091,29 @@ class TakeEngine:
             raise IllegalAction("A joker can't stand for a card already in the run.")
         if _window(represented) is None:
             raise IllegalAction(
-                f"{' '.join(str(c) for c in represented)} is not a sequence of one suit "
-                "(the ace is low or high, never both, and there is no wrap-around)."
+                "{cards} is not a sequence of one suit "
+                "(the ace is low or high, never both, and there is no wrap-around).",
+                cards=" ".join(str(c) for c in represented),
             )
         for stand in stands:
             if stand in hand:
                 raise IllegalAction(
-                    f"You hold {stand}: meld it as itself instead of a joker standing for it."
+                    "You hold {card}: meld it as itself instead of a joker standing for it.",
+                    card=str(stand),
                 )
 
     def _check_add(self, state: TakeState, action: TakeAction) -> None:
         by_id = {run.id: run for run in state.runs}
         for run_id in action.runs:
             if run_id not in by_id:
-                raise IllegalAction(f"There is no run {run_id} on the table.")
+                raise IllegalAction("There is no run {run} on the table.", run=run_id)
         runs = [by_id[run_id] for run_id in action.runs]
         for run in runs:
             if run.locked:
                 raise IllegalAction(
-                    f"Run {run.id} ({run.label()}) is locked: no one can add to it or take it."
+                    "Run {run} ({cards}) is locked: no one can add to it or take it.",
+                    run=run.id,
+                    cards=run.label(),
                 )
         stand = action.placed
         hand = state.hands[state.turn]
@@ -1112,19 +1123,38 @@ class TakeEngine:
             _placements(hand, spans)
         ):
             return
-        names = " and ".join(f"run {run.id} ({run.label()})" for run in runs)
         if len(runs) == 2:
-            raise IllegalAction(f"{stand} doesn't join {names} into one run.")
+            first, second = runs
+            raise IllegalAction(
+                "{card} doesn't join run {first} ({first_cards}) and run {second} "
+                "({second_cards}) into one run.",
+                card=str(stand),
+                first=first.id,
+                first_cards=first.label(),
+                second=second.id,
+                second_cards=second.label(),
+            )
+        (run,) = runs
         index = target[0]
         for position in _end_positions(spans[index]):
-            if card_at(runs[0].suit, position) != stand:
+            if card_at(run.suit, position) != stand:
                 continue
             for other in _join_partner(spans, index, position):
-                both = "+".join(str(i) for i in sorted([runs[0].id, state.runs[other].id]))
+                both = "+".join(str(i) for i in sorted([run.id, state.runs[other].id]))
                 raise IllegalAction(
-                    f"{stand} joins {names} to run {state.runs[other].id}: add it to {both}."
+                    "{card} joins run {run} ({cards}) to run {other}: add it to {both}.",
+                    card=str(stand),
+                    run=run.id,
+                    cards=run.label(),
+                    other=state.runs[other].id,
+                    both=both,
                 )
-        raise IllegalAction(f"{stand} doesn't fit on either end of {names}.")
+        raise IllegalAction(
+            "{card} doesn't fit on either end of run {run} ({cards}).",
+            card=str(stand),
+            run=run.id,
+            cards=run.label(),
+        )
 
     def _meld(self, state: TakeState, action: TakeAction) -> TakeState:
         seat = state.turn

@@ -32,6 +32,7 @@ from PIL import Image
 from bot.engines.base import GameError
 from bot.engines.cards import Card
 from bot.engines.take import HandResultView, RunView, SeatView, TakeView, card_points
+from bot.i18n import Lang, plural, tr
 from bot.render.common import (
     PALETTE,
     CardSize,
@@ -44,7 +45,6 @@ from bot.render.common import (
     draw_rounded,
     fanned_backs,
     fit_text,
-    join_words,
     joker_card,
     new_panel,
     padlock,
@@ -53,7 +53,6 @@ from bot.render.common import (
     place_colour,
     plain_card,
     playing_card,
-    plural,
     signed,
     stamp_text,
     text_width,
@@ -147,6 +146,7 @@ HAND_SUITS = "SHCD"
 class _Names:
     view: TakeView
     names: Mapping[str, str]
+    lang: Lang = "en"
 
     def __call__(self, player: str) -> str:
         seat = next((i for i, s in enumerate(self.view.seats) if s.player == player), 0)
@@ -200,6 +200,22 @@ def fits(card: Card, run: RunView) -> bool:
 def _draw_empty_slot(image: Image.Image, x: float, y: float, size: CardSize) -> None:
     box = (round(x), round(y), round(x) + size.width, round(y) + size.height)
     draw_rounded(image, box, size.radius, PALETTE.panel, PALETTE.faint, 1)
+
+
+def join_words(lang: Lang, words: Sequence[str]) -> str:
+    """Join for prose: "A", "A and B", "A, B and C" (in ``lang``)."""
+    if len(words) <= 1:
+        return "".join(words)
+    return tr(lang, "{names} and {last}", names=", ".join(words[:-1]), last=words[-1])
+
+
+def _runs_text(lang: Lang, ids: Sequence[str], separator: str) -> str:
+    """``run 3``, or ``runs 3 and 7`` (``runs 3, 7`` with the separator ``", "``; an
+    empty separator joins the ids as words)."""
+    if len(ids) == 1:
+        return tr(lang, "run {id}", id=ids[0])
+    joined = join_words(lang, ids) if not separator else separator.join(ids)
+    return tr(lang, "runs {ids}", ids=joined)
 
 
 def _draw_count(image: Image.Image, x: float, middle: float, number: str, caption: str) -> None:
@@ -282,51 +298,70 @@ def _words(text: str) -> list[Token]:
     return list(text.split())
 
 
+def sentence(template: str, **parts: Sequence[Token]) -> list[Token]:
+    """A translated ``template`` (already in its language) as tokens: each word, and
+    each ``{placeholder}`` standing alone as a word replaced by the tokens of its part.
+    Lets the card tags sit where each language puts them."""
+    tokens: list[Token] = []
+    for word in template.split():
+        if word.startswith("{") and word.endswith("}") and word[1:-1] in parts:
+            tokens.extend(parts[word[1:-1]])
+        else:
+            tokens.append(word)
+    return tokens
+
+
 def last_action_tokens(view: TakeView, name: _Names, room: float) -> list[Token]:
     """The last action in words: "Bob took run 3 from Alice with [8♣]"."""
     last = view.last
     if last is None:
         return []
-    who = fit_text(name(last.player), PROSE, room * 0.4)
+    lang = name.lang
+    who = [fit_text(name(last.player), PROSE, room * 0.4)]
     words = last.action.split()
     kind, rest = (words[0], words[1:]) if words else ("", [])
     cards = [_placed(word) for word in rest]
     if kind == "draw" and rest[:1] == ["stock"]:
-        return [who, *_words("drew from the stock")]
+        return sentence(tr(lang, "{who} drew from the stock"), who=who)
     if kind == "draw" and rest[:1] == ["discard"]:
         taken: list[Token] = [card for card in cards[1:] if card is not None]
-        return [who, "took", *(taken or ["a card"]), *_words("from the discard pile")]
+        return sentence(
+            tr(lang, "{who} took {cards} from the discard pile"),
+            who=who,
+            cards=taken or _words(tr(lang, "a card")),
+        )
     if kind == "discard" and cards and cards[0] is not None:
-        return [who, "discarded", cards[0]]
+        return sentence(tr(lang, "{who} discarded {card}"), who=who, card=[cards[0]])
     if kind == "meld" and cards and all(card is not None for card in cards):
-        return [who, *_words("laid down"), *(card for card in cards if card is not None)]
+        laid = [card for card in cards if card is not None]
+        return sentence(tr(lang, "{who} laid down {cards}"), who=who, cards=laid)
     if kind == "add" and len(rest) >= 3 and cards[0] is not None:
         ids = rest[2].split("+")
-        runs = f"run {ids[0]}" if len(ids) == 1 else f"runs {join_words(ids)}"
+        runs = _words(_runs_text(lang, ids, ""))
+        card = [cards[0]]
         owners = [fit_text(name(p), PROSE, room * 0.3) for p in last.took_from]
         if owners:
-            return [
-                who,
-                "took",
-                *_words(runs),
-                "from",
-                *_words(join_words(owners)),
-                "with",
-                cards[0],
-            ]
+            return sentence(
+                tr(lang, "{who} took {runs} from {owners} with {card}"),
+                who=who,
+                runs=runs,
+                owners=_words(join_words(lang, owners)),
+                card=card,
+            )
         if len(ids) == 1:
-            return [who, "added", cards[0], "to", *_words(runs)]
-        return [who, "joined", *_words(runs), "with", cards[0]]
-    return [who, *_words(last.action)]
+            return sentence(tr(lang, "{who} added {card} to {runs}"), who=who, card=card, runs=runs)
+        return sentence(tr(lang, "{who} joined {runs} with {card}"), who=who, runs=runs, card=card)
+    return [*who, *_words(last.action)]
 
 
 # --- the table -----------------------------------------------------------------------
 
 
-def render_table(view: TakeView, names: Mapping[str, str]) -> bytes:
-    """The public table of ``view`` as PNG bytes; ``names`` maps player ids to display
-    names (missing ids print as themselves). The viewer's private fields are ignored."""
-    name = _Names(view, names)
+def render_table(view: TakeView, names: Mapping[str, str], *, lang: Lang = "en") -> bytes:
+    """The public table of ``view`` as PNG bytes, its words in ``lang``; ``names`` maps
+    player ids to display names (missing ids print as themselves). The viewer's
+    private fields are ignored."""
+    name = _Names(view, names, lang)
     lanes = [_lane(view, name, seat, index) for index, seat in _seat_order(view)]
     header = _final_header_height(view) if view.over else HEADER_HEIGHT
     height = header + sum(lane.height for lane in lanes) + LANE_GAP * (len(lanes) - 1) + MARGIN
@@ -334,12 +369,12 @@ def render_table(view: TakeView, names: Mapping[str, str]) -> bytes:
     if view.over:
         _draw_final_header(image, view, name)
     else:
-        _draw_stock(image, view)
-        _draw_discard(image, view)
+        _draw_stock(image, view, lang)
+        _draw_discard(image, view, lang)
         _draw_turn(image, view, name)
     top = header
     for lane in lanes:
-        _draw_lane(image, lane, top)
+        _draw_lane(image, lane, top, lang)
         top += lane.height + LANE_GAP
     return to_png(image)
 
@@ -347,8 +382,8 @@ def render_table(view: TakeView, names: Mapping[str, str]) -> bytes:
 # --- header --------------------------------------------------------------------------
 
 
-def _draw_stock(image: Image.Image, view: TakeView) -> None:
-    stamp_text(image, (STOCK_X, LABEL_Y), "STOCK", LABEL)
+def _draw_stock(image: Image.Image, view: TakeView, lang: Lang) -> None:
+    stamp_text(image, (STOCK_X, LABEL_Y), tr(lang, "STOCK"), LABEL)
     stack, layers = card_stack(PILE_CARD, view.stock_size)
     if layers:
         place(image, stack, STOCK_X, CARDS_TOP)
@@ -356,13 +391,14 @@ def _draw_stock(image: Image.Image, view: TakeView) -> None:
         _draw_empty_slot(image, STOCK_X, CARDS_TOP, PILE_CARD)
     x = STOCK_X + PILE_CARD.width + 20
     middle = CARDS_TOP + 30
-    _draw_count(image, x, middle, str(view.stock_size), "cards" if view.stock_size else "empty")
+    caption = tr(lang, "cards") if view.stock_size else tr(lang, "empty")
+    _draw_count(image, x, middle, str(view.stock_size), caption)
     if view.turned_over:
-        pill(image, (x - 2, CARDS_BOTTOM - 6), "TURNED OVER", TAG, PALETTE.muted, 6)
+        pill(image, (x - 2, CARDS_BOTTOM - 6), tr(lang, "TURNED OVER"), TAG, PALETTE.muted, 6)
 
 
-def _draw_discard(image: Image.Image, view: TakeView) -> None:
-    stamp_text(image, (DISCARD_X, LABEL_Y), "DISCARD", LABEL)
+def _draw_discard(image: Image.Image, view: TakeView, lang: Lang) -> None:
+    stamp_text(image, (DISCARD_X, LABEL_Y), tr(lang, "DISCARD"), LABEL)
     under = min(3, max(0, view.discard_size - 1))
     for k in range(under):
         place(
@@ -373,16 +409,18 @@ def _draw_discard(image: Image.Image, view: TakeView) -> None:
     else:
         place(image, card_sprite(view.discard_top, PILE_CARD), DISCARD_X, CARDS_TOP)
     x = DISCARD_X + PILE_CARD.width + 18
-    _draw_count(image, x, CARDS_TOP + 30, str(view.discard_size), "in pile")
+    _draw_count(image, x, CARDS_TOP + 30, str(view.discard_size), tr(lang, "in pile"))
 
 
 def _draw_turn(image: Image.Image, view: TakeView, name: _Names) -> None:
     x, room = INFO_X, RIGHT - INFO_X
-    stamp_text(image, (x, LABEL_Y), f"HAND {view.hand} · FIRST TO {view.target} POINTS", LABEL)
+    lang = name.lang
+    heading = tr(lang, "HAND {hand} · FIRST TO {target} POINTS", hand=view.hand, target=view.target)
+    stamp_text(image, (x, LABEL_Y), fit_text(heading, LABEL, room), LABEL)
     middle = CARDS_TOP + 12
     if view.to_act is not None:
         image.alpha_composite(triangle(16, PALETTE.accent), dest=(x, round(middle - 8)))
-        task = "to draw" if view.phase == "draw" else "to play"
+        task = tr(lang, "to draw") if view.phase == "draw" else tr(lang, "to play")
         style = COUNT.but(fill=PALETTE.accent)
         task_style = COUNT.but(fill=PALETTE.text)
         task_width = text_width(" " + task, task_style)
@@ -392,7 +430,7 @@ def _draw_turn(image: Image.Image, view: TakeView, name: _Names) -> None:
     lines: list[tuple[list[Token], TextStyle]] = []
     drew = view.last is not None and view.last.action.split()[:2] == ["draw", "discard"]
     if view.taken is not None and not drew:
-        taken: list[Token] = ["took", (view.taken, None), *_words("from the discard pile")]
+        taken = sentence(tr(lang, "took {card} from the discard pile"), card=[(view.taken, None)])
         lines.append((taken, DETAIL))
     last = last_action_tokens(view, name, room)
     lines += [(line, PROSE) for line in layout_prose(last, PROSE, room, INFO_LINES - len(lines))]
@@ -407,14 +445,15 @@ def _draw_turn(image: Image.Image, view: TakeView, name: _Names) -> None:
 
 def _result_tokens(result: HandResultView, name: _Names, room: float) -> list[Token]:
     """The last hand: "Hand 6: Bob went out · Alice -55, Bob +60"."""
+    lang = name.lang
     who = fit_text(name(result.went_out), DETAIL, room * 0.4) if result.went_out else ""
-    out = f"{who} went out" if who else "the stock ran out"
+    out = tr(lang, "{name} went out", name=who) if who else tr(lang, "the stock ran out")
     scores = [
         f"{fit_text(name(player), DETAIL, room * 0.3)} {signed(score)}"
         for player, score in result.scores.items()
     ]
     joined = [f"{text}," for text in scores[:-1]] + scores[-1:]
-    return [f"Hand {result.hand}:", out, "·", *joined]
+    return [tr(lang, "Hand {hand}:", hand=result.hand), out, "·", *joined]
 
 
 # --- header: match over ----------------------------------------------------------------
@@ -435,16 +474,22 @@ def _final_score(view: TakeView, seat: SeatView) -> int:
 
 
 def _draw_final_header(image: Image.Image, view: TakeView, name: _Names) -> None:
-    stamp_text(image, (INSET, LABEL_Y), "MATCH OVER", LABEL)
+    lang = name.lang
+    stamp_text(image, (INSET, LABEL_Y), tr(lang, "MATCH OVER"), LABEL)
     if view.seats:
         best = max(_final_score(view, seat) for seat in view.seats)
         winners = [name(s.player) for s in view.seats if _final_score(view, s) == best]
-        verb = "wins" if len(winners) == 1 else "win"
-        title = fit_text(f"{join_words(winners)} {verb}", TITLE, RIGHT - INSET)
+        names = join_words(lang, winners)
+        text = plural(lang, len(winners), "{names} wins", "{names} win", names=names)
+        title = fit_text(text, TITLE, RIGHT - INSET)
         stamp_text(image, (INSET, MARGIN + 50), title, TITLE, "lm")
-        detail = (
-            f"{plural(best, 'point')} after {plural(len(view.results), 'hand')}, playing to "
-            f"{view.target} · a hand scores laid minus held (laid-held)"
+        detail = tr(
+            lang,
+            "{points} after {hands}, playing to {target} · "
+            "a hand scores laid minus held (laid-held)",
+            points=plural(lang, best, "{n} point", "{n} points"),
+            hands=plural(lang, len(view.results), "{n} hand", "{n} hands"),
+            target=view.target,
         )
         stamp_text(
             image, (INSET, MARGIN + 84), fit_text(detail, DETAIL, RIGHT - INSET), DETAIL, "lm"
@@ -466,7 +511,8 @@ def _draw_sheet(image: Image.Image, view: TakeView, name: _Names) -> None:
         PALETTE.lane,
     )
     middle = top + SHEET_ROW / 2
-    stamp_text(image, (INSET, middle), "HAND", CAPTION, "lm")
+    lang = name.lang
+    stamp_text(image, (INSET, middle), tr(lang, "HAND"), CAPTION, "lm")
     for k, seat in enumerate(seats):
         x = INSET + SHEET_HAND_WIDTH + k * column
         style = CAPTION.but(fill=PALETTE.text)
@@ -475,11 +521,12 @@ def _draw_sheet(image: Image.Image, view: TakeView, name: _Names) -> None:
     shown = results[-SHEET_ROWS:]
     if len(shown) < len(results):
         shown = results[-(SHEET_ROWS - 1) :]
-        _draw_earlier(image, view, results[: len(results) - len(shown)], top + SHEET_ROW, column)
+        earlier = results[: len(results) - len(shown)]
+        _draw_earlier(image, view, earlier, top + SHEET_ROW, column, lang)
         top += SHEET_ROW
     for result in shown:
         top += SHEET_ROW
-        _draw_sheet_row(image, view, result, top + SHEET_ROW / 2, column)
+        _draw_sheet_row(image, view, result, top + SHEET_ROW / 2, column, lang)
 
 
 def _draw_earlier(
@@ -488,10 +535,15 @@ def _draw_earlier(
     earlier: Sequence[HandResultView],
     top: float,
     column: float,
+    lang: Lang,
 ) -> None:
     middle = top + SHEET_ROW / 2
-    label = f"1–{earlier[-1].hand}" if len(earlier) > 1 else "1"
-    stamp_text(image, (INSET, middle), f"Hands {label}".replace("–", "-"), DETAIL, "lm")
+    if len(earlier) > 1:
+        label = tr(lang, "Hands {first}-{last}", first=1, last=earlier[-1].hand)
+    else:
+        label = tr(lang, "Hand {hand}", hand=1)
+    label = fit_text(label, DETAIL, SHEET_HAND_WIDTH - 1)
+    stamp_text(image, (INSET, middle), label, DETAIL, "lm")
     for k, seat in enumerate(view.seats):
         x = INSET + SHEET_HAND_WIDTH + k * column
         total = sum(result.scores.get(seat.player, 0) for result in earlier)
@@ -499,9 +551,15 @@ def _draw_earlier(
 
 
 def _draw_sheet_row(
-    image: Image.Image, view: TakeView, result: HandResultView, middle: float, column: float
+    image: Image.Image,
+    view: TakeView,
+    result: HandResultView,
+    middle: float,
+    column: float,
+    lang: Lang,
 ) -> None:
-    stamp_text(image, (INSET, middle), f"Hand {result.hand}", DETAIL, "lm")
+    label = fit_text(tr(lang, "Hand {hand}", hand=result.hand), DETAIL, SHEET_HAND_WIDTH - 1)
+    stamp_text(image, (INSET, middle), label, DETAIL, "lm")
     for k, seat in enumerate(view.seats):
         player = seat.player
         x = INSET + SHEET_HAND_WIDTH + k * column
@@ -513,7 +571,7 @@ def _draw_sheet_row(
         stamp_text(image, (x, middle), parts, SMALL, "lm")
         x += text_width(parts, SMALL) + 6
         if result.went_out == player:
-            pill(image, (x, middle), "OUT", TAG, PALETTE.accent, 5)
+            pill(image, (x, middle), tr(lang, "OUT"), TAG, PALETTE.accent, 5)
 
 
 # --- seat lanes ----------------------------------------------------------------------
@@ -622,20 +680,20 @@ def _lane(view: TakeView, name: _Names, seat: SeatView, index: int) -> Lane:
     )
 
 
-def _draw_lane(image: Image.Image, lane: Lane, top: int) -> None:
+def _draw_lane(image: Image.Image, lane: Lane, top: int, lang: Lang) -> None:
     highlighted = lane.active or lane.place == 1
     fill = PALETTE.lane_active if highlighted else PALETTE.lane
     outline = PALETTE.accent if highlighted else None
     draw_rounded(image, (MARGIN, top, WIDTH - MARGIN, top + lane.height), 12, fill, outline, 2)
     middle = top + INFO_HEIGHT / 2 + 1
-    _draw_lane_name(image, lane, middle)
-    _draw_lane_hand(image, lane, middle)
-    _draw_lane_points(image, lane, middle)
+    _draw_lane_name(image, lane, middle, lang)
+    _draw_lane_hand(image, lane, middle, lang)
+    _draw_lane_points(image, lane, middle, lang)
     for placed in lane.runs:
-        _draw_run(image, lane, placed, top + INFO_HEIGHT + placed.line * RUN_LINE)
+        _draw_run(image, lane, placed, top + INFO_HEIGHT + placed.line * RUN_LINE, lang)
 
 
-def _draw_lane_name(image: Image.Image, lane: Lane, middle: float) -> None:
+def _draw_lane_name(image: Image.Image, lane: Lane, middle: float, lang: Lang) -> None:
     x = NAME_X
     if lane.place is not None:
         colour = place_colour(lane.place)
@@ -644,7 +702,7 @@ def _draw_lane_name(image: Image.Image, lane: Lane, middle: float) -> None:
     elif lane.active:
         image.alpha_composite(triangle(14, PALETTE.accent), dest=(x - 2, round(middle - 7)))
         x += 16
-    dealer = "DEALER" if lane.seat.dealer and lane.place is None else ""
+    dealer = tr(lang, "DEALER") if lane.seat.dealer and lane.place is None else ""
     dealer_width = text_width(dealer, TAG) + 12 + 8 if dealer else 0
     style = NAME.but(fill=PALETTE.accent) if lane.active else NAME
     text = fit_text(lane.name, style, NAME_RIGHT - x - dealer_width)
@@ -653,41 +711,46 @@ def _draw_lane_name(image: Image.Image, lane: Lane, middle: float) -> None:
         pill(image, (x + text_width(text, style) + 8, middle), dealer, TAG, PALETTE.silver, 6)
 
 
-def _draw_lane_hand(image: Image.Image, lane: Lane, middle: float) -> None:
+def _draw_lane_hand(image: Image.Image, lane: Lane, middle: float, lang: Lang) -> None:
     seat = lane.seat
+    tag = TAG.but(size=12)
     if lane.place is not None:
         if lane.went_out:
-            pill(image, (HAND_X, middle), "WENT OUT", TAG.but(size=12), PALETTE.accent, 8)
+            pill(image, (HAND_X, middle), tr(lang, "WENT OUT"), tag, PALETTE.accent, 8)
         else:
-            text = f"held {lane.held}" if seat.hand_size else "held nothing"
-            stamp_text(image, (HAND_X, middle), text, DETAIL, "lm")
+            held = tr(lang, "held {n}", n=lane.held) if seat.hand_size else tr(lang, "held nothing")
+            stamp_text(image, (HAND_X, middle), held, DETAIL, "lm")
         return
     if seat.floater:
-        pill(image, (HAND_X, middle), "FLOATER", TAG.but(size=12), PALETTE.accent, 8)
+        pill(image, (HAND_X, middle), tr(lang, "FLOATER"), tag, PALETTE.accent, 8)
         return
     backs = fanned_backs(TINY_CARD, seat.hand_size, TINY_STEP)
     place(image, backs, HAND_X, middle - TINY_CARD.height / 2 - 1)
     x = HAND_X + backs.image.width - backs.dx + 4
-    stamp_text(image, (x, middle), plural(seat.hand_size, "card"), DETAIL, "lm")
+    count = plural(lang, seat.hand_size, "{n} card", "{n} cards")
+    stamp_text(image, (x, middle), fit_text(count, DETAIL, LAID_X - 8 - x), DETAIL, "lm")
 
 
-def _draw_lane_points(image: Image.Image, lane: Lane, middle: float) -> None:
+def _draw_lane_points(image: Image.Image, lane: Lane, middle: float, lang: Lang) -> None:
     laid = lane.seat.laid_points
     if lane.runs or lane.place is not None:
-        stamp_text(image, (LAID_X, middle + 1), "laid", CAPTION, "lm")
-        stamp_text(image, (LAID_X + 30, middle), str(laid), COUNT, "lm")
+        caption = tr(lang, "laid")
+        stamp_text(image, (LAID_X, middle + 1), caption, CAPTION, "lm")
+        number_x = LAID_X + max(30, text_width(caption, CAPTION) + 6)
+        stamp_text(image, (number_x, middle), str(laid), COUNT, "lm")
     else:
-        stamp_text(image, (LAID_X, middle), "no runs", DETAIL.but(fill=PALETTE.faint), "lm")
+        no_runs = tr(lang, "no runs")
+        stamp_text(image, (LAID_X, middle), no_runs, DETAIL.but(fill=PALETTE.faint), "lm")
     winner = lane.place == 1
     style = COUNT.but(size=24, fill=PALETTE.accent if winner else PALETTE.text)
     number = str(lane.total)
     stamp_text(image, (TOTAL_RIGHT, middle), number, style, "rm")
-    caption = "score" if lane.place is not None else "total"
+    caption = tr(lang, "score") if lane.place is not None else tr(lang, "total")
     right = TOTAL_RIGHT - text_width(number, style) - 8
     stamp_text(image, (right, middle + 1), caption, CAPTION, "rm")
 
 
-def _draw_run(image: Image.Image, lane: Lane, placed: PlacedRun, top: int) -> None:
+def _draw_run(image: Image.Image, lane: Lane, placed: PlacedRun, top: int, lang: Lang) -> None:
     run = placed.run
     locked = run is not None and run.locked
     outline = PALETTE.accent if locked else None
@@ -697,7 +760,8 @@ def _draw_run(image: Image.Image, lane: Lane, placed: PlacedRun, top: int) -> No
     cards_x = placed.x + TRAY_PAD + BADGE_COLUMN
     cards_top = top + TRAY_PAD
     if run is None:
-        stamp_text(image, (badge_x, top + TRAY_HEIGHT / 2), "held", SMALL, "mm")
+        held = fit_text(tr(lang, "held"), SMALL, BADGE_COLUMN + TRAY_PAD)
+        stamp_text(image, (badge_x, top + TRAY_HEIGHT / 2), held, SMALL, "mm")
         for k, card in enumerate(placed.held):
             place(image, card_sprite(card, RUN_CARD, muted=True), cards_x + k * RUN_STEP, cards_top)
         return
@@ -723,40 +787,49 @@ def _draw_run(image: Image.Image, lane: Lane, placed: PlacedRun, top: int) -> No
 # --- the hand ------------------------------------------------------------------------
 
 
-def render_hand(view: TakeView, names: Mapping[str, str]) -> bytes:
+def render_hand(view: TakeView, names: Mapping[str, str], *, lang: Lang = "en") -> bytes:
     """The viewer's own hand (``view.my_hand``, from ``ENGINE.view(state, player)``)
-    as PNG bytes: their cards face up by suit and rank, the card taken from the
-    discard pile this turn marked, the runs each card could be added to, and the
-    discard pile's top and stock size beside them. A view without a hand (a
-    spectator's) gives a panel saying so."""
-    name = _Names(view, names)
+    as PNG bytes, its words in ``lang``: their cards face up by suit and rank, the
+    card taken from the discard pile this turn marked, the runs each card could be
+    added to, and the discard pile's top and stock size beside them. A view without a
+    hand (a spectator's) gives a panel saying so."""
+    name = _Names(view, names, lang)
     image = new_panel(WIDTH, HAND_HEIGHT)
     cards = hand_order(view.my_hand or [])
     points = sum(card_points(card) for card in cards)
-    label = "YOUR HAND" if not view.over else "LEFT IN YOUR HAND"
+    label = tr(lang, "YOUR HAND") if not view.over else tr(lang, "LEFT IN YOUR HAND")
     if cards:
-        label += f" · {plural(len(cards), 'CARD')} · {plural(points, 'POINT')}"
+        count = plural(lang, len(cards), "{n} CARD", "{n} CARDS")
+        label += f" · {count} · {plural(lang, points, '{n} POINT', '{n} POINTS')}"
     stamp_text(image, (INSET, LABEL_Y), label, LABEL)
     _draw_status(image, view, name, INSET + text_width(label, LABEL) + 24)
     if cards:
-        _draw_hand_cards(image, view, cards)
+        _draw_hand_cards(image, view, cards, lang)
     else:
-        _draw_no_hand(image, view)
-    _draw_hand_side(image, view)
+        _draw_no_hand(image, view, lang)
+    _draw_hand_side(image, view, lang)
     return to_png(image)
 
 
 def _draw_status(image: Image.Image, view: TakeView, name: _Names, left: float) -> None:
+    lang = name.lang
     if view.over:
-        text, style = "match over", DETAIL
+        text, style = tr(lang, "match over"), DETAIL
     elif view.to_act is None:
         return
     elif view.viewer is not None and view.to_act == view.viewer:
-        task = "draw" if view.phase == "draw" else "lay down, add, then discard"
-        text, style = f"Your turn: {task}", DETAIL.but(fill=PALETTE.accent)
+        if view.phase == "draw":
+            text = tr(lang, "Your turn: draw")
+        else:
+            text = tr(lang, "Your turn: lay down, add, then discard")
+        style = DETAIL.but(fill=PALETTE.accent)
     else:
-        task = "to draw" if view.phase == "draw" else "to play"
-        text, style = f"{name(view.to_act)} {task}", DETAIL
+        who = name(view.to_act)
+        if view.phase == "draw":
+            text = tr(lang, "{name} to draw", name=who)
+        else:
+            text = tr(lang, "{name} to play", name=who)
+        style = DETAIL
     right = SIDE_X - 20
     stamp_text(image, (right, LABEL_Y + 7), fit_text(text, style, right - left), style, "rm")
 
@@ -785,7 +858,7 @@ def _suit_key(card: Card) -> str:
     return "" if card.is_joker else card.suit
 
 
-def _draw_hand_cards(image: Image.Image, view: TakeView, cards: Sequence[Card]) -> None:
+def _draw_hand_cards(image: Image.Image, view: TakeView, cards: Sequence[Card], lang: Lang) -> None:
     xs = hand_layout(cards)
     step = min((b - a for a, b in itertools.pairwise(xs)), default=HAND_CARD.width)
     runs = [] if view.over else view.runs
@@ -797,42 +870,47 @@ def _draw_hand_cards(image: Image.Image, view: TakeView, cards: Sequence[Card]) 
         place(image, card_sprite(card, HAND_CARD), x, HAND_TOP)
         centre = x + min(step, HAND_CARD.width) / 2
         if k == taken_at:
-            width = text_width("TAKEN", TAG) + 10
-            pill(image, (centre - width / 2, HINT_Y), "TAKEN", TAG, PALETTE.accent, 5)
+            taken = tr(lang, "TAKEN")
+            width = text_width(taken, TAG) + 10
+            pill(image, (centre - width / 2, HINT_Y), taken, TAG, PALETTE.accent, 5)
             continue
         ids = [str(run.id) for run in runs if fits(card, run)]
         if ids:
             if card.is_joker and len(ids) > 2:
-                hint = "any run"
+                hint = tr(lang, "any run")
             else:
-                hint = f"run {ids[0]}" if len(ids) == 1 else f"runs {', '.join(ids)}"
+                hint = _runs_text(lang, ids, ", ")
             style = SMALL.but(fill=PALETTE.text)
             stamp_text(image, (centre, HINT_Y), fit_text(hint, style, step - 4), style, "mm")
 
 
-def _draw_no_hand(image: Image.Image, view: TakeView) -> None:
+def _draw_no_hand(image: Image.Image, view: TakeView, lang: Lang) -> None:
     middle = HAND_TOP + HAND_CARD.height / 2
     _draw_empty_slot(image, INSET, HAND_TOP, HAND_CARD)
     x = INSET + HAND_CARD.width + 20
     if view.my_hand is None:
-        title, detail = "No hand to show", "This view is not a player's own."
+        title = tr(lang, "No hand to show")
+        detail = tr(lang, "This view is not a player's own.")
     elif view.over:
-        title, detail = "Nothing left in hand", "You held no cards at the end."
+        title = tr(lang, "Nothing left in hand")
+        detail = tr(lang, "You held no cards at the end.")
     else:
-        title, detail = "No cards: you are a floater", "Next turn you draw from the stock."
+        title = tr(lang, "No cards: you are a floater")
+        detail = tr(lang, "Next turn you draw from the stock.")
     style = NAME.but(size=20)
     room = HAND_RIGHT - x
     stamp_text(image, (x, middle - 12), fit_text(title, style, room), style, "lm")
     stamp_text(image, (x, middle + 14), fit_text(detail, DETAIL, room), DETAIL, "lm")
 
 
-def _draw_hand_side(image: Image.Image, view: TakeView) -> None:
+def _draw_hand_side(image: Image.Image, view: TakeView, lang: Lang) -> None:
     x = SIDE_X
-    stamp_text(image, (x, LABEL_Y), "DISCARD", LABEL)
+    stamp_text(image, (x, LABEL_Y), tr(lang, "DISCARD"), LABEL)
     if view.discard_top is None:
         _draw_empty_slot(image, x, HAND_TOP, HAND_CARD)
     else:
         place(image, card_sprite(view.discard_top, HAND_CARD), x, HAND_TOP)
     number_x = x + HAND_CARD.width + 12
-    _draw_count(image, number_x, HAND_TOP + 26, str(view.discard_size), "pile")
-    stamp_text(image, (x, HINT_Y), f"stock {view.stock_size}", SMALL.but(fill=PALETTE.text), "lm")
+    _draw_count(image, number_x, HAND_TOP + 26, str(view.discard_size), tr(lang, "pile"))
+    stock = tr(lang, "stock {n}", n=view.stock_size)
+    stamp_text(image, (x, HINT_Y), stock, SMALL.but(fill=PALETTE.text), "lm")

@@ -11,12 +11,18 @@ from dataclasses import dataclass, field
 import pytest
 
 from bot.engines.take import ENGINE, TakeAction, TakeState, take_victims
+from bot.i18n import lang_of, tr
 from bot.store import GameStore, Stored, client_for_url
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage, FakeUser
 
 HAND = "My hand"
+
+
+def says(user: FakeUser, english: str, /, **params: object) -> str:
+    """What ``user``'s own panel says for ``english`` (bernd and felix read German)."""
+    return tr(lang_of(user.locale), english, **params)
 
 
 def card_value(cards: list[str], card: str) -> str:
@@ -61,13 +67,16 @@ class Game:
         """Make ``action`` on the user's panel the way a person would."""
         panel = await self.panel(user)
         if action.kind == "draw":
-            wanted = "Draw from the stock" if action.source == "stock" else "Take the discard"
+            wanted = says(
+                user, "Draw from the stock" if action.source == "stock" else "Take the discard"
+            )
             if wanted not in panel.labels:  # a panel drawn before this turn: refresh it
                 await self.driver.click(user, self.message, HAND)
                 panel = self.panels[user.id] = self.driver.ephemerals(user)[-1]
             await self.driver.click(user, panel, wanted)
             return
-        if "Pick cards" not in [s.get("placeholder") for s in panel.selects]:
+        pick_cards, choose_move = says(user, "Pick cards"), says(user, "Choose the move")
+        if pick_cards not in [s.get("placeholder") for s in panel.selects]:
             await self.driver.click(user, self.message, HAND)
             panel = self.panels[user.id] = self.driver.ephemerals(user)[-1]
         hand = [str(card) for card in state.hands[state.players.index(str(user.id))]]
@@ -75,13 +84,14 @@ class Game:
         for card in action.cards:
             remaining = [c if f"{c}.{i}" not in values else "" for i, c in enumerate(hand)]
             values.append(card_value(remaining, str(card)))
-        await self.driver.choose(user, panel, "Pick cards", values)
-        move_select = next(s for s in panel.selects if s.get("placeholder") == "Choose the move")
+        await self.driver.choose(user, panel, pick_cards, values)
+        move_select = next(s for s in panel.selects if s.get("placeholder") == choose_move)
         key = str(action).replace(" ", "_").replace("=", ".").replace("+", ",")
         chosen = [o["value"] for o in move_select["options"] if o.get("default")]
         if chosen != [key]:
-            await self.driver.choose(user, panel, "Choose the move", [key])
-        (confirm,) = [label for label in panel.labels if label.startswith("Confirm:")]
+            await self.driver.choose(user, panel, choose_move, [key])
+        confirmed = says(user, "Confirm: {move}", move="")
+        (confirm,) = [label for label in panel.labels if label.startswith(confirmed)]
         if take_victims(state, action):
             assert "TAKE" in confirm, f"a take not announced as one: {confirm}"
         await self.driver.click(user, panel, confirm)
@@ -147,16 +157,50 @@ async def test_a_move_no_longer_legal_is_explained_and_changes_nothing(
     first = (await game.driver.click(user, game.message, HAND)).message
     second = (await game.driver.click(user, game.message, HAND)).message
     assert first is not second
-    await game.driver.click(user, first, "Draw from the stock")
+    draw = says(user, "Draw from the stock")
+    await game.driver.click(user, first, draw)
     before = await game.stored()
     assert before.table.state != state.model_dump(mode="json")
 
-    stale = await game.driver.click(user, second, "Draw from the stock")
+    stale = await game.driver.click(user, second, draw)
     assert stale.message is second and second.ephemeral_to == user.id
-    assert "Draw from the stock" not in second.labels, "the stale panel was not redrawn"
+    assert draw not in second.labels, "the stale panel was not redrawn"
     assert (await game.stored()).rev == before.rev, "a second draw changed the game"
 
     other = game.user(next(p for p in state.players if p != player))
     waiting = (await game.driver.click(other, game.message, HAND)).message
-    assert "turn" in waiting.text and waiting.ephemeral_to == other.id
-    assert waiting.selects == [] and waiting.labels == ["Refresh"]
+    turn = "It's {name}'s turn. Your panel updates when you use it."
+    assert says(other, turn, name=user.display_name) in waiting.text
+    assert waiting.ephemeral_to == other.id
+    assert waiting.selects == [] and waiting.labels == [says(other, "Refresh")]
+
+
+# ---------------------------------------------------------------- a German server
+
+
+@pytest.mark.guild_locale("de")
+async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotFactory) -> None:
+    await bot_process("bot")
+    alice, bernd, _ = game.people
+    table = (await game.driver.slash(alice, "take start")).message
+    await game.driver.click(bernd, table, "Beitreten")
+    await game.driver.click(alice, table, "Starten")
+    state = await game.state()
+    assert "Meine Hand" in table.labels
+    assert "Runde 1 · Ziel 500." in table.text and "zieht." in table.text
+    assert "Ablagestapel: **" in table.text and "7 Karten · Reihen 0 · gesamt 0" in table.text
+
+    english = (await game.driver.click(alice, table, "Meine Hand")).message
+    german = (await game.driver.click(bernd, table, "Meine Hand")).message
+    assert english.ephemeral_to == alice.id and german.ephemeral_to == bernd.id
+    assert "\nYour hand: " in english.text and "\nDeine Hand: " in german.text
+    first = game.user(state.players[state.turn])
+    panel, other = (english, german) if first is alice else (german, english)
+    if first is alice:
+        assert "Draw a card to start your turn." in panel.text
+        assert "Draw from the stock" in panel.labels
+        assert "ist am Zug" in other.text and other.labels == ["Aktualisieren"]
+    else:
+        assert "Zieh eine Karte, um deinen Zug zu beginnen." in panel.text
+        assert "Vom Stapel ziehen" in panel.labels
+        assert "'s turn" in other.text and other.labels == ["Refresh"]

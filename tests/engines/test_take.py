@@ -498,6 +498,22 @@ def test_add_errors_are_fit_for_the_player() -> None:
     refused(state, "add 8H to 1", "don't hold 8H")
 
 
+def test_errors_carry_a_template_and_its_parameters() -> None:
+    """The bot shows refusals in the player's language: the template stays a fixed
+    English text (the catalogue's key) and the cards and runs come as parameters."""
+    state = table(["8C 9S 2D"], [(0, "5C 6C 7C")])
+    with pytest.raises(IllegalAction) as raised:
+        ENGINE.apply(state, to_act(state), "add 9S to 1")
+    error = raised.value
+    assert error.template == "{card} doesn't fit on either end of run {run} ({cards})."
+    assert error.params == {"card": "9S", "run": 1, "cards": "5C 6C 7C"}
+    assert str(error) == "9S doesn't fit on either end of run 1 (5C 6C 7C)."
+    with pytest.raises(IllegalAction) as raised:
+        parse_action("shrug")
+    assert raised.value.params == {"text": "'shrug'"}
+    assert str(raised.value).startswith("'shrug' is not a TAKE move; say draw stock")
+
+
 # --- The discard -----------------------------------------------------------------------
 
 

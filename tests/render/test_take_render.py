@@ -8,10 +8,12 @@ runs, the final view and odd names still draw. Timing is measured outside the te
 
 from __future__ import annotations
 
+import ast
 import io
 import random
 from functools import cache
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
@@ -27,11 +29,14 @@ from bot.engines.take import (
     TakeState,
     TakeView,
 )
+from bot.i18n import tr
+from bot.render import take as take_render
 from bot.render.common import (
     PALETTE,
     ROW_CARD,
     SMALL_CARD,
     card_tag,
+    has_glyph,
     joker_card,
     padlock,
     plain_card,
@@ -53,6 +58,7 @@ from bot.render.take import (
     layout_runs,
     render_hand,
     render_table,
+    sentence,
 )
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -492,6 +498,74 @@ def test_last_action_in_words(action: str, took_from: list[str], expected: list[
         for token in tokens
     ]
     assert words == expected
+
+
+@pytest.mark.parametrize(
+    ("action", "took_from", "expected"),
+    [
+        ("draw stock", [], ["Alice", "zog", "vom", "Stapel"]),
+        ("discard 9S", [], ["Alice", "warf", "9S", "ab"]),
+        ("add 8C to 3", [], ["Alice", "legte", "8C", "an", "Reihe", "3", "an"]),
+        (
+            "add 8C to 3",
+            ["p1"],
+            ["Alice", "schnappte", "sich", "Reihe", "3", "von", "Bjorn", "Odegard", "mit", "8C"],
+        ),
+        ("add 6D to 3+7", [], ["Alice", "verband", "Reihen", "3", "und", "7", "mit", "6D"]),
+    ],
+)
+def test_last_action_in_german_words(
+    action: str, took_from: list[str], expected: list[str]
+) -> None:
+    view = public(moments(2)["middle"])
+    view = view.model_copy(
+        update={"last": LastView(player="p0", action=action, took_from=took_from)}
+    )
+    tokens = last_action_tokens(view, _Names(view, NAMES, "de"), 400)
+    words = [token if isinstance(token, str) else str(token[0]) for token in tokens]
+    assert words == expected
+
+
+def test_sentence_puts_cards_where_the_language_wants_them() -> None:
+    card = (Card.parse("8C"), None)
+    assert sentence("{who} warf {card} ab", who=["Bo"], card=[card]) == ["Bo", "warf", card, "ab"]
+    assert sentence("{who}: {card}", who=["Bo"], card=[card]) == ["{who}:", card]
+
+
+def _image_templates() -> list[str]:
+    """Every template the image module translates."""
+    tree = ast.parse(Path(take_render.__file__).read_text())
+    return [
+        arg.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("tr", "plural")
+        for arg in node.args[1:]
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+    ]
+
+
+def test_german_image_words_use_only_letters_the_font_draws() -> None:
+    """The bundled font has no umlauts: the German words drawn into images avoid them."""
+    templates = _image_templates()
+    assert len(templates) > 50
+    undrawable = {
+        text: tr("de", text) for text in templates if not all(map(has_glyph, tr("de", text)))
+    }
+    assert undrawable == {}
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+def test_german_pictures_differ_from_english_ones(moment: str) -> None:
+    state = moments(3)[moment]
+    english = render_table(public(state), NAMES)
+    german = render_table(public(state), NAMES, lang="de")
+    assert decode(german).width == WIDTH
+    assert pixels_differ(english, german)
+    assert render_table(public(state), NAMES, lang="en") == english
+    player = state.players[state.turn]
+    hand = render_hand(ENGINE.view(state, player), NAMES, lang="de")
+    assert decode(hand).size == (WIDTH, HAND_HEIGHT)
+    assert pixels_differ(render_hand(ENGINE.view(state, player), NAMES), hand)
 
 
 def test_prose_wraps_and_ends_with_an_ellipsis() -> None:
