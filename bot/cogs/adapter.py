@@ -132,9 +132,7 @@ class GameAdapter(ABC, Generic[S, A]):
         outside the turn order (a resignation) override this."""
         return self.engine.apply(state, player, self.parse_action(key))
 
-    def render_private(
-        self, view: Any, names: Mapping[PlayerId, str], lang: Lang
-    ) -> bytes | None:
+    def render_private(self, view: Any, names: Mapping[PlayerId, str], lang: Lang) -> bytes | None:
         """PNG bytes for the viewer's private panel, or None for none (run off the loop)."""
         return None
 

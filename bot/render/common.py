@@ -26,6 +26,8 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from bot.i18n import Lang, tr
+
 RGBA = tuple[int, int, int, int]
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -237,13 +239,13 @@ def printable(text: str) -> str:
     return " ".join(kept.split())
 
 
-def display_name(player: str, names: Mapping[str, str], seat: int) -> str:
+def display_name(player: str, names: Mapping[str, str], seat: int, lang: Lang) -> str:
     """The name to print for ``player``: ``names[player]``, else the id itself; if
-    nothing of it is printable, "Player <seat + 1>"."""
+    nothing of it is printable, "Player <seat + 1>" in ``lang``."""
     cleaned = printable(names.get(player, player))
     if any(ch.isalnum() for ch in cleaned):
         return cleaned
-    return f"Player {seat + 1}"
+    return tr(lang, "Player {n}", n=seat + 1)
 
 
 # --- shapes and sprites ----------------------------------------------------------

@@ -336,11 +336,11 @@ class Side:
     won: bool
 
 
-def _side(view: DraughtsView, names: Mapping[str, str], colour: Colour) -> Side:
+def _side(view: DraughtsView, names: Mapping[str, str], colour: Colour, lang: Lang) -> Side:
     player = view.white if colour == "white" else view.black
     return Side(
         colour=colour,
-        name=display_name(player, names, 0 if colour == "white" else 1),
+        name=display_name(player, names, 0 if colour == "white" else 1, lang),
         men=view.men[colour],
         kings=view.kings[colour],
         lost=view.lost[colour],
@@ -354,8 +354,8 @@ def _draw_panel(
 ) -> None:
     top: Colour = "white" if flipped else "black"
     bottom: Colour = "black" if flipped else "white"
-    _draw_lane(image, _side(view, names, top), MARGIN, lang)
-    _draw_lane(image, _side(view, names, bottom), HEIGHT - MARGIN - LANE_HEIGHT, lang)
+    _draw_lane(image, _side(view, names, top, lang), MARGIN, lang)
+    _draw_lane(image, _side(view, names, bottom, lang), HEIGHT - MARGIN - LANE_HEIGHT, lang)
     _draw_status(image, view, names, MARGIN + LANE_HEIGHT + 18, lang)
 
 
@@ -446,7 +446,7 @@ def _draw_status(
         pill(image, (left, y), tr(lang, "DRAW OFFERED"), TAG, PALETTE.accent)
         y += 24
         seat = 0 if view.draw_offer_by == view.white else 1
-        by = tr(lang, "by {name}", name=display_name(view.draw_offer_by, names, seat))
+        by = tr(lang, "by {name}", name=display_name(view.draw_offer_by, names, seat, lang))
         stamp_text(image, (left, y), fit_text(by, DETAIL, width), DETAIL, "lm")
 
 

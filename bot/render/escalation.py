@@ -137,7 +137,7 @@ class _Table:
 
     def name(self, player: str) -> str:
         seat = next((i for i, s in enumerate(self.view.seats) if s.player == player), 0)
-        return display_name(player, self.names, seat)
+        return display_name(player, self.names, seat, self.lang)
 
     def score(self, seat: SeatView) -> int:
         scores = self.view.scores or {}

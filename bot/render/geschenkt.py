@@ -213,7 +213,7 @@ def _lane(
     height = 2 * LANE_PAD + lines * ROW_CARD.height + (lines - 1) * LINE_GAP
     if not cards:
         height = EMPTY_LANE_HEIGHT
-    name = display_name(seat.player, names, index)
+    name = display_name(seat.player, names, index, lang)
     points = card_points(seat)
     if view.over and seat.chips is not None:
         detail = tr(lang, "cards {points} · chips {chips}", points=points, chips=seat.chips)
@@ -359,7 +359,7 @@ def _draw_turn(
     draw_text(draw, (x, y + LABEL_Y), tr(lang, "TO ACT"), LABEL)
     image.alpha_composite(triangle(18, PALETTE.accent), dest=(x, y + MIDDLE_Y - 9))
     style = BIG_NUMBER.but(size=27, fill=PALETTE.accent)
-    name = display_name(view.to_act, names, seat)
+    name = display_name(view.to_act, names, seat, lang)
     draw_text(draw, (x + 24, y + MIDDLE_Y), fit_text(name, style, width - 24), style, "lm")
     if view.current_card is not None:
         hint = tr(lang, "take the {card} or pay a chip", card=view.current_card)
@@ -383,7 +383,9 @@ def _draw_final_header(
     if scores:
         best = min(scores)
         winners = [
-            display_name(s.player, names, i) for i, s in enumerate(view.seats) if s.score == best
+            display_name(s.player, names, i, lang)
+            for i, s in enumerate(view.seats)
+            if s.score == best
         ]
         who = _join_names(winners, lang)
         title = plural(lang, len(winners), "{names} wins", "{names} win", names=who)

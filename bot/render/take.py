@@ -150,7 +150,7 @@ class _Names:
 
     def __call__(self, player: str) -> str:
         seat = next((i for i, s in enumerate(self.view.seats) if s.player == player), 0)
-        return display_name(player, self.names, seat)
+        return display_name(player, self.names, seat, self.lang)
 
 
 def rank_text(card: Card) -> str:
@@ -668,7 +668,7 @@ def _lane(view: TakeView, name: _Names, seat: SeatView, index: int) -> Lane:
     placed = layout_runs(runs, held)
     return Lane(
         seat=seat,
-        name=display_name(seat.player, name.names, index),
+        name=display_name(seat.player, name.names, index, name.lang),
         runs=placed,
         active=seat.player == view.to_act,
         total=total,

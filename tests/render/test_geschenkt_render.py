@@ -244,9 +244,10 @@ def test_printable_folds_names_to_the_font() -> None:
 
 
 def test_display_name_falls_back_to_the_id_then_the_seat() -> None:
-    assert display_name("p1", {"p1": "Zoë"}, 1) == "Zoe"
-    assert display_name("ai:2", {}, 2) == "ai:2"
-    assert display_name("p4", {"p4": "田中太郎"}, 4) == "Player 5"
+    assert display_name("p1", {"p1": "Zoë"}, 1, "en") == "Zoe"
+    assert display_name("ai:2", {}, 2, "en") == "ai:2"
+    assert display_name("p4", {"p4": "田中太郎"}, 4, "en") == "Player 5"
+    assert display_name("p4", {"p4": "田中太郎"}, 4, "de") == "Spieler 5"
 
 
 @pytest.mark.parametrize("text", ["Alice", "W" * 80, "José María de la Cruz Fernández"])

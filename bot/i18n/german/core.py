@@ -38,6 +38,7 @@ GERMAN: dict[str, str] = {
     "Players ({n}/{high})": "Spieler ({n}/{high})",
     "nobody yet": "noch niemand",
     "Options": "Optionen",
+    "Player {n}": "Spieler {n}",
     "Join": "Beitreten",
     "Leave": "Verlassen",
     "Start": "Starten",
