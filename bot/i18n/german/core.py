@@ -189,6 +189,30 @@ GERMAN: dict[str, str] = {
     "I don't host a game called {game!r}; see `/help`.": (
         "Ein Spiel namens {game!r} habe ich nicht; sieh unter `/help` nach."
     ),
+    # Shared by several games
+    "**{names}** win!": "**{names}** gewinnen!",
+    "**{names}** wins!": "**{names}** gewinnt!",
+    "GAME OVER": "PARTIE VORBEI",
+    "It's not your turn.": "Du bist nicht am Zug.",
+    "Places": "Platzierung",
+    "Players": "Spieler",
+    "Seconds per turn before the computer moves for you (0: no clock)": (
+        "Sekunden pro Zug, bevor der Computer für dich zieht (0: ohne Uhr)"
+    ),
+    "The game is over.": "Die Partie ist vorbei.",
+    "You are not playing in this game.": "Du spielst in dieser Partie nicht mit.",
+    "You don't hold {cards}.": "Du hast {cards} nicht auf der Hand.",
+    "Your hand: {cards}": "Deine Hand: {cards}",
+    "cards": "Karten",
+    "nobody": "niemand",
+    "score": "Punkte",
+    "to play": "spielt",
+    "total": "gesamt",
+    "{names} and {last}": "{names} und {last}",
+    "{names} win": "{names} gewinnen",
+    "{names} wins": "{names} gewinnt",
+    "{n} card": "{n} Karte",
+    "{n} cards": "{n} Karten",
 }
 
 NAMES: dict[str, str] = {

@@ -5,9 +5,6 @@ from __future__ import annotations
 GERMAN: dict[str, str] = {
     # Slash commands
     "Open a draughts board in this channel": "Ein Damebrett in diesem Kanal öffnen",
-    "Seconds per turn before the computer moves for you (0: no clock)": (
-        "Sekunden pro Zug, bevor der Computer für dich zieht (0: ohne Uhr)"
-    ),
     "Give and Take (default) or classic Turkish draughts": (
         "Give and Take (Standard) oder klassische türkische Dame"
     ),
@@ -71,7 +68,6 @@ GERMAN: dict[str, str] = {
     "Press **{button}** or type `/draughts move c3-c4`.": (
         "Drück **{button}** oder tippe `/draughts move c3-c4`."
     ),
-    "Players": "Spieler",
     "Rules": "Regeln",
     "{n} man": "{n} Stein",
     "{n} men": "{n} Steine",
@@ -136,9 +132,6 @@ GERMAN: dict[str, str] = {
     "DRAW OFFERED": "REMIS ANGEBOTEN",
     "by {name}": "von {name}",
     # Engine errors
-    "The game is over.": "Die Partie ist vorbei.",
-    "You are not playing in this game.": "Du spielst in dieser Partie nicht mit.",
-    "It's not your turn.": "Du bist nicht am Zug.",
     "The game is not over yet.": "Die Partie ist noch nicht vorbei.",
     "That is not a draughts move.": "Das ist kein Dame-Zug.",
     "Your draw offer already stands.": "Dein Remisangebot steht schon.",

@@ -37,14 +37,10 @@ GERMAN: dict[str, str] = {
         "2 und 3 geben ihn weiter."
     ),
     "Open an Escalation table in this channel": "Einen Eskalation-Tisch in diesem Kanal öffnen",
-    "Seconds per turn before the computer moves for you (0: no clock)": (
-        "Sekunden pro Zug, bevor der Computer für dich zieht (0: ohne Uhr)"
-    ),
     "How many deals to play, with running totals (1–10)": (
         "Wie viele Durchgänge gespielt werden, mit laufendem Punktestand (1–10)"
     ),
     # The table embed
-    "nobody": "niemand",
     "**{name}** leads the next round.": "**{name}** eröffnet die nächste Runde.",
     "**{name}** must beat **{value}**, play a 2 or 3, or take the pile.": (
         "**{name}** muss **{value}** schlagen, eine 2 oder 3 spielen oder den Stapel nehmen."
@@ -57,7 +53,6 @@ GERMAN: dict[str, str] = {
     "Press **{button}** to see your cards and play.": (
         "Drück **{button}**, um deine Karten zu sehen und zu spielen."
     ),
-    "Players": "Spieler",
     "**{name}**: {hand} in hand · {taken} taken · {chips} chips": (
         "**{name}**: {hand} auf der Hand · {taken} im Strafstapel · {chips} Chips"
     ),
@@ -66,16 +61,11 @@ GERMAN: dict[str, str] = {
     "{name} took {n} card": "{name} hat {n} Karte genommen",
     "{name} took {n} cards": "{name} hat {n} Karten genommen",
     # Results
-    "**{names}** wins!": "**{names}** gewinnt!",
-    "**{names}** win!": "**{names}** gewinnen!",
-    "Places": "Platzierung",
     "**{place}.** {name}: **{chips}** chips": "**{place}.** {name}: **{chips}** Chips",
     "Deals": "Durchgänge",
     "Deal {deal}: {name} won {payments}": "Durchgang {deal}: {name} gewinnt, {payments}",
     # The private panel
-    "Your hand: {cards}": "Deine Hand: {cards}",
     "Your hand is empty.": "Deine Hand ist leer.",
-    "The game is over.": "Die Partie ist vorbei.",
     "It's not your turn; you can pick cards ready for it.": (
         "Du bist nicht am Zug; du kannst schon Karten dafür auswählen."
     ),
@@ -117,8 +107,6 @@ GERMAN: dict[str, str] = {
         "Ein vorbereitetes Deck braucht {per_player} Karten pro Spieler: {needed} für "
         "{players}, nicht {given}."
     ),
-    "You are not playing in this game.": "Du spielst in dieser Partie nicht mit.",
-    "It's not your turn.": "Du bist nicht am Zug.",
     "That is not an Escalation move.": "Das ist kein Zug bei Eskalation.",
     "Take without cards; you lead after taking.": (
         "Nimm den Stapel ohne Karten; danach eröffnest du."
@@ -126,25 +114,20 @@ GERMAN: dict[str, str] = {
     "There is nothing to take: lead a card or a set.": (
         "Es gibt nichts zu nehmen: Eröffne mit einer Karte oder mehreren gleichwertigen."
     ),
-    "You don't hold {cards}.": "Du hast {cards} nicht auf der Hand.",
     "Lead an ordinary card or set: a 2 or 3 may lead only when you hold nothing else.": (
         "Eröffne mit einer normalen Karte oder mehreren gleichwertigen: Mit einer 2 oder 3 "
         "darfst du nur eröffnen, wenn du nichts anderes hast."
     ),
     "{cards} ({value}) does not beat {in_force}.": "{cards} ({value}) schlägt {in_force} nicht.",
     # The table image
-    "{names} and {last}": "{names} und {last}",
     "to lead": "eröffnet",
     "to beat {value}": "muss {value} schlagen",
-    "to play": "spielt",
     "won {n} deal": "{n} Sieg",
     "won {n} deals": "{n} Siege",
     "went out": "ist raus",
     "paid {n}": "{n} gezahlt",
     "took {n} card last": "nahm zuletzt {n} Karte",
     "took {n} cards last": "nahm zuletzt {n} Karten",
-    "score": "Punkte",
-    "total": "gesamt",
     "in hand": "Hand",
     "penalty": "Strafstapel",
     "THIS ROUND": "DIESE RUNDE",
@@ -165,9 +148,6 @@ GERMAN: dict[str, str] = {
     "DEAL {deal} OF {deals}": "DURCHGANG {deal} VON {deals}",
     "in stock": "im Nachziehstapel",
     "stock empty": "Nachziehstapel leer",
-    "GAME OVER": "PARTIE VORBEI",
-    "{names} wins": "{names} gewinnt",
-    "{names} win": "{names} gewinnen",
     "{chips} chips": "{chips} Chips",
     "{n} deal": "{n} Durchgang",
     "{n} deals": "{n} Durchgänge",

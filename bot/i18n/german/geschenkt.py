@@ -34,9 +34,6 @@ ergibt 8 + 21 − 5 = 24 Punkte. Bei Gleichstand teilt man sich den Platz.""",
         "ihre niedrigste Karte."
     ),
     "Open a Geschenkt table in this channel": "Öffne einen Geschenkt-Tisch in diesem Kanal",
-    "Seconds per turn before the computer moves for you (0: no clock)": (
-        "Sekunden pro Zug, bevor der Computer für dich zieht (0: ohne Uhr)"
-    ),
     "Tactical variant: 10 chips each, 10/20/30 removed first": (
         "Taktische Variante: je 10 Chips, 10/20/30 vorab aussortiert"
     ),
@@ -54,7 +51,6 @@ ergibt 8 + 21 − 5 = 24 Punkte. Bei Gleichstand teilt man sich den Platz.""",
     "**{n}** chips": "**{n}** Chips",
     "{n} card left": "noch {n} Karte",
     "{n} cards left": "noch {n} Karten",
-    "nobody": "niemand",
     "**{name}**: {cards}": "**{name}**: {cards}",
     "no cards": "keine Karten",
     "Cards in front of each player": "Ausliegende Karten",
@@ -70,9 +66,6 @@ ergibt 8 + 21 − 5 = 24 Punkte. Bei Gleichstand teilt man sich den Platz.""",
     "**{n}** points": "**{n}** Punkte",
     "{n} chip": "{n} Chip",
     "{n} chips": "{n} Chips",
-    "**{names}** wins!": "**{names}** gewinnt!",
-    "**{names}** win!": "**{names}** gewinnen!",
-    "Places": "Platzierung",
     "Removed unseen": "Ungesehen aussortiert",
     "none": "keine",
     # --- engine errors ---
@@ -82,9 +75,6 @@ ergibt 8 + 21 − 5 = 24 Punkte. Bei Gleichstand teilt man sich den Platz.""",
     "Cards {cards} are not in this variant's deck.": (
         "Die Karten {cards} gehören nicht zum Stapel dieser Variante."
     ),
-    "The game is over.": "Die Partie ist vorbei.",
-    "You are not playing in this game.": "Du spielst in dieser Partie nicht mit.",
-    "It's not your turn.": "Du bist nicht am Zug.",
     "That is not a Geschenkt move.": "Das ist kein Geschenkt-Zug.",
     "You have no chips left, so you must take the card.": (
         "Du hast keine Chips mehr, also musst du die Karte nehmen."
@@ -98,16 +88,9 @@ ergibt 8 + 21 − 5 = 24 Punkte. Bei Gleichstand teilt man sich den Platz.""",
     "cards to come": "Karten kommen noch",
     "TO ACT": "AM ZUG",
     "take the {card} or pay a chip": "{card} nehmen oder Chip zahlen",
-    "{n} card": "{n} Karte",
-    "{n} cards": "{n} Karten",
     "{cards} · {points} points": "{cards} · {points} Punkte",
     "no cards yet": "noch keine Karten",
     "cards {points} · chips {chips}": "Karten {points}, Chips {chips}",
-    "score": "Punkte",
-    "GAME OVER": "PARTIE VORBEI",
-    "{names} wins": "{names} gewinnt",
-    "{names} win": "{names} gewinnen",
-    "{names} and {last}": "{names} und {last}",
     "with a score of {score} · the lowest score wins": (
         "mit Punktzahl {score} · die niedrigste gewinnt"
     ),

@@ -41,9 +41,6 @@ Reihenfolge des Ausscheidens.""",
         "Krieg im Kreis: Das niedrigste Duett erbeutet alles auf dem Tisch."
     ),
     "Open a Give & Take table in this channel": "Öffne einen Give-&-Take-Tisch in diesem Kanal",
-    "Seconds per turn before the computer moves for you (0: no clock)": (
-        "Sekunden pro Zug, bevor der Computer für dich zieht (0: ohne Uhr)"
-    ),
     "Reveal every turn without waiting for the director's Go": (
         "Jede Runde aufdecken, ohne auf „Los!“ der Spielleitung zu warten"
     ),
@@ -91,7 +88,6 @@ Reihenfolge des Ausscheidens.""",
     "Fight! Everyone turns up again.": "Kampf! Alle decken erneut auf.",
     "Waiting for **{director}** to press Go.": "Warten, bis **{director}** auf „Los!“ drückt.",
     "Waiting for the director to press Go.": "Warten, bis die Spielleitung auf „Los!“ drückt.",
-    "Players": "Spieler",
     "Duets": "Duette",
     "Middle": "Mitte",
     "Turn {turn} of at most {cap}": "Runde {turn} von höchstens {cap}",
@@ -115,7 +111,6 @@ Reihenfolge des Ausscheidens.""",
     ),
     "**{winners}** wins! ({how})": "**{winners}** gewinnt! ({how})",
     "**{winners}** win! ({how})": "**{winners}** gewinnen! ({how})",
-    "Places": "Platzierung",
     # --- engine errors ---
     "Jokers are not used in Give & Take.": "Give & Take wird ohne Joker gespielt.",
     "{text} is not a Give & Take move; say go, give or take.": (
@@ -125,8 +120,6 @@ Reihenfolge des Ausscheidens.""",
         "Ein vorgegebener Stapel braucht mindestens 2 Karten pro Spieler: {needed} für "
         "{count}, nicht {given}."
     ),
-    "The game is over.": "Die Partie ist vorbei.",
-    "You are not playing in this game.": "Du spielst in dieser Partie nicht mit.",
     "That is not a Give & Take move.": "Das ist kein Give-&-Take-Zug.",
     "You are out of this game.": "Du bist aus dieser Partie ausgeschieden.",
     "Only the director cues the next reveal.": (
@@ -176,7 +169,6 @@ Reihenfolge des Ausscheidens.""",
     "GAME OVER · TURN {turn}": "SPIELENDE · RUNDE {turn}",
     "{name} wins": "{name} gewinnt",
     "Draw: {names}": "Unentschieden: {names}",
-    "{names} and {last}": "{names} und {last}",
     "Game over": "Spielende",
     "Last one standing · the others placed by the order they went out": (
         "Nur noch eine Person im Spiel · die anderen nach der Reihenfolge ihres "
@@ -200,7 +192,6 @@ Reihenfolge des Ausscheidens.""",
         "in Runde {turn} im Kampf ausgeschieden, mit allen Verbliebenen"
     ),
     "card": "Karte",
-    "cards": "Karten",
 }
 
 NAMES: dict[str, str] = {

@@ -38,9 +38,6 @@ den Tisch passen würde.
         "Ein Rommé mit Reihen: Wer an eine fremde Reihe anlegt, übernimmt sie."
     ),
     "Open a TAKE table in this channel": "Öffne einen TAKE-Tisch in diesem Kanal",
-    "Seconds per turn before the computer moves for you (0: no clock)": (
-        "Sekunden pro Zug, bevor der Computer für dich zieht (0: ohne Uhr)"
-    ),
     "Cards dealt to each player (10 only with 2 players)": (
         "Karten, die jeder bekommt (10 nur zu zweit)"
     ),
@@ -60,7 +57,6 @@ den Tisch passen würde.
     "run {id}": "Reihe {id}",
     "runs {ids}": "Reihen {ids}",
     # --- table, panel, results ---
-    "nobody": "niemand",
     "empty": "leer",
     "Hand {hand} · target {target}. **{name}** draws.": (
         "Runde {hand} · Ziel {target}. **{name}** zieht."
@@ -74,14 +70,10 @@ den Tisch passen würde.
     "**{name}**: {cards} · runs {laid} · total {total}": (
         "**{name}**: {cards} · Reihen {laid} · gesamt {total}"
     ),
-    "{n} card": "{n} Karte",
-    "{n} cards": "{n} Karten",
-    "Players": "Spieler",
     "Runs": "Reihen",
     "Last move": "Letzter Zug",
     "Last hand": "Letzte Runde",
     "{name}: {move} (took from {victims})": "{name}: {move} (übernommen von {victims})",
-    "Your hand: {cards}": "Deine Hand: {cards}",
     "The match is over.": "Die Partie ist vorbei.",
     "It's {name}'s turn. Your panel updates when you use it.": (
         "{name} ist am Zug. Dein Panel aktualisiert sich, wenn du es benutzt."
@@ -102,7 +94,6 @@ den Tisch passen würde.
     "Hand {hand}: {scores}": "Runde {hand}: {scores}",
     "**{names}** wins the match!": "**{names}** gewinnt die Partie!",
     "**{names}** win the match!": "**{names}** gewinnen die Partie!",
-    "Places": "Platzierung",
     "Hands": "Runden",
     # --- engine errors ---
     "{text} is not a TAKE move; say draw stock, draw discard, meld <cards> "
@@ -123,14 +114,10 @@ den Tisch passen würde.
         "{hand_size} Karten (dazu eine erste Ablagekarte und eine Stapelkarte), "
         "nicht {given}."
     ),
-    "The game is over.": "Die Partie ist vorbei.",
-    "You are not playing in this game.": "Du spielst in dieser Partie nicht mit.",
-    "It's not your turn.": "Du bist nicht am Zug.",
     "That is not a TAKE move.": "Das ist kein TAKE-Zug.",
     "Draw first: from the stock or the discard pile.": (
         "Zieh zuerst: vom Stapel oder vom Ablagestapel."
     ),
-    "You don't hold {cards}.": "Du hast {cards} nicht auf der Hand.",
     "You can lay down every card you hold, so you must: that play would leave cards "
     "you couldn't lay down.": (
         "Du kannst alle deine Karten auslegen, also musst du das auch: Nach diesem Zug "
@@ -188,13 +175,11 @@ den Tisch passen würde.
     ),
     # --- the table image ---
     "STOCK": "STAPEL",
-    "cards": "Karten",
     "TURNED OVER": "UMGEDREHT",
     "DISCARD": "ABLAGE",
     "in pile": "abgelegt",
     "HAND {hand} · FIRST TO {target} POINTS": "RUNDE {hand} · ZIEL: {target} PUNKTE",
     "to draw": "zieht",
-    "to play": "spielt",
     "took {card} from the discard pile": "nahm {card} vom Ablagestapel",
     "{who} drew from the stock": "{who} zog vom Stapel",
     "{who} took {cards} from the discard pile": "{who} nahm {cards} vom Ablagestapel",
@@ -206,13 +191,10 @@ den Tisch passen würde.
     ),
     "{who} added {card} to {runs}": "{who} legte {card} an {runs} an",
     "{who} joined {runs} with {card}": "{who} verband {runs} mit {card}",
-    "{names} and {last}": "{names} und {last}",
     "Hand {hand}:": "Runde {hand}:",
     "{name} went out": "{name} ist raus",
     "the stock ran out": "der Stapel ist leer",
     "MATCH OVER": "PARTIE VORBEI",
-    "{names} wins": "{names} gewinnt",
-    "{names} win": "{names} gewinnen",
     "{points} after {hands}, playing to {target} · a hand scores laid minus held (laid-held)": (
         "{points} nach {hands}, Ziel {target} · Rundenwertung: ausgelegt minus Hand "
         "(ausgelegt-Hand)"
@@ -232,8 +214,6 @@ den Tisch passen würde.
     "FLOATER": "BLANK",
     "laid": "ausgelegt",
     "no runs": "keine Reihen",
-    "score": "Punkte",
-    "total": "gesamt",
     "held": "Rest",
     # --- the hand image ---
     "YOUR HAND": "DEINE HAND",
