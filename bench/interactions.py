@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from bench.common import (
+    ENGLISH_SERVER,
     parser,
     percentile,
     print_machine,
@@ -293,7 +294,9 @@ class Measured:
 async def measure(bot: Bot, level: Level, workdir: Path) -> Measured:
     """Start Redis, the fake and the bot; set up ``level.games`` tables; time the clicks."""
     redis = RedisServer(workdir / f"redis-{bot.module}-{level.games}")
-    fake = FakeDiscord(channel_names=[f"table-{i}" for i in range(level.games)])
+    fake = FakeDiscord(
+        guild_locale=ENGLISH_SERVER, channel_names=[f"table-{i}" for i in range(level.games)]
+    )
     await fake.start()
     process = BotProcess(
         bot.module,

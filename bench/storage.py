@@ -423,7 +423,9 @@ async def _bot_memory(games: int, workdir: Path) -> BotMemory:
 
     started = time.perf_counter()
     server = RedisServer(workdir / "redis")
-    fake = FakeDiscord(channel_names=[f"table-{i}" for i in range(games)])
+    fake = FakeDiscord(
+        guild_locale=common.ENGLISH_SERVER, channel_names=[f"table-{i}" for i in range(games)]
+    )
     await fake.start()
     process = BotProcess(
         "bot",

@@ -2,9 +2,12 @@
 placeholders, no template is built with an f-string, and the catalogue holds nothing
 the code no longer says.
 
-Templates are found by reading the source: the first argument of `tr`, `N_` and the
-game errors, the two templates of `plural`, and the engines' ``title``. The computer
-players (`bot/ai/`) are left out: their errors are bugs that are logged, never shown.
+Templates are found by reading the source: the first argument of `tr`, `N_` and of
+`GameError` and every error class derived from it, the two templates of `plural`, and
+the engines' ``title``; both sides of a conditional expression count. Arguments that
+are names (a template chosen elsewhere) can't be read here: those templates must be
+marked with `N_` where they are written. The computer players (`bot/ai/`) are left
+out: their errors are bugs that are logged, never shown.
 """
 
 from __future__ import annotations
@@ -21,20 +24,38 @@ from bot.i18n import german, lang_of, plural, tr
 from bot.i18n.german import GERMAN
 
 BOT = Path(__file__).resolve().parents[1] / "bot"
-ERRORS = {
-    "GameError",
-    "IllegalAction",
-    "InvalidMoveError",
-    "IllegalMoveError",
-    "AmbiguousMoveError",
-}
-TEMPLATE_ARGS = {"tr": (1,), "N_": (0,), "plural": (2, 3), **{name: (0,) for name in ERRORS}}
+MARKERS = {"tr": (1,), "N_": (0,), "plural": (2, 3)}
+"""The template arguments of the translation functions, by position."""
 
 
 @dataclass(frozen=True)
 class Site:
     where: str
     node: ast.expr
+
+
+def _sources() -> list[tuple[Path, ast.Module]]:
+    """Every module of the bot whose texts players read (the computer players' errors
+    are bugs that are logged, never shown; the catalogue is the other side)."""
+    return [
+        (path, ast.parse(path.read_text(), str(path)))
+        for path in sorted(BOT.rglob("*.py"))
+        if "i18n" not in path.parts and "ai" not in path.parts
+    ]
+
+
+def _error_classes(sources: list[tuple[Path, ast.Module]]) -> set[str]:
+    """`GameError` and every class derived from it, however indirectly."""
+    bases: dict[str, set[str]] = {}
+    for _, tree in sources:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                names = {b.id for b in node.bases if isinstance(b, ast.Name)}
+                bases.setdefault(node.name, set()).update(names)
+    errors = {"GameError"}
+    while grown := {name for name, parents in bases.items() if parents & errors} - errors:
+        errors |= grown
+    return errors
 
 
 def _call_name(call: ast.Call) -> str:
@@ -45,31 +66,44 @@ def _call_name(call: ast.Call) -> str:
     return ""
 
 
-def _is_title(node: ast.AST) -> bool:
-    """``title = "..."`` in a class body: an engine's game title, shown to players."""
-    return (
-        isinstance(node, ast.Assign)
-        and len(node.targets) == 1
-        and isinstance(node.targets[0], ast.Name)
-        and node.targets[0].id == "title"
-    )
+def _title_value(node: ast.AST) -> ast.expr | None:
+    """The value of ``title = "..."`` (or ``title: str = "..."``) in a class body: an
+    engine's game title, shown to players."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target: ast.expr = node.targets[0]
+    elif isinstance(node, ast.AnnAssign) and node.value is not None:
+        target = node.target
+    else:
+        return None
+    return node.value if isinstance(target, ast.Name) and target.id == "title" else None
+
+
+def _branches(node: ast.expr) -> Iterator[ast.expr]:
+    """``node``, or each side of a conditional expression (``"a" if x else "b"``)."""
+    if isinstance(node, ast.IfExp):
+        yield from _branches(node.body)
+        yield from _branches(node.orelse)
+    else:
+        yield node
 
 
 def template_sites() -> Iterator[Site]:
-    for path in sorted(BOT.rglob("*.py")):
-        if "i18n" in path.parts or "ai" in path.parts:
-            continue
-        tree = ast.parse(path.read_text(), str(path))
+    sources = _sources()
+    positions = MARKERS | {name: (0,) for name in _error_classes(sources)}
+    for path, tree in sources:
         for node in ast.walk(tree):
             where = f"{path.relative_to(BOT.parent)}:{getattr(node, 'lineno', 0)}"
-            if "engines" in path.parts and _is_title(node):
-                assert isinstance(node, ast.Assign)
-                yield Site(where, node.value)
-            if not isinstance(node, ast.Call):
-                continue
-            for index in TEMPLATE_ARGS.get(_call_name(node), ()):
-                if index < len(node.args):
-                    yield Site(where, node.args[index])
+            title = _title_value(node) if "engines" in path.parts else None
+            arguments = [title] if title is not None else []
+            if isinstance(node, ast.Call):
+                arguments += [
+                    node.args[index]
+                    for index in positions.get(_call_name(node), ())
+                    if index < len(node.args)
+                ]
+            for argument in arguments:
+                for branch in _branches(argument):
+                    yield Site(where, branch)
 
 
 def literal_templates() -> dict[str, str]:

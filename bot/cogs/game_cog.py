@@ -148,7 +148,7 @@ class GameCog:
                 opened=await self.bot.clock.now(),
                 guild_id=guild_id,
                 channel_id=channel_id,
-                lang=lang_of(interaction.guild_locale),
+                lang=public_lang(interaction),
                 host=_player(interaction),
                 seats=[_seat(interaction.user)],
                 options=options.model_dump(mode="json"),
@@ -923,7 +923,7 @@ class GameCog:
     async def _close_message(self, table: Table, reason: str) -> None:
         if table.message_id is None:
             return
-        notice = embeds.notice_embed(self.engine.title, 0x95A5A6, reason)
+        notice = embeds.notice_embed(self._title(table.lang), 0x95A5A6, reason)
         partial = self.bot.get_partial_messageable(table.channel_id)
         try:
             await partial.get_partial_message(table.message_id).edit(
@@ -988,6 +988,16 @@ def _moved(table: Table, player: PlayerId) -> None:
 
 def _message_id(interaction: Interaction) -> int | None:
     return interaction.message.id if interaction.message is not None else None
+
+
+def public_lang(interaction: Interaction) -> Lang:
+    """The language of public messages started by this interaction: the server's
+    (its community locale). A server that never chose one reports American English,
+    and then the language of the person starting is the better guess."""
+    guild = interaction.guild_locale
+    if guild is None or guild == discord.Locale.american_english:
+        return lang_of(interaction.locale)
+    return lang_of(guild)
 
 
 def _user_lang(interaction: Interaction) -> Lang:

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs.errors import answering_errors
+from bot.cogs.game_cog import public_lang
 from bot.engines.base import GameError
 from bot.i18n import N_, Lang, lang_of, tr
 from bot.stats import GameStats, PlayerStats
@@ -62,7 +63,7 @@ def stats_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]:
             if interaction.guild_id is None:
                 raise GameError("Stats are kept per server.")
             record = await bot.stats.player(interaction.guild_id, str(who.id))
-            lang = lang_of(interaction.guild_locale)
+            lang = public_lang(interaction)
             embed = discord.Embed(
                 title=tr(lang, "{name}: stats", name=who.display_name),
                 description=stats_text(record, titles(), lang),
@@ -80,7 +81,7 @@ def stats_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]:
             if interaction.guild_id is None:
                 raise GameError("Leaderboards are kept per server.")
             rows = await bot.stats.leaderboard(interaction.guild_id, game)
-            lang = lang_of(interaction.guild_locale)
+            lang = public_lang(interaction)
             lines = [
                 tr(
                     lang,

@@ -1018,16 +1018,11 @@ def _snap_alpha(quantized: Image.Image) -> None:
     quantized.putpalette(palette, "RGBA")
 
 
-def join_words(words: Sequence[str]) -> str:
-    """Join for prose: "A", "A and B", "A, B and C"."""
+def join_words(words: Sequence[str], lang: Lang) -> str:
+    """Join for prose in ``lang``: "A", "A and B", "A, B and C"."""
     if len(words) <= 1:
         return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def plural(count: int, word: str) -> str:
-    """``count`` and ``word``, with an "s" unless the count is one: 1 card, 2 cards."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+    return tr(lang, "{names} and {last}", names=", ".join(words[:-1]), last=words[-1])
 
 
 def signed(number: int) -> str:

@@ -32,6 +32,7 @@ from bot.render.common import (
     draw_rounded,
     fanned_backs,
     fit_text,
+    join_words,
     new_panel,
     pill,
     place,
@@ -151,13 +152,6 @@ def signed(number: int) -> str:
 
 def rank_text(card: Card) -> str:
     return str(card)[:-1]
-
-
-def join_names(names: Sequence[str], lang: Lang) -> str:
-    """Join for prose: "A", "A and B", "A, B and C" (in ``lang``)."""
-    if len(names) <= 1:
-        return "".join(names)
-    return tr(lang, "{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 # --- seat lanes ------------------------------------------------------------------
@@ -538,7 +532,7 @@ def _draw_final_header(image: Image.Image, table: _Table) -> None:
         winners = [table.name(s.player) for s in view.seats if table.score(s) == best]
         style = BIG_NUMBER.but(fill=PALETTE.accent)
         headline = plural(
-            lang, len(winners), "{names} wins", "{names} win", names=join_names(winners, lang)
+            lang, len(winners), "{names} wins", "{names} win", names=join_words(winners, lang)
         )
         title = fit_text(headline, style, DEALS_X - 24 - x)
         stamp_text(image, (x, CARDS_TOP + 22), title, style, "lm")

@@ -33,6 +33,7 @@ from bot.render.common import (
     draw_text,
     faded,
     fit_text,
+    join_words,
     new_panel,
     number_card,
     place,
@@ -387,7 +388,7 @@ def _draw_final_header(
             for i, s in enumerate(view.seats)
             if s.score == best
         ]
-        who = _join_names(winners, lang)
+        who = join_words(winners, lang)
         title = plural(lang, len(winners), "{names} wins", "{names} win", names=who)
         style = BIG_NUMBER.but(fill=PALETTE.accent)
         title = fit_text(title, style, _title_width(view))
@@ -396,13 +397,6 @@ def _draw_final_header(
         draw_text(draw, (x, y + DETAIL_Y - 10), detail, DETAIL)
     if view.removed:
         _draw_removed(image, draw, view.removed, lang)
-
-
-def _join_names(names: Sequence[str], lang: Lang) -> str:
-    """Names for prose: "A", "A and B", "A, B and C" (in ``lang``)."""
-    if len(names) <= 1:
-        return "".join(names)
-    return tr(lang, "{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def _title_width(view: GeschenktView) -> int:

@@ -67,3 +67,20 @@ async def test_slash_commands_are_localized_for_german_clients(
     stats = driver.fake.find_command("stats")
     assert stats["name_localizations"]["de"] == "statistik"
     assert stats["description_localizations"]["de"].startswith("Partien, Siege")
+
+
+@pytest.mark.guild_locale("en-US")
+async def test_a_server_without_a_language_gets_its_host_s(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    """Discord reports en-US for servers that never chose a language: a table opened by
+    a German user is then German, one opened by an English user English."""
+    await bot_process("bot")
+    german = (await driver.slash(driver.user("bernd"), "geschenkt start")).message
+    english = (
+        await driver.slash(
+            driver.user("alice"), "geschenkt start", channel=driver.fake.channel_ids[1]
+        )
+    ).message
+    assert "neuer Tisch" in german.text
+    assert "new table" in english.text

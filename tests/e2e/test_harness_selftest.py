@@ -212,6 +212,7 @@ async def test_dropped_gateway_resumes_and_replays_missed_events(
 # ---------------------------------------------------------------- protocol, without a bot
 
 
+@pytest.mark.guild_locale("de")
 async def test_zlib_stream_gateway_identify_heartbeat_and_resume(
     fake_discord: FakeDiscord, http: aiohttp.ClientSession
 ) -> None:

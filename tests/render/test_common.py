@@ -106,10 +106,11 @@ def test_to_png_is_a_small_palette_png_keeping_transparency() -> None:
 
 
 def test_join_words() -> None:
-    assert join_words([]) == ""
-    assert join_words(["A"]) == "A"
-    assert join_words(["A", "B"]) == "A and B"
-    assert join_words(["A", "B", "C"]) == "A, B and C"
+    assert join_words([], "en") == ""
+    assert join_words(["A"], "en") == "A"
+    assert join_words(["A", "B"], "en") == "A and B"
+    assert join_words(["A", "B", "C"], "en") == "A, B and C"
+    assert join_words(["A", "B", "C"], "de") == "A, B und C"
 
 
 def test_german_text_is_drawn_as_german_spells_it_without_umlauts() -> None:

@@ -32,7 +32,6 @@ from bot.render.common import (
     fanned_backs,
     new_panel,
     place_colour,
-    plural,
     stamp_text,
     turn_arrow,
 )
@@ -403,7 +402,6 @@ def test_place_colours_and_plurals() -> None:
         PALETTE.faint,
         PALETTE.faint,
     ]
-    assert [plural(k, "card") for k in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
 
 
 # --- languages ----------------------------------------------------------------------

@@ -72,7 +72,7 @@ GERMAN: dict[str, str] = {
     "{text!r} is not a card.": "{text!r} ist keine Karte.",
     "Nobody started this table, so it has closed. Open a new one with `/{game} start`.": (
         "Niemand hat diesen Tisch gestartet, darum ist er geschlossen. Öffne einen neuen "
-        "mit `/{game} start`."
+        "mit `/{game} starten`."
     ),
     "A {title} game is already running here; see `/{game} status`, "
     "or ask its host to abandon it.": (
@@ -101,7 +101,7 @@ GERMAN: dict[str, str] = {
     ),
     "You can't leave a running game; the host can end it with `/{game} abandon`.": (
         "Eine laufende Partie kannst du so nicht verlassen; der Gastgeber kann sie mit "
-        "`/{game} abandon` beenden."
+        "`/{game} abbrechen` beenden."
     ),
     "The game hasn't started yet.": "Die Partie hat noch nicht begonnen.",
     "This game is over.": "Diese Partie ist vorbei.",
@@ -119,16 +119,16 @@ GERMAN: dict[str, str] = {
     ),
     "That button is not one I know.": "Diesen Knopf kenne ich nicht.",
     "That game has ended. Start a new one with `/{game} start`.": (
-        "Diese Partie ist zu Ende. Starte eine neue mit `/{game} start`."
+        "Diese Partie ist zu Ende. Starte eine neue mit `/{game} starten`."
     ),
     "That game is no longer available on this bot.": (
         "Dieses Spiel gibt es bei diesem Bot nicht mehr."
     ),
     "There's no {title} game in this channel; start one with `/{game} start`.": (
-        "In diesem Kanal läuft keine Partie {title}; starte eine mit `/{game} start`."
+        "In diesem Kanal läuft keine Partie {title}; starte eine mit `/{game} starten`."
     ),
     "The game here is over; start a new one with `/{game} start`.": (
-        "Die Partie hier ist vorbei; starte eine neue mit `/{game} start`."
+        "Die Partie hier ist vorbei; starte eine neue mit `/{game} starten`."
     ),
     "Only the host or someone with Manage Messages can abandon the game.": (
         "Nur der Gastgeber oder jemand mit dem Recht „Nachrichten verwalten“ kann die "
@@ -164,7 +164,7 @@ GERMAN: dict[str, str] = {
     "**{title}** ({low}–{high} players): {tagline}\n"
     "Start: `/{game} start` · rules: `/{game} rules`": (
         "**{title}** ({low}–{high} Spieler): {tagline}\n"
-        "Start: `/{game} start` · Regeln: `/{game} rules`"
+        "Start: `/{game} starten` · Regeln: `/{game} regeln`"
     ),
     "Everyone joins with **Join**; the host can add computer players and presses "
     "**Start**. Your private cards come in messages only you can see.": (
@@ -187,7 +187,7 @@ GERMAN: dict[str, str] = {
     "Stats are kept per server.": "Statistiken werden pro Server geführt.",
     "Leaderboards are kept per server.": "Bestenlisten werden pro Server geführt.",
     "I don't host a game called {game!r}; see `/help`.": (
-        "Ein Spiel namens {game!r} habe ich nicht; sieh unter `/help` nach."
+        "Ein Spiel namens {game!r} habe ich nicht; sieh unter `/hilfe` nach."
     ),
     # Shared by several games
     "**{names}** win!": "**{names}** gewinnen!",
