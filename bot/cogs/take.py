@@ -33,7 +33,7 @@ from bot.engines.take import (
 )
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
-from bot.render.take import render_hand, render_table
+from bot.render.take import last_action_sentence, render_hand, render_table
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
@@ -315,18 +315,23 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction]):
         return ", ".join(f"{player_name(p, names)} {points:+d}" for p, points in scores.items())
 
     def _last_line(self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang) -> str:
+        """The last action as the table image says it, cards as labels."""
         assert view.last is not None
-        who = player_name(view.last.player, names)
-        if not view.last.took_from:
-            return f"{who}: {view.last.action}"
-        victims = ", ".join(player_name(p, names) for p in view.last.took_from)
-        return tr(
+        tokens = last_action_sentence(
+            view.last,
             lang,
-            "{name}: {move} (took from {victims})",
-            name=who,
-            move=view.last.action,
-            victims=victims,
+            player_name(view.last.player, names),
+            [player_name(p, names) for p in view.last.took_from],
         )
+        return " ".join(token if isinstance(token, str) else token_label(token) for token in tokens)
+
+
+def token_label(token: tuple[Card, Card | None]) -> str:
+    """A card of a sentence as text: ``8♣``, or ``🃏(8♣)`` for a joker standing for 8♣."""
+    card, stands_for = token
+    if stands_for is None:
+        return card_label(card)
+    return f"{card_label(card)}({card_label(stands_for)})"
 
 
 def build(bot: TableBot) -> GameCog:

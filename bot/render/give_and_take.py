@@ -42,6 +42,7 @@ from bot.render.common import (
     empty_slot,
     fit_name,
     fit_text,
+    join_words,
     new_panel,
     pill,
     place,
@@ -59,10 +60,12 @@ RING_X = WIDTH // 2
 """The ring's centre, horizontally; vertically it depends on the layout."""
 
 # --- seats ---
-SEAT_W, SEAT_H = 184, 88
+SEAT_W, SEAT_H = 184, 104
 SEAT_PAD = 12
 PILE_ROW = 60
 """Middle of a seat's pile row, below the seat's top edge."""
+PILE_CAPTION = PILE_ROW + 35
+"""Middle of the piles' captions (under the stacks: room for "Nehmen")."""
 STACK_WIDTH = SMALL_CARD.width + 3 * 3
 """A pile's face-down stack at its tallest (four backs, 3 px apart)."""
 PILL_OVERHANG = 10
@@ -115,7 +118,7 @@ SEAT_SPOTS: dict[int, tuple[Point, ...]] = {
     2: ((0, 165), (0, -165)),
     3: ((0, 200), (262, -100), (-262, -100)),
     4: ((-250, 165), (250, 165), (250, -165), (-250, -165)),
-    5: ((0, 230), (292, 60), (180, -180), (-180, -180), (-292, 60)),
+    5: ((0, 230), (292, 60), (180, -187), (-180, -187), (-292, 60)),
 }
 DUET_SPOTS: dict[int, tuple[Point, ...]] = {
     0: (),
@@ -333,23 +336,24 @@ def _draw_seat(image: Image.Image, table: _Table, spot: SeatSpot) -> None:
     piles = (give, take) if spot.take_right else (take, give)
     middle = top + PILE_ROW
     for k, (size, caption) in enumerate(piles):
-        _draw_pile(image, left + SEAT_PAD + k * (SEAT_W // 2 - 2), middle, size, caption, fill)
+        x = left + SEAT_PAD + k * (SEAT_W // 2 - 2)
+        _draw_pile(image, x, middle, size, fill)
+        caption = fit_text(caption, CAPTION, SEAT_W // 2 - SEAT_PAD - 2)
+        stamp_text(image, (x, top + PILE_CAPTION), caption, CAPTION, "lm")
     if seat.director:
         _draw_director_tag(image, left + SEAT_W - SEAT_PAD, top, active, table.lang)
 
 
-def _draw_pile(
-    image: Image.Image, x: float, middle: float, count: int, caption: str, ground: RGBA
-) -> None:
+def _draw_pile(image: Image.Image, x: float, middle: float, count: int, ground: RGBA) -> None:
+    """A seat's pile: its face-down stack and, beside it, how many cards it holds (the
+    caption goes under both)."""
     stack, layers = card_stack(SMALL_CARD, count)
     card_top = middle - SMALL_CARD.height / 2 - 1
     if layers:
         place(image, stack, x, card_top - 1.5 * (layers - 1))
     else:
         empty_slot(image, x, card_top, SMALL_CARD, ground)
-    text_x = x + STACK_WIDTH + 8
-    stamp_text(image, (text_x, middle - 7), str(count), COUNT, "lm")
-    stamp_text(image, (text_x, middle + 12), caption, CAPTION, "lm")
+    stamp_text(image, (x + STACK_WIDTH + 8, middle), str(count), COUNT, "lm")
 
 
 def _draw_director_tag(
@@ -628,13 +632,6 @@ def _final_detail(view: GiveAndTakeView, seat: SeatView, lang: Lang) -> str:
     return tr(lang, "went out on turn {turn}", turn=turn)
 
 
-def join_names(names: Sequence[str], lang: Lang) -> str:
-    """Join for prose in ``lang``: "A", "A and B", "A, B and C"."""
-    if len(names) <= 1:
-        return "".join(names)
-    return tr(lang, "{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
-
-
 def _draw_final(table: _Table) -> Image.Image:
     view, lang = table.view, table.lang
     places = final_places(view)
@@ -650,7 +647,7 @@ def _draw_final(table: _Table) -> Image.Image:
     if len(winners) == 1:
         title = fit_name(tr(lang, "{name} wins", name="{}"), winners[0], title_style, room)
     elif winners:
-        draw = tr(lang, "Draw: {names}", names=join_names(winners, lang))
+        draw = tr(lang, "Draw: {names}", names=join_words(winners, lang))
         title = fit_text(draw, title_style, room)
     else:
         title = tr(lang, "Game over")

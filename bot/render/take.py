@@ -31,7 +31,14 @@ from PIL import Image
 
 from bot.engines.base import GameError
 from bot.engines.cards import Card
-from bot.engines.take import HandResultView, RunView, SeatView, TakeView, card_points
+from bot.engines.take import (
+    HandResultView,
+    LastView,
+    RunView,
+    SeatView,
+    TakeView,
+    card_points,
+)
 from bot.i18n import Lang, plural, tr
 from bot.render.common import (
     PALETTE,
@@ -45,6 +52,7 @@ from bot.render.common import (
     draw_rounded,
     fanned_backs,
     fit_text,
+    join_words,
     joker_card,
     new_panel,
     padlock,
@@ -86,6 +94,7 @@ SHEET_ROW = 24
 SHEET_ROWS = 6
 """Hands listed on the score sheet; earlier ones are summed up in one line."""
 SHEET_HAND_WIDTH = 92
+"""The least width of the sheet's first column (wider when the language's labels are)."""
 
 # --- seat lanes ---
 LANE_GAP = 8
@@ -202,19 +211,12 @@ def _draw_empty_slot(image: Image.Image, x: float, y: float, size: CardSize) -> 
     draw_rounded(image, box, size.radius, PALETTE.panel, PALETTE.faint, 1)
 
 
-def join_words(lang: Lang, words: Sequence[str]) -> str:
-    """Join for prose: "A", "A and B", "A, B and C" (in ``lang``)."""
-    if len(words) <= 1:
-        return "".join(words)
-    return tr(lang, "{names} and {last}", names=", ".join(words[:-1]), last=words[-1])
-
-
 def _runs_text(lang: Lang, ids: Sequence[str], separator: str) -> str:
     """``run 3``, or ``runs 3 and 7`` (``runs 3, 7`` with the separator ``", "``; an
     empty separator joins the ids as words)."""
     if len(ids) == 1:
         return tr(lang, "run {id}", id=ids[0])
-    joined = join_words(lang, ids) if not separator else separator.join(ids)
+    joined = join_words(ids, lang) if not separator else separator.join(ids)
     return tr(lang, "runs {ids}", ids=joined)
 
 
@@ -311,47 +313,60 @@ def sentence(template: str, **parts: Sequence[Token]) -> list[Token]:
     return tokens
 
 
-def last_action_tokens(view: TakeView, name: _Names, room: float) -> list[Token]:
-    """The last action in words: "Bob took run 3 from Alice with [8♣]"."""
-    last = view.last
-    if last is None:
-        return []
-    lang = name.lang
-    who = [fit_text(name(last.player), PROSE, room * 0.4)]
+def last_action_sentence(
+    last: LastView, lang: Lang, who: str, owners: Sequence[str] = ()
+) -> list[Token]:
+    """The last action as a sentence in ``lang``: its words, and each card as a card
+    token ("Bob took run 3 from Alice with [8♣]"). ``who`` names the player who acted,
+    ``owners`` those they took runs from. Shared by the table image and the embed."""
+    who_part: list[Token] = [who]
     words = last.action.split()
     kind, rest = (words[0], words[1:]) if words else ("", [])
     cards = [_placed(word) for word in rest]
     if kind == "draw" and rest[:1] == ["stock"]:
-        return sentence(tr(lang, "{who} drew from the stock"), who=who)
+        return sentence(tr(lang, "{who} drew from the stock"), who=who_part)
     if kind == "draw" and rest[:1] == ["discard"]:
         taken: list[Token] = [card for card in cards[1:] if card is not None]
         return sentence(
             tr(lang, "{who} took {cards} from the discard pile"),
-            who=who,
+            who=who_part,
             cards=taken or _words(tr(lang, "a card")),
         )
     if kind == "discard" and cards and cards[0] is not None:
-        return sentence(tr(lang, "{who} discarded {card}"), who=who, card=[cards[0]])
+        return sentence(tr(lang, "{who} discarded {card}"), who=who_part, card=[cards[0]])
     if kind == "meld" and cards and all(card is not None for card in cards):
         laid = [card for card in cards if card is not None]
-        return sentence(tr(lang, "{who} laid down {cards}"), who=who, cards=laid)
+        return sentence(tr(lang, "{who} laid down {cards}"), who=who_part, cards=laid)
     if kind == "add" and len(rest) >= 3 and cards[0] is not None:
         ids = rest[2].split("+")
         runs = _words(_runs_text(lang, ids, ""))
         card = [cards[0]]
-        owners = [fit_text(name(p), PROSE, room * 0.3) for p in last.took_from]
         if owners:
             return sentence(
                 tr(lang, "{who} took {runs} from {owners} with {card}"),
-                who=who,
+                who=who_part,
                 runs=runs,
-                owners=_words(join_words(lang, owners)),
+                owners=_words(join_words(list(owners), lang)),
                 card=card,
             )
         if len(ids) == 1:
-            return sentence(tr(lang, "{who} added {card} to {runs}"), who=who, card=card, runs=runs)
-        return sentence(tr(lang, "{who} joined {runs} with {card}"), who=who, runs=runs, card=card)
-    return [*who, *_words(last.action)]
+            return sentence(
+                tr(lang, "{who} added {card} to {runs}"), who=who_part, card=card, runs=runs
+            )
+        return sentence(
+            tr(lang, "{who} joined {runs} with {card}"), who=who_part, runs=runs, card=card
+        )
+    return [*who_part, *_words(last.action)]
+
+
+def last_action_tokens(view: TakeView, name: _Names, room: float) -> list[Token]:
+    """The last action in words, its names shortened to fit the image's ``room``."""
+    last = view.last
+    if last is None:
+        return []
+    who = fit_text(name(last.player), PROSE, room * 0.4)
+    owners = [fit_text(name(p), PROSE, room * 0.3) for p in last.took_from]
+    return last_action_sentence(last, name.lang, who, owners)
 
 
 # --- the table -----------------------------------------------------------------------
@@ -479,7 +494,7 @@ def _draw_final_header(image: Image.Image, view: TakeView, name: _Names) -> None
     if view.seats:
         best = max(_final_score(view, seat) for seat in view.seats)
         winners = [name(s.player) for s in view.seats if _final_score(view, s) == best]
-        names = join_words(lang, winners)
+        names = join_words(winners, lang)
         text = plural(lang, len(winners), "{names} wins", "{names} win", names=names)
         title = fit_text(text, TITLE, RIGHT - INSET)
         stamp_text(image, (INSET, MARGIN + 50), title, TITLE, "lm")
@@ -498,11 +513,37 @@ def _draw_final_header(image: Image.Image, view: TakeView, name: _Names) -> None
         _draw_sheet(image, view, name)
 
 
+@dataclass(frozen=True)
+class _Columns:
+    """The score sheet's columns: the hand labels', then one per seat."""
+
+    hand_width: float
+    seat_width: float
+
+    def x(self, seat: int) -> float:
+        return INSET + self.hand_width + seat * self.seat_width
+
+
+def sheet_columns(view: TakeView, lang: Lang) -> _Columns:
+    """The hand labels' column as wide as its longest label ("Durchgänge 1-12") needs,
+    at least `SHEET_HAND_WIDTH`; the seats share the rest."""
+    last = view.results[-1].hand if view.results else 1
+    labels = [
+        tr(lang, "Hand {hand}", hand=last),
+        tr(lang, "Hands {first}-{last}", first=1, last=last),
+    ]
+    widest = max(text_width(label, DETAIL) for label in labels)
+    widest = max(widest, text_width(tr(lang, "HAND"), CAPTION))
+    hand_width = max(SHEET_HAND_WIDTH, widest + 10)
+    return _Columns(hand_width, (RIGHT - INSET - hand_width) / max(1, len(view.seats)))
+
+
 def _draw_sheet(image: Image.Image, view: TakeView, name: _Names) -> None:
     """One row per hand (the latest ones), one column per seat: the hand's score, its
     laid and held points, and who went out."""
     seats = view.seats
-    column = (RIGHT - INSET - SHEET_HAND_WIDTH) / max(1, len(seats))
+    lang = name.lang
+    columns = sheet_columns(view, lang)
     top = SHEET_TOP
     draw_rounded(
         image,
@@ -511,22 +552,21 @@ def _draw_sheet(image: Image.Image, view: TakeView, name: _Names) -> None:
         PALETTE.lane,
     )
     middle = top + SHEET_ROW / 2
-    lang = name.lang
     stamp_text(image, (INSET, middle), tr(lang, "HAND"), CAPTION, "lm")
     for k, seat in enumerate(seats):
-        x = INSET + SHEET_HAND_WIDTH + k * column
         style = CAPTION.but(fill=PALETTE.text)
-        stamp_text(image, (x, middle), fit_text(name(seat.player), style, column - 12), style, "lm")
+        text = fit_text(name(seat.player), style, columns.seat_width - 12)
+        stamp_text(image, (columns.x(k), middle), text, style, "lm")
     results = view.results
     shown = results[-SHEET_ROWS:]
     if len(shown) < len(results):
         shown = results[-(SHEET_ROWS - 1) :]
         earlier = results[: len(results) - len(shown)]
-        _draw_earlier(image, view, earlier, top + SHEET_ROW, column, lang)
+        _draw_earlier(image, view, earlier, top + SHEET_ROW, columns, lang)
         top += SHEET_ROW
     for result in shown:
         top += SHEET_ROW
-        _draw_sheet_row(image, view, result, top + SHEET_ROW / 2, column, lang)
+        _draw_sheet_row(image, view, result, top + SHEET_ROW / 2, columns, lang)
 
 
 def _draw_earlier(
@@ -534,7 +574,7 @@ def _draw_earlier(
     view: TakeView,
     earlier: Sequence[HandResultView],
     top: float,
-    column: float,
+    columns: _Columns,
     lang: Lang,
 ) -> None:
     middle = top + SHEET_ROW / 2
@@ -542,10 +582,10 @@ def _draw_earlier(
         label = tr(lang, "Hands {first}-{last}", first=1, last=earlier[-1].hand)
     else:
         label = tr(lang, "Hand {hand}", hand=1)
-    label = fit_text(label, DETAIL, SHEET_HAND_WIDTH - 1)
+    label = fit_text(label, DETAIL, columns.hand_width - 1)
     stamp_text(image, (INSET, middle), label, DETAIL, "lm")
     for k, seat in enumerate(view.seats):
-        x = INSET + SHEET_HAND_WIDTH + k * column
+        x = columns.x(k)
         total = sum(result.scores.get(seat.player, 0) for result in earlier)
         stamp_text(image, (x, middle), signed(total), DETAIL.but(fill=PALETTE.text), "lm")
 
@@ -555,14 +595,15 @@ def _draw_sheet_row(
     view: TakeView,
     result: HandResultView,
     middle: float,
-    column: float,
+    columns: _Columns,
     lang: Lang,
 ) -> None:
-    label = fit_text(tr(lang, "Hand {hand}", hand=result.hand), DETAIL, SHEET_HAND_WIDTH - 1)
+    label = tr(lang, "Hand {hand}", hand=result.hand)
+    label = fit_text(label, DETAIL, columns.hand_width - 1)
     stamp_text(image, (INSET, middle), label, DETAIL, "lm")
     for k, seat in enumerate(view.seats):
         player = seat.player
-        x = INSET + SHEET_HAND_WIDTH + k * column
+        x = columns.x(k)
         score = signed(result.scores.get(player, 0))
         style = DETAIL.but(fill=PALETTE.text)
         stamp_text(image, (x, middle), score, style, "lm")

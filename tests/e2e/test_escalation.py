@@ -29,7 +29,7 @@ from tests.harness.models import FakeMessage, FakeUser
 
 HAND = "My hand"
 PICKER = {"en": "Pick the cards to play", "de": "Wähl die Karten aus, die du spielen willst"}
-TAKE_PILE = {"en": "Take the pile", "de": "Stapel nehmen"}
+TAKE_PILE = {"en": "Take the pile", "de": "Ablage nehmen"}
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 TURN = re.compile(r"<@(\d+)>, your turn\.")
 

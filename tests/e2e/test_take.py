@@ -187,7 +187,7 @@ async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotF
     await game.driver.click(alice, table, "Starten")
     state = await game.state()
     assert "Meine Hand" in table.labels
-    assert "Runde 1 · Ziel 500." in table.text and "zieht." in table.text
+    assert "Durchgang 1 · Ziel 500." in table.text and "zieht." in table.text
     assert "Ablagestapel: **" in table.text and "7 Karten · Reihen 0 · gesamt 0" in table.text
 
     english = (await game.driver.click(alice, table, "Meine Hand")).message
@@ -202,5 +202,14 @@ async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotF
         assert "ist am Zug" in other.text and other.labels == ["Aktualisieren"]
     else:
         assert "Zieh eine Karte, um deinen Zug zu beginnen." in panel.text
-        assert "Vom Stapel ziehen" in panel.labels
+        assert "Vom Nachziehstapel ziehen" in panel.labels
         assert "'s turn" in other.text and other.labels == ["Refresh"]
+
+    # The last move reads as a sentence in the server's language, not as move notation.
+    drawer = "Vom Nachziehstapel ziehen" if first is bernd else "Draw from the stock"
+    await game.driver.click(first, panel, drawer)
+    name = first.display_name
+    await game.driver.wait_for(
+        lambda: f"{name} zog vom Nachziehstapel" in table.text, what="the last move in German"
+    )
+    assert "Letzter Zug" in table.text and "draw stock" not in table.text

@@ -56,7 +56,7 @@ GERMAN: dict[str, str] = {
         "werden, keine 180°-Wendungen, keine Dame aus dem letzten Stein.\n"
         "**Beispiel:** `c4xc6xc8` springt von c4 über c5 nach c6, dann über c7 nach c8.\n"
         "**Zug** öffnet dein Panel: Wähle einen Stein, dann seinen Zug; oder tippe "
-        "`/draughts move c3-c4`."
+        "`/draughts zug c3-c4`."
     ),
     # The table
     "Move": "Zug",
@@ -66,7 +66,7 @@ GERMAN: dict[str, str] = {
     "A capture is required.": "Es herrscht Schlagzwang.",
     "{name} offers a draw.": "{name} bietet Remis an.",
     "Press **{button}** or type `/draughts move c3-c4`.": (
-        "Drück **{button}** oder tippe `/draughts move c3-c4`."
+        "Drück **{button}** oder tippe `/draughts zug c3-c4`."
     ),
     "Rules": "Regeln",
     "{n} man": "{n} Stein",
@@ -82,7 +82,7 @@ GERMAN: dict[str, str] = {
     ),
     "You must capture: {squares}.": "Du musst schlagen: {squares}.",
     "This piece has {n} moves; type the others with /draughts move.": (
-        "Dieser Stein hat {n} Züge; tippe die übrigen mit /draughts move ein."
+        "Dieser Stein hat {n} Züge; tippe die übrigen mit /draughts zug ein."
     ),
     "Pick a piece": "Wähle einen Stein",
     "Pick its move": "Wähle seinen Zug",
@@ -171,6 +171,32 @@ GERMAN: dict[str, str] = {
         "gezogen ist (von {squares})."
     ),
     "{move} is not a legal move here.": "{move} ist hier kein erlaubter Zug.",
+    "{square!r} is not a square; files run a–h and ranks 1–8.": (
+        "{square!r} ist kein Feld; die Linien gehen von a bis h, die Reihen von 1 bis 8."
+    ),
+    "A board is 64 squares of -2..2.": "Ein Brett besteht aus 64 Feldern mit Werten von -2 bis 2.",
+    "The side to move is 1 (White) or -1 (Black).": (
+        "Die Seite am Zug ist 1 (Weiß) oder -1 (Schwarz)."
+    ),
+    "Unknown ruleset {ruleset!r}.": "Unbekanntes Regelwerk {ruleset!r}.",
+    "{fen!r}: a position starts with W or B (the side to move).": (
+        "{fen!r}: Eine Stellung beginnt mit W oder B (die Seite am Zug)."
+    ),
+    "{fen!r}: each side's pieces start with W or B.": (
+        "{fen!r}: Die Steine jeder Seite beginnen mit W oder B."
+    ),
+    "{fen!r} lists {colour} twice.": "{fen!r} nennt {colour} zweimal.",
+    "{fen!r}: a side has at most {most} pieces.": (
+        "{fen!r}: Eine Seite hat höchstens {most} Steine."
+    ),
+    "{fen!r}: {token!r} is not a square.": "{fen!r}: {token!r} ist kein Feld.",
+    "{fen!r}: two pieces on {square}.": "{fen!r}: zwei Steine auf {square}.",
+    "{fen!r}: a man can't stand on {square}, its promotion rank.": (
+        "{fen!r}: Auf {square} kann kein Stein stehen, das ist die gegnerische Grundreihe."
+    ),
+    "The last-moved piece on {square} must belong to the side that just moved.": (
+        "Der zuletzt gezogene Stein auf {square} muss der Seite gehören, die gerade gezogen hat."
+    ),
 }
 
 NAMES: dict[str, str] = {

@@ -23,7 +23,7 @@ GERMAN: dict[str, str] = {
         "J (Bube) 11, 10–7 wie aufgedruckt; 4, 5 und 6 sind alle 6 wert und dürfen gemischt "
         "werden (4+6+5 ergibt 18). Eine **2** oder **3** geht immer, aber nur allein: Sie "
         "gibt den Wert unverändert weiter, eine 3 kehrt außerdem die Richtung um. Du kannst "
-        "oder willst nicht spielen? **Stapel nehmen**: Die Karten der Runde kommen verdeckt "
+        "oder willst nicht spielen? **Ablage nehmen**: Die Karten der Runde kommen verdeckt "
         "auf deinen Strafstapel, und du eröffnest die nächste Runde mit einer beliebigen "
         "Karte. Nach dem Spielen ziehst du vom Nachziehstapel auf 6 Karten nach.\n"
         "**Beispiel:** J liegt (11). Du kannst mit Q schlagen oder mit 7+7 (14), oder mit "
@@ -33,17 +33,17 @@ GERMAN: dict[str, str] = {
         "**Meine Hand** öffnet dein privates Fenster: Wähl im Menü Karten aus, dann Spielen."
     ),
     "Beat the value in force with higher sets, or take the pile; 2s and 3s pass it on.": (
-        "Überbiete den geltenden Wert mit gleichwertigen Karten oder nimm den Stapel; "
+        "Überbiete den geltenden Wert mit gleichwertigen Karten oder nimm die Ablage; "
         "2 und 3 geben ihn weiter."
     ),
-    "Open an Escalation table in this channel": "Einen Eskalation-Tisch in diesem Kanal öffnen",
+    "Open an Escalation table in this channel": "Einen Eskalations-Tisch in diesem Kanal öffnen",
     "How many deals to play, with running totals (1–10)": (
         "Wie viele Durchgänge gespielt werden, mit laufendem Punktestand (1–10)"
     ),
     # The table embed
     "**{name}** leads the next round.": "**{name}** eröffnet die nächste Runde.",
     "**{name}** must beat **{value}**, play a 2 or 3, or take the pile.": (
-        "**{name}** muss **{value}** schlagen, eine 2 oder 3 spielen oder den Stapel nehmen."
+        "**{name}** muss **{value}** schlagen, eine 2 oder 3 spielen oder die Ablage nehmen."
     ),
     "Direction: {direction} · stock: {stock} · deal {deal} of {deals}.": (
         "Richtung: {direction} · Nachziehstapel: {stock} · Durchgang {deal} von {deals}."
@@ -73,7 +73,7 @@ GERMAN: dict[str, str] = {
         "Du eröffnest: Spiel eine beliebige Karte oder mehrere gleichwertige."
     ),
     "Beat **{value}**, play a 2 or 3, or take the pile.": (
-        "Schlag **{value}**, spiel eine 2 oder 3 oder nimm den Stapel."
+        "Schlag **{value}**, spiel eine 2 oder 3 oder nimm die Ablage."
     ),
     "{cards} passes the value on.": "{cards} gibt den Wert weiter.",
     "{cards} passes the value on and reverses direction.": (
@@ -85,7 +85,7 @@ GERMAN: dict[str, str] = {
     "Pick the cards to play": "Wähl die Karten aus, die du spielen willst",
     "Play {cards}": "{cards} spielen",
     "Play": "Spielen",
-    "Take the pile": "Stapel nehmen",
+    "Take the pile": "Ablage nehmen",
     # Engine errors
     "Jokers are not used in Escalation.": "Joker gibt es bei Eskalation nicht.",
     "{card} is a pass-through card and has no value of its own.": (
@@ -104,12 +104,12 @@ GERMAN: dict[str, str] = {
         "{text} ist kein Zug bei Eskalation; schreib take oder play <Karten>, z. B. play 9H 9S."
     ),
     "A stacked deck needs {per_player} cards per player: {needed} for {players}, not {given}.": (
-        "Ein vorbereitetes Deck braucht {per_player} Karten pro Spieler: {needed} für "
-        "{players}, nicht {given}."
+        "Ein vorgegebenes Kartenspiel braucht {per_player} Karten pro Spieler: {needed} "
+        "für {players}, nicht {given}."
     ),
     "That is not an Escalation move.": "Das ist kein Zug bei Eskalation.",
     "Take without cards; you lead after taking.": (
-        "Nimm den Stapel ohne Karten; danach eröffnest du."
+        "Nimm die Ablage ohne Karten; danach eröffnest du."
     ),
     "There is nothing to take: lead a card or a set.": (
         "Es gibt nichts zu nehmen: Eröffne mit einer Karte oder mehreren gleichwertigen."

@@ -73,7 +73,7 @@ ergibt 8 + 21 − 5 = 24 Punkte. Bei Gleichstand teilt man sich den Platz.""",
         "{move} ist kein Geschenkt-Zug; erlaubt sind take und refuse."
     ),
     "Cards {cards} are not in this variant's deck.": (
-        "Die Karten {cards} gehören nicht zum Stapel dieser Variante."
+        "Die Karten {cards} gehören nicht zum Kartenspiel dieser Variante."
     ),
     "That is not a Geschenkt move.": "Das ist kein Geschenkt-Zug.",
     "You have no chips left, so you must take the card.": (

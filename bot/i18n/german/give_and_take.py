@@ -102,9 +102,9 @@ Reihenfolge des Ausscheidens.""",
     ),
     "**{place}.** {name}: {n} card": "**{place}.** {name}: {n} Karte",
     "**{place}.** {name}: {n} cards": "**{place}.** {name}: {n} Karten",
-    "the last player standing wins": "wer als Letztes übrig bleibt, gewinnt",
+    "the last player standing wins": "wer als Letzter übrig bleibt, gewinnt",
     "everyone left went out at once: most cards wins": (
-        "alle Verbliebenen schieden zugleich aus: die meisten Karten gewinnen"
+        "alle Übrigen schieden gleichzeitig aus: die meisten Karten gewinnen"
     ),
     "the turn limit ({cap}) was reached: most cards wins": (
         "das Rundenlimit ({cap}) ist erreicht: die meisten Karten gewinnen"
@@ -117,8 +117,8 @@ Reihenfolge des Ausscheidens.""",
         "{text} ist kein Give-&-Take-Zug; erlaubt sind go, give und take."
     ),
     "A stacked deck needs at least 2 cards per player: {needed} for {count}, not {given}.": (
-        "Ein vorgegebener Stapel braucht mindestens 2 Karten pro Spieler: {needed} für "
-        "{count}, nicht {given}."
+        "Ein vorgegebenes Kartenspiel braucht mindestens 2 Karten pro Spieler: {needed} "
+        "für {count}, nicht {given}."
     ),
     "That is not a Give & Take move.": "Das ist kein Give-&-Take-Zug.",
     "You are out of this game.": "Du bist aus dieser Partie ausgeschieden.",
@@ -135,17 +135,17 @@ Reihenfolge des Ausscheidens.""",
         "Wähle zuerst den Gebe- oder den Nehmestapel für deine Beute."
     ),
     # --- the table image ---
-    "give": "gib",
-    "take": "nimm",
+    "give": "Geben",
+    "take": "Nehmen",
     "DIRECTOR": "SPIELLEITUNG",
     "CAPTURE": "BEUTE",
     "TIE": "GLEICHSTAND",
     "{name} captures {n} card": "{name} erbeutet {n} Karte",
     "{name} captures {n} cards": "{name} erbeutet {n} Karten",
     "Give or take pile?": "Gebe- oder Nehmestapel?",
-    "Give or take pile? (default: give)": "Welcher Stapel? (Standard: geben)",
-    "Give or take pile? (default: take)": "Welcher Stapel? (Standard: nehmen)",
-    "Tie at {lowest}: everyone turns up again": "Gleichstand bei {lowest}: alle decken neu auf",
+    "Give or take pile? (default: give)": "Welcher Stapel? (Standard: Geben)",
+    "Give or take pile? (default: take)": "Welcher Stapel? (Standard: Nehmen)",
+    "Tie at {lowest}: everyone turns up again": "Gleichstand bei {lowest}: alle decken erneut auf",
     "Everyone turns up both top cards": "Alle decken ihre zwei obersten Karten auf",
     "Revealing the next cards": "Karten werden aufgedeckt",
     "Waiting for {name}: Go": "Warten auf {name}: Los",
@@ -166,16 +166,16 @@ Reihenfolge des Ausscheidens.""",
     "out": "raus",
     "out on turn {turn}": "raus in Runde {turn}",
     "out in a fight, turn {turn}": "raus im Kampf, Runde {turn}",
-    "GAME OVER · TURN {turn}": "SPIELENDE · RUNDE {turn}",
+    "GAME OVER · TURN {turn}": "PARTIE VORBEI · RUNDE {turn}",
     "{name} wins": "{name} gewinnt",
     "Draw: {names}": "Unentschieden: {names}",
-    "Game over": "Spielende",
+    "Game over": "Partie vorbei",
     "Last one standing · the others placed by the order they went out": (
         "Nur noch eine Person im Spiel · die anderen nach der Reihenfolge ihres "
         "Ausscheidens platziert"
     ),
     "Everyone left went out at once: most cards wins": (
-        "Alle Verbliebenen schieden zugleich aus: die meisten Karten gewinnen"
+        "Alle Übrigen schieden gleichzeitig aus: die meisten Karten gewinnen"
     ),
     "Turn cap of {cap} reached: most cards wins": (
         "Rundenlimit von {cap} erreicht: die meisten Karten gewinnen"
@@ -186,10 +186,10 @@ Reihenfolge des Ausscheidens.""",
     "went out on turn {turn}": "in Runde {turn} ausgeschieden",
     "went out in a fight on turn {turn}": "in Runde {turn} im Kampf ausgeschieden",
     "went out on turn {turn}, with everyone left": (
-        "in Runde {turn} ausgeschieden, mit allen Verbliebenen"
+        "in Runde {turn} ausgeschieden, mit allen Übrigen"
     ),
     "went out in a fight on turn {turn}, with everyone left": (
-        "in Runde {turn} im Kampf ausgeschieden, mit allen Verbliebenen"
+        "in Runde {turn} im Kampf ausgeschieden, mit allen Übrigen"
     ),
     "card": "Karte",
 }

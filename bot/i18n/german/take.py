@@ -1,9 +1,9 @@
 """German texts for take: English template → German template (same placeholders).
 
-Words: a run is a *Reihe*, a hand (one deal) a *Runde*, the stock the *Stapel*, the
-discard pile the *Ablagestapel*; to meld is *auslegen*, to add *anlegen*, to take a
-run *übernehmen*; a floater (no cards left) is *blank*. The move notation
-(``draw stock``, ``meld 5H JK=6H 7H``, ``add 8C to 3``) stays as it is."""
+Words: a run is a *Reihe*, a hand (one deal) a *Durchgang* (as in Escalation), the
+stock the *Nachziehstapel*, the discard pile the *Ablagestapel*; to meld is *auslegen*,
+to add *anlegen*, to take a run *übernehmen*; a floater (no cards left) is *blank*. The
+move notation (``draw stock``, ``meld 5H JK=6H 7H``, ``add 8C to 3``) stays as it is."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ Example: Alice owns 5♥ 6♥ 7♥; you add 8♥ and take all four. A 13-card ru
 **locked** and can't be taken.
 **Discards:** not the card you just took, and never a card that could go on the table.
 **My hand** opens your panel: pick cards, then confirm the move it offers.""": """\
-**Ziel:** über mehrere Runden die Zielpunktzahl erreichen. Reihen, die dir am Ende einer \
-Runde gehören, zählen ihre Karten (2–9: 5, 10–K: 10, A: 15, Joker: 20); Karten, die du \
+**Ziel:** über mehrere Durchgänge die Zielpunktzahl erreichen. Reihen, die dir am Ende \
+eines Durchgangs gehören, zählen ihre Karten (2–9: 5, 10–K: 10, A: 15, Joker: 20); Karten, die du \
 dann noch auf der Hand hast, zählen gegen dich.
-**Dein Zug:** Zieh vom Stapel oder nimm die oberste Karte vom Ablagestapel, leg dann \
+**Dein Zug:** Zieh vom Nachziehstapel oder nimm die oberste Karte vom Ablagestapel, leg dann \
 **Reihen** aus (3+ Karten einer Farbe in Folge; Ass niedrig oder hoch, nicht beides; ein \
 Joker steht für eine Karte und bleibt dabei), leg Karten an beliebige Reihen auf dem \
 Tisch an und beende den Zug, indem du eine Karte abwirfst.
@@ -43,7 +43,7 @@ den Tisch passen würde.
     ),
     "Points that win the match": "Punkte, mit denen man die Partie gewinnt",
     # --- moves on the hand panel ---
-    "Draw from the stock": "Vom Stapel ziehen",
+    "Draw from the stock": "Vom Nachziehstapel ziehen",
     "Take the discard": "Ablagekarte nehmen",
     "Discard {cards} (ends your turn)": "{cards} abwerfen (beendet deinen Zug)",
     "Meld {cards}": "{cards} auslegen",
@@ -59,21 +59,20 @@ den Tisch passen würde.
     # --- table, panel, results ---
     "empty": "leer",
     "Hand {hand} · target {target}. **{name}** draws.": (
-        "Runde {hand} · Ziel {target}. **{name}** zieht."
+        "Durchgang {hand} · Ziel {target}. **{name}** zieht."
     ),
     "Hand {hand} · target {target}. **{name}** plays.": (
-        "Runde {hand} · Ziel {target}. **{name}** spielt."
+        "Durchgang {hand} · Ziel {target}. **{name}** spielt."
     ),
     "Discard pile: **{top}** ({size}) · stock: {stock}.": (
-        "Ablagestapel: **{top}** ({size}) · Stapel: {stock}."
+        "Ablagestapel: **{top}** ({size}) · Nachziehstapel: {stock}."
     ),
     "**{name}**: {cards} · runs {laid} · total {total}": (
         "**{name}**: {cards} · Reihen {laid} · gesamt {total}"
     ),
     "Runs": "Reihen",
     "Last move": "Letzter Zug",
-    "Last hand": "Letzte Runde",
-    "{name}: {move} (took from {victims})": "{name}: {move} (übernommen von {victims})",
+    "Last hand": "Letzter Durchgang",
     "The match is over.": "Die Partie ist vorbei.",
     "It's {name}'s turn. Your panel updates when you use it.": (
         "{name} ist am Zug. Dein Panel aktualisiert sich, wenn du es benutzt."
@@ -91,10 +90,10 @@ den Tisch passen würde.
     "Confirm: {move}": "Bestätigen: {move}",
     "**{place}.** {name}: **{n}** point": "**{place}.** {name}: **{n}** Punkt",
     "**{place}.** {name}: **{n}** points": "**{place}.** {name}: **{n}** Punkte",
-    "Hand {hand}: {scores}": "Runde {hand}: {scores}",
+    "Hand {hand}: {scores}": "Durchgang {hand}: {scores}",
     "**{names}** wins the match!": "**{names}** gewinnt die Partie!",
     "**{names}** win the match!": "**{names}** gewinnen die Partie!",
-    "Hands": "Runden",
+    "Hands": "Durchgänge",
     # --- engine errors ---
     "{text} is not a TAKE move; say draw stock, draw discard, meld <cards> "
     "(JK=7H for a joker), add <card> to <run> (two runs as 3+7) or discard <card>.": (
@@ -110,13 +109,13 @@ den Tisch passen würde.
     ),
     "A stacked deck needs {needed} cards for {count} players with {hand_size} cards each "
     "(a starting discard and a stock card), not {given}.": (
-        "Ein vorgegebener Stapel braucht {needed} Karten für {count} Spieler mit je "
-        "{hand_size} Karten (dazu eine erste Ablagekarte und eine Stapelkarte), "
-        "nicht {given}."
+        "Ein vorgegebenes Kartenspiel braucht {needed} Karten für {count} Spieler mit je "
+        "{hand_size} Karten (dazu eine erste Ablagekarte und eine Karte für den "
+        "Nachziehstapel), nicht {given}."
     ),
     "That is not a TAKE move.": "Das ist kein TAKE-Zug.",
     "Draw first: from the stock or the discard pile.": (
-        "Zieh zuerst: vom Stapel oder vom Ablagestapel."
+        "Zieh zuerst: vom Nachziehstapel oder vom Ablagestapel."
     ),
     "You can lay down every card you hold, so you must: that play would leave cards "
     "you couldn't lay down.": (
@@ -126,9 +125,9 @@ den Tisch passen würde.
     "You have drawn already: lay down cards or discard.": (
         "Du hast schon gezogen: Leg Karten aus oder wirf eine ab."
     ),
-    "A floater draws from the stock only.": "Wer blank ist, zieht nur vom Stapel.",
+    "A floater draws from the stock only.": ("Wer blank ist, zieht nur vom Nachziehstapel."),
     "The discard pile is empty: draw from the stock.": (
-        "Der Ablagestapel ist leer: Zieh vom Stapel."
+        "Der Ablagestapel ist leer: Zieh vom Nachziehstapel."
     ),
     "You took {card} from the discard pile: discard a different card.": (
         "Du hast {card} vom Ablagestapel genommen: Wirf eine andere Karte ab."
@@ -174,38 +173,37 @@ den Tisch passen würde.
         "{card} passt an kein Ende von Reihe {run} ({cards})."
     ),
     # --- the table image ---
-    "STOCK": "STAPEL",
+    "STOCK": "NACHZIEHSTAPEL",
     "TURNED OVER": "UMGEDREHT",
     "DISCARD": "ABLAGE",
     "in pile": "abgelegt",
-    "HAND {hand} · FIRST TO {target} POINTS": "RUNDE {hand} · ZIEL: {target} PUNKTE",
+    "HAND {hand} · FIRST TO {target} POINTS": "DURCHGANG {hand} · ZIEL: {target} PUNKTE",
     "to draw": "zieht",
     "took {card} from the discard pile": "nahm {card} vom Ablagestapel",
-    "{who} drew from the stock": "{who} zog vom Stapel",
+    "{who} drew from the stock": "{who} zog vom Nachziehstapel",
     "{who} took {cards} from the discard pile": "{who} nahm {cards} vom Ablagestapel",
     "a card": "eine Karte",
     "{who} discarded {card}": "{who} warf {card} ab",
     "{who} laid down {cards}": "{who} legte {cards} aus",
     "{who} took {runs} from {owners} with {card}": (
-        "{who} schnappte sich {runs} von {owners} mit {card}"
+        "{who} übernahm {runs} von {owners} mit {card}"
     ),
     "{who} added {card} to {runs}": "{who} legte {card} an {runs} an",
     "{who} joined {runs} with {card}": "{who} verband {runs} mit {card}",
-    "Hand {hand}:": "Runde {hand}:",
+    "Hand {hand}:": "Durchgang {hand}:",
     "{name} went out": "{name} ist raus",
-    "the stock ran out": "der Stapel ist leer",
+    "the stock ran out": "der Nachziehstapel ist leer",
     "MATCH OVER": "PARTIE VORBEI",
     "{points} after {hands}, playing to {target} · a hand scores laid minus held (laid-held)": (
-        "{points} nach {hands}, Ziel {target} · Rundenwertung: ausgelegt minus Hand "
-        "(ausgelegt-Hand)"
+        "{points} nach {hands}, Ziel {target} · Wertung: ausgelegt minus Hand (ausgelegt-Hand)"
     ),
     "{n} point": "{n} Punkt",
     "{n} points": "{n} Punkte",
-    "{n} hand": "{n} Runde",
-    "{n} hands": "{n} Runden",
-    "HAND": "RUNDE",
-    "Hand {hand}": "Runde {hand}",
-    "Hands {first}-{last}": "Runden {first}-{last}",
+    "{n} hand": "{n} Durchgang",
+    "{n} hands": "{n} Durchgängen",  # only in "nach {hands}" (dative)
+    "HAND": "DURCHGANG",
+    "Hand {hand}": "Durchgang {hand}",
+    "Hands {first}-{last}": "Durchgänge {first}-{last}",
     "OUT": "RAUS",
     "DEALER": "GEBER",
     "WENT OUT": "IST RAUS",
@@ -234,9 +232,9 @@ den Tisch passen würde.
     "Nothing left in hand": "Nichts mehr auf der Hand",
     "You held no cards at the end.": "Am Ende hattest du keine Karten mehr.",
     "No cards: you are a floater": "Keine Karten: Du bist blank",
-    "Next turn you draw from the stock.": "Im folgenden Zug ziehst du vom Stapel.",
+    "Next turn you draw from the stock.": "Im nächsten Zug ziehst du vom Nachziehstapel.",
     "pile": "abgelegt",
-    "stock {n}": "Stapel {n}",
+    "stock {n}": "Nachziehstapel {n}",
 }
 
 NAMES: dict[str, str] = {
