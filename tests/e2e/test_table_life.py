@@ -189,12 +189,12 @@ async def test_stats_count_each_finished_game_once(
     assert "**Geschenkt (No Thanks!)**: 2 played" in mine.text
     theirs = (await driver.slash(alice, "stats", player=bernd)).message
     assert theirs.text.startswith("Bernd: stats") and "2 played" in theirs.text
-    board = (await driver.slash(bernd, "leaderboard", game="geschenkt")).message
+    board = (await driver.slash(chloe, "leaderboard", game="geschenkt")).message
     for user in (alice, bernd, chloe):
         assert user.display_name in board.text
     assert board.text.count("(2 played") == 3
     unknown = await driver.slash(bernd, "leaderboard", game="chess")
-    assert "/help" in unknown.message.text
+    assert "/hilfe" in unknown.message.text  # Bernd reads German
 
 
 CLOCK_KEY = "test:clock-offset"
