@@ -138,22 +138,15 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction]):
 
     def table_text(self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang) -> TableText:
         turn = player_name(view.to_act, names) if view.to_act else tr(lang, "nobody")
-        if view.phase == "draw":
-            status = tr(
-                lang,
-                "Hand {hand} · target {target}. **{name}** draws.",
-                hand=view.hand,
-                target=view.target,
-                name=turn,
-            )
-        else:
-            status = tr(
-                lang,
-                "Hand {hand} · target {target}. **{name}** plays.",
-                hand=view.hand,
-                target=view.target,
-                name=turn,
-            )
+        status = tr(
+            lang,
+            "Hand {hand} · target {target}. **{name}** draws."
+            if view.phase == "draw"
+            else "Hand {hand} · target {target}. **{name}** plays.",
+            hand=view.hand,
+            target=view.target,
+            name=turn,
+        )
         piles = tr(
             lang,
             "Discard pile: **{top}** ({size}) · stock: {stock}.",
