@@ -69,7 +69,7 @@ def colour_of(view: DraughtsView, player: PlayerId | None) -> Literal["white", "
     return None
 
 
-def move_label(move: MoveView, lang: Lang = "en") -> str:
+def move_label(move: MoveView, lang: Lang) -> str:
     extras = []
     if move.captures:
         extras.append(tr(lang, "takes {n}", n=len(move.captures)))
@@ -78,9 +78,7 @@ def move_label(move: MoveView, lang: Lang = "en") -> str:
     return move.notation + (f" ({', '.join(extras)})" if extras else "")
 
 
-def side_line(
-    view: DraughtsView, colour: Literal["white", "black"], name: str, lang: Lang = "en"
-) -> str:
+def side_line(view: DraughtsView, colour: Literal["white", "black"], name: str, lang: Lang) -> str:
     men, kings = view.men[colour], view.kings[colour]
     pieces = plural(lang, men, "{n} man", "{n} men")
     if kings:
@@ -122,13 +120,11 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction]):
     def concede(self, state: DraughtsState, player: PlayerId) -> DraughtsState:
         return ENGINE.resign(state, player)
 
-    def render_table(
-        self, view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang = "en"
-    ) -> bytes:
+    def render_table(self, view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang) -> bytes:
         return render_table(view, names, lang=lang)
 
     def render_private(
-        self, view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang = "en"
+        self, view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang
     ) -> bytes:
         flipped = colour_of(view, view.viewer) == "black"
         return render_board(view, names, flipped=flipped, lang=lang)

@@ -71,7 +71,7 @@ def play_key(cards: Sequence[Card]) -> str:
     return "-".join(["play", *(str(card) for card in cards)])
 
 
-def judge_play(cards: Sequence[Card], view: EscalationView, lang: Lang = "en") -> str:
+def judge_play(cards: Sequence[Card], view: EscalationView, lang: Lang) -> str:
     """A line telling the player, before they press Play, what their pick would do."""
     try:
         value = play_value(cards)

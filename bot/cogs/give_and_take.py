@@ -144,7 +144,7 @@ class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction]):
         return parse_action(key)
 
     def render_table(
-        self, view: GiveAndTakeView, names: Mapping[PlayerId, str], lang: Lang = "en"
+        self, view: GiveAndTakeView, names: Mapping[PlayerId, str], lang: Lang
     ) -> bytes:
         return render_table(view, names, lang=lang)
 

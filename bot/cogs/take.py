@@ -79,7 +79,7 @@ def card_values(hand: Sequence[Card]) -> list[tuple[str, Card]]:
     return values
 
 
-def describe(option: MoveOption, names: Mapping[PlayerId, str], lang: Lang = "en") -> str:
+def describe(option: MoveOption, names: Mapping[PlayerId, str], lang: Lang) -> str:
     """The move in words, for its select option and confirm button."""
     cards = " ".join(card_label(card) for card in option.cards)
     action = parse_action(option.action)

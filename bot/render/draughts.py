@@ -140,7 +140,7 @@ DRAWS: dict[Reason, str] = {
 }
 
 
-def reason_sentence(view: DraughtsView, lang: Lang = "en") -> str | None:
+def reason_sentence(view: DraughtsView, lang: Lang) -> str | None:
     """Why the game ended, in ``lang`` (the engine's ``reason_text`` is the English)."""
     if view.reason is None:
         return None
@@ -359,7 +359,7 @@ def _draw_panel(
     _draw_status(image, view, names, MARGIN + LANE_HEIGHT + 18, lang)
 
 
-def pieces_text(men: int, kings: int, lang: Lang = "en") -> str:
+def pieces_text(men: int, kings: int, lang: Lang) -> str:
     """ "12 men · 1 king"; "no pieces" for none."""
     parts = []
     if men:
@@ -466,7 +466,7 @@ def notation_lines(notation: str, style: TextStyle, width: float, max_lines: int
     return [fit_text(line, style, width) for line in lines]
 
 
-def _capture_detail(view: DraughtsView, lang: Lang = "en") -> str:
+def _capture_detail(view: DraughtsView, lang: Lang) -> str:
     """Which capture is forced: give-and-take, the piece that moved last must be
     taken; Turkish, the longest capture."""
     if view.ruleset == "turkish":

@@ -219,7 +219,7 @@ def _lane(table: _Table, seat: SeatView) -> Lane:
     )
 
 
-def _final_detail(results: Sequence[DealResultView], player: str, lang: Lang = "en") -> str:
+def _final_detail(results: Sequence[DealResultView], player: str, lang: Lang) -> str:
     won = sum(1 for result in results if result.winner == player)
     paid = -sum(min(0, result.chips.get(player, 0)) for result in results)
     parts = []

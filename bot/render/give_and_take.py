@@ -590,7 +590,7 @@ def _draw_out(image: Image.Image, table: _Table, gone: Sequence[SeatView], top: 
 # --- the end ---------------------------------------------------------------------------
 
 
-def ending_text(view: GiveAndTakeView, lang: Lang = "en") -> str:
+def ending_text(view: GiveAndTakeView, lang: Lang) -> str:
     """How the game ended, as a sentence in ``lang``."""
     if view.ended == "last_standing":
         return tr(lang, "Last one standing · the others placed by the order they went out")

@@ -384,10 +384,10 @@ def test_long_notation_breaks_before_a_separator() -> None:
 
 
 def test_pieces_text() -> None:
-    assert pieces_text(16, 0) == "16 men"
-    assert pieces_text(1, 1) == "1 man · 1 king"
-    assert pieces_text(0, 3) == "3 kings"
-    assert pieces_text(0, 0) == "no pieces"
+    assert pieces_text(16, 0, "en") == "16 men"
+    assert pieces_text(1, 1, "en") == "1 man · 1 king"
+    assert pieces_text(0, 3, "en") == "3 kings"
+    assert pieces_text(0, 0, "en") == "no pieces"
     assert pieces_text(16, 0, "de") == "16 Steine"
     assert pieces_text(1, 2, "de") == "1 Stein · 2 Damen"
     assert pieces_text(0, 0, "de") == "keine Steine"
@@ -424,7 +424,7 @@ REASONS: list[tuple[str, Reason]] = [
 @pytest.mark.parametrize(("result", "reason"), REASONS)
 def test_the_reason_is_told_in_either_language(result: str, reason: Reason) -> None:
     view = public(moments()["over"]).model_copy(update={"result": result, "reason": reason})
-    english = reason_sentence(view)
+    english = reason_sentence(view, "en")
     assert english == reason_sentence(view, "en") == reason_text(result, reason)
     german = reason_sentence(view, "de")
     assert german and german != english

@@ -516,7 +516,7 @@ def test_german_image_words_use_only_glyphs_the_font_has() -> None:
 
 def test_ending_text_is_translated() -> None:
     view = public(last_standing())
-    assert ending_text(view) != ending_text(view, "de")
+    assert ending_text(view, "en") != ending_text(view, "de")
     assert ending_text(view, "de").startswith("Nur noch")
 
 
