@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from tests.harness.models import FakeMessage
+from collections.abc import Sequence
+
+from tests.harness.driver import Driver
+from tests.harness.models import FakeMessage, FakeUser
 
 
 def table_rev(message: FakeMessage) -> int:
@@ -14,3 +17,14 @@ def table_rev(message: FakeMessage) -> int:
         if str(button.get("custom_id", "")).startswith("g:")
     ]
     return max(revs, default=-1)
+
+
+async def start_german_table(
+    driver: Driver, game: str, host: FakeUser, guests: Sequence[FakeUser]
+) -> FakeMessage:
+    """Open ``game``'s lobby on a German server, seat ``guests`` and start: the table."""
+    table: FakeMessage = (await driver.slash(host, f"{game} start")).message
+    for guest in guests:
+        await driver.click(guest, table, "Beitreten")
+    await driver.click(host, table, "Starten")
+    return table

@@ -22,7 +22,7 @@ from bot.engines.escalation import (
     is_pass_through,
 )
 from bot.store import GameStore, Stored, client_for_url
-from tests.e2e.tables import table_rev
+from tests.e2e.tables import start_german_table, table_rev
 from tests.harness.driver import Driver, Response
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage, FakeUser
@@ -232,9 +232,7 @@ async def test_a_person_plays_against_a_computer_to_the_end(
 async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotFactory) -> None:
     await bot_process("bot")
     alice, bernd, _ = game.people
-    table = (await game.driver.slash(alice, "escalation start")).message
-    await game.driver.click(bernd, table, "Beitreten")
-    await game.driver.click(alice, table, "Starten")
+    table = await start_german_table(game.driver, "escalation", alice, [bernd])
     state = await game.state()
     leader = game.user(state.players[state.turn]).display_name
     assert table.labels == ["Meine Hand"]

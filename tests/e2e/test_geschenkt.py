@@ -18,7 +18,7 @@ import redis.asyncio as aioredis
 
 from bot.engines.geschenkt import ENGINE, GeschenktState, starting_chips
 from bot.store import GameStore, Stored, client_for_url, table_key
-from tests.e2e.tables import table_rev
+from tests.e2e.tables import start_german_table, table_rev
 from tests.harness.driver import Driver, Response
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotFactory
@@ -721,10 +721,7 @@ async def test_when_everyone_leaves_the_table_closes(game: Game, bot_process: Bo
 async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotFactory) -> None:
     await bot_process("bot")
     alice, bernd, chloe = game.people
-    table = (await game.driver.slash(alice, "geschenkt start")).message
-    await game.driver.click(bernd, table, "Beitreten")
-    await game.driver.click(chloe, table, "Beitreten")
-    await game.driver.click(alice, table, "Starten")
+    table = await start_german_table(game.driver, "geschenkt", alice, [bernd, chloe])
     state = await game.state()
     assert table.labels == ["Nehmen", "Nein danke", "Meine Hand"]
     shown = f"Offen liegt die **{state.current}** mit **0** Chips darauf · noch 23 Karten."

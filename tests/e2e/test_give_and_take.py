@@ -16,6 +16,7 @@ from bot.engines.give_and_take import (
     default_action,
 )
 from bot.store import GameStore, Stored, client_for_url
+from tests.e2e.tables import start_german_table
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage, FakeUser
@@ -153,9 +154,7 @@ async def test_the_default_pile_is_chosen_when_the_capturer_waits(
 async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotFactory) -> None:
     await bot_process("bot")
     alice, bernd, _ = game.people
-    table = (await game.driver.slash(alice, "give_and_take start")).message
-    await game.driver.click(bernd, table, "Beitreten")
-    await game.driver.click(alice, table, "Starten")
+    table = await start_german_table(game.driver, "give_and_take", alice, [bernd])
     assert (await game.stored()).table.phase == "playing"
     assert table.labels == ["Los!", "Meine Stapel"]
     assert "Warten, bis **Alice** auf „Los!“ drückt." in table.text

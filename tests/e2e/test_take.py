@@ -13,6 +13,7 @@ import pytest
 from bot.engines.take import ENGINE, TakeAction, TakeState, take_victims
 from bot.i18n import lang_of, tr
 from bot.store import GameStore, Stored, client_for_url
+from tests.e2e.tables import start_german_table
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage, FakeUser
@@ -182,9 +183,7 @@ async def test_a_move_no_longer_legal_is_explained_and_changes_nothing(
 async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotFactory) -> None:
     await bot_process("bot")
     alice, bernd, _ = game.people
-    table = (await game.driver.slash(alice, "take start")).message
-    await game.driver.click(bernd, table, "Beitreten")
-    await game.driver.click(alice, table, "Starten")
+    table = await start_german_table(game.driver, "take", alice, [bernd])
     state = await game.state()
     assert "Meine Hand" in table.labels
     assert "Durchgang 1 · Ziel 500." in table.text and "zieht." in table.text
