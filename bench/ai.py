@@ -122,7 +122,7 @@ class Pairing:
         }
 
 
-def games_with_players() -> list[tuple[Engine[Any, Any], Mapping[Level, Chooser]]]:
+def games_with_players() -> list[tuple[Engine[Any, Any, Any], Mapping[Level, Chooser]]]:
     """Every discovered engine whose game has computer players of its own. A player
     module that fails to import fails the benchmark rather than dropping out."""
     found = []
@@ -146,7 +146,7 @@ def pairings_for(players: Mapping[Level, Chooser]) -> list[tuple[Level, Opponent
 
 
 def play_pairing(
-    engine: Engine[Any, Any],
+    engine: Engine[Any, Any, Any],
     players: Mapping[Level, Chooser],
     level: Level,
     opponent: Opponent,
@@ -287,7 +287,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run(
     args: argparse.Namespace,
     cpu: int | None,
-    found: Sequence[tuple[Engine[Any, Any], Mapping[Level, Chooser]]],
+    found: Sequence[tuple[Engine[Any, Any, Any], Mapping[Level, Chooser]]],
 ) -> None:
     games = args.games or (QUICK_GAMES if args.quick else DEFAULT_GAMES)
     chosen = [

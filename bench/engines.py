@@ -33,13 +33,13 @@ from bench.scenes import player_ids
 from bot.engines.base import Engine
 
 
-def discover_engines() -> list[Engine[Any, Any]]:
+def discover_engines() -> list[Engine[Any, Any, Any]]:
     """The ``ENGINE`` of every module in `bot.engines` that has one, by module name.
 
     A new game is measured as soon as its module lands. A module that fails to import
     fails the benchmark: a broken engine must not silently drop out of the figures.
     """
-    engines: list[Engine[Any, Any]] = []
+    engines: list[Engine[Any, Any, Any]] = []
     for info in sorted(pkgutil.iter_modules(bot.engines.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"{bot.engines.__name__}.{info.name}")
         engine = getattr(module, "ENGINE", None)
@@ -48,7 +48,7 @@ def discover_engines() -> list[Engine[Any, Any]]:
     return engines
 
 
-ENGINES: list[Engine[Any, Any]] = discover_engines()
+ENGINES: list[Engine[Any, Any, Any]] = discover_engines()
 """Every engine to measure: each `bot/engines/<module>.py` exposing ``ENGINE``."""
 
 
@@ -131,7 +131,7 @@ PEERS: dict[str, Callable[[], Peer]] = {
 # --- our playouts -------------------------------------------------------------------
 
 
-def our_playout(engine: Engine[Any, Any], players: Sequence[str], seed: int) -> int:
+def our_playout(engine: Engine[Any, Any, Any], players: Sequence[str], seed: int) -> int:
     """One seeded random game through the engine contract; returns its action count."""
     rng = random.Random(seed)
     state = engine.new_game(players, seed)
@@ -275,7 +275,9 @@ def peer_runner(peer: Peer, players: int) -> Callable[[int], int]:
     return run
 
 
-def measure_engine(engine: Engine[Any, Any], peer: Peer | None, settings: Settings) -> list[Row]:
+def measure_engine(
+    engine: Engine[Any, Any, Any], peer: Peer | None, settings: Settings
+) -> list[Row]:
     """Ours and the peer, interleaved round by round so drift hits both alike."""
     rows = []
     for players in range(engine.min_players, engine.max_players + 1):
@@ -310,7 +312,7 @@ def measure_engine(engine: Engine[Any, Any], peer: Peer | None, settings: Settin
 
 
 def profile_engine(
-    engine: Engine[Any, Any], players: int, playouts: int, top: int = 12
+    engine: Engine[Any, Any, Any], players: int, playouts: int, top: int = 12
 ) -> dict[str, Any]:
     """cProfile ``playouts`` random games; the functions with the most time of their own
     and the most time below them."""

@@ -71,7 +71,7 @@ class Scene:
         return "-".join([self.game, self.key] + (["private"] if self.image == "private" else []))
 
 
-def adapter_for(engine: Engine[Any, Any]) -> GameAdapter[Any, Any]:
+def adapter_for(engine: Engine[Any, Any, Any]) -> GameAdapter[Any, Any, Any]:
     """The game's Discord adapter: the `GameAdapter` in ``bot/cogs/<game>.py`` whose
     engine this is."""
     module = importlib.import_module(f"bot.cogs.{engine.name}")
@@ -81,12 +81,12 @@ def adapter_for(engine: Engine[Any, Any]) -> GameAdapter[Any, Any]:
             and issubclass(value, GameAdapter)
             and getattr(value, "engine", None) is engine
         ):
-            adapter: GameAdapter[Any, Any] = value()
+            adapter: GameAdapter[Any, Any, Any] = value()
             return adapter
     raise LookupError(f"no GameAdapter for {engine.name} in {module.__name__}")
 
 
-def has_private_image(adapter: GameAdapter[Any, Any]) -> bool:
+def has_private_image(adapter: GameAdapter[Any, Any, Any]) -> bool:
     return type(adapter).render_private is not GameAdapter.render_private
 
 
@@ -129,7 +129,7 @@ def geschenkt_states() -> list[tuple[str, str, BaseModel, dict[PlayerId, str], i
 
 
 def game_states(
-    engine: Engine[Any, Any], quick: bool
+    engine: Engine[Any, Any, Any], quick: bool
 ) -> list[tuple[str, str, BaseModel, dict[PlayerId, str], int | None]]:
     """A game's typical and largest states (and its largest running one, when the
     largest is a finished game): (key, label, state, names, seed)."""

@@ -57,7 +57,7 @@ draughts player would otherwise resign or agree a draw within a few plies."""
 
 
 def random_action(
-    engine: Engine[Any, Any], state: BaseModel, player: PlayerId, rng: random.Random
+    engine: Engine[Any, Any, Any], state: BaseModel, player: PlayerId, rng: random.Random
 ) -> BaseModel:
     """A uniformly random legal action of ``player``, concessions left out."""
     actions: list[BaseModel] = engine.legal_actions(state, player)
@@ -66,7 +66,7 @@ def random_action(
 
 
 def play_randomly(
-    engine: Engine[Any, Any],
+    engine: Engine[Any, Any, Any],
     state: BaseModel,
     rng: random.Random,
     stop: Callable[[Any], bool] | None = None,
@@ -144,7 +144,7 @@ def geschenkt_tallest_over(players: Sequence[PlayerId]) -> GeschenktState:
 
 
 def bot_table(
-    engine: Engine[Any, Any],
+    engine: Engine[Any, Any, Any],
     state: BaseModel | None,
     players: Sequence[PlayerId],
     names: Mapping[PlayerId, str],
@@ -196,7 +196,7 @@ score (their hands often score below zero), so its matches stop here: some 15 ha
 4 players, each adding its result to the state (~160 B)."""
 
 
-def all_engines() -> list[Engine[Any, Any]]:
+def all_engines() -> list[Engine[Any, Any, Any]]:
     """Every engine `bench.engines` measures: each `bot/engines/<module>.py` with an
     ``ENGINE``, by module name."""
     from bench.engines import discover_engines  # here: bench.engines imports this module
@@ -204,13 +204,13 @@ def all_engines() -> list[Engine[Any, Any]]:
     return discover_engines()
 
 
-def typical_players(engine: Engine[Any, Any]) -> int:
+def typical_players(engine: Engine[Any, Any, Any]) -> int:
     count = TYPICAL_PLAYERS.get(engine.name, engine.min_players)
     return min(max(count, engine.min_players), engine.max_players)
 
 
 def bot_options(
-    engine: Engine[Any, Any], players: Sequence[PlayerId], overrides: Mapping[str, Any]
+    engine: Engine[Any, Any, Any], players: Sequence[PlayerId], overrides: Mapping[str, Any]
 ) -> BaseModel:
     """The options the game's start command passes: ``overrides`` on the defaults, and
     the host (the first seat) as director where the game has one (Give & Take)."""
@@ -224,7 +224,7 @@ def bot_options(
 class GameScene:
     """A state of one game, with how it was reached."""
 
-    engine: Engine[Any, Any]
+    engine: Engine[Any, Any, Any]
     key: str
     """``start``, ``typical`` or ``largest``."""
     label: str
@@ -250,7 +250,7 @@ class GameScene:
 
 
 def playout(
-    engine: Engine[Any, Any],
+    engine: Engine[Any, Any, Any],
     players: Sequence[PlayerId],
     seed: int,
     options: BaseModel,
@@ -272,7 +272,7 @@ def _shown(overrides: Mapping[str, Any]) -> str:
     return "".join(f", {name}={value}" for name, value in overrides.items())
 
 
-def start_scene(engine: Engine[Any, Any], seed: int = 0) -> GameScene:
+def start_scene(engine: Engine[Any, Any, Any], seed: int = 0) -> GameScene:
     """A new game at the typical player count, no move yet."""
     count = typical_players(engine)
     players = player_ids(count, seed)
@@ -282,7 +282,9 @@ def start_scene(engine: Engine[Any, Any], seed: int = 0) -> GameScene:
     return GameScene(engine, "start", label, state, players, options, seed, 0)
 
 
-def typical_scene(engine: Engine[Any, Any], seed: int = 1, max_steps: int = MAX_STEPS) -> GameScene:
+def typical_scene(
+    engine: Engine[Any, Any, Any], seed: int = 1, max_steps: int = MAX_STEPS
+) -> GameScene:
     """Halfway through a seeded random game at the typical player count."""
     count = typical_players(engine)
     players = player_ids(count, seed)
@@ -294,7 +296,7 @@ def typical_scene(engine: Engine[Any, Any], seed: int = 1, max_steps: int = MAX_
 
 
 def largest_scenes(
-    engine: Engine[Any, Any], playouts: int = PLAYOUTS, max_steps: int = MAX_STEPS
+    engine: Engine[Any, Any, Any], playouts: int = PLAYOUTS, max_steps: int = MAX_STEPS
 ) -> list[GameScene]:
     """Of every state of ``playouts`` seeded random games at the most players (and of
     the `LARGEST_VARIANTS`), the one whose JSON is longest (key ``largest``); when that
@@ -338,14 +340,14 @@ def largest_scenes(
 
 
 def largest_scene(
-    engine: Engine[Any, Any], playouts: int = PLAYOUTS, max_steps: int = MAX_STEPS
+    engine: Engine[Any, Any, Any], playouts: int = PLAYOUTS, max_steps: int = MAX_STEPS
 ) -> GameScene:
     """The state with the longest JSON (see `largest_scenes`)."""
     return largest_scenes(engine, playouts, max_steps)[0]
 
 
 def game_scenes(
-    engine: Engine[Any, Any], playouts: int = PLAYOUTS, max_steps: int = MAX_STEPS
+    engine: Engine[Any, Any, Any], playouts: int = PLAYOUTS, max_steps: int = MAX_STEPS
 ) -> list[GameScene]:
     """The start, a typical mid-game and the largest state of one game."""
     return [

@@ -190,7 +190,7 @@ def geschenkt_cases() -> list[Case]:
     return cases
 
 
-def game_cases(engine: Engine[Any, Any], quick: bool, seed: int) -> list[Case]:
+def game_cases(engine: Engine[Any, Any, Any], quick: bool, seed: int) -> list[Case]:
     """A game's start (typical player count) and its largest state (32-char names)."""
     playouts, steps = (
         (QUICK_PLAYOUTS, QUICK_MAX_STEPS) if quick else (scenes.PLAYOUTS, scenes.MAX_STEPS)

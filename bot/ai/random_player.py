@@ -17,7 +17,7 @@ CONCESSIONS = frozenset({"resign", "offer draw", "accept draw"})
 
 
 def choose_uniform(
-    engine: Engine[Any, Any], state: BaseModel, player: PlayerId, rng: SeededRng
+    engine: Engine[Any, Any, Any], state: BaseModel, player: PlayerId, rng: SeededRng
 ) -> BaseModel:
     actions = engine.legal_actions(state, player)
     if not actions:

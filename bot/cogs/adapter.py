@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar
+from typing import Generic, Literal, TypeVar
 
 from pydantic import BaseModel
 
@@ -22,6 +22,7 @@ from bot.i18n import N_, Lang
 
 S = TypeVar("S", bound=BaseModel)
 A = TypeVar("A", bound=BaseModel)
+V = TypeVar("V", bound=BaseModel)
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 
@@ -78,8 +79,8 @@ Picks = Mapping[str, tuple[str, ...]]
 """What the player has chosen so far in each select of their panel, by select key."""
 
 
-class GameAdapter(ABC, Generic[S, A]):
-    engine: Engine[S, A]
+class GameAdapter(ABC, Generic[S, A, V]):
+    engine: Engine[S, A, V]
     colour: int = 0x5865F2
     hand_label: str = N_("My hand")
     hidden_options: frozenset[str] = frozenset()
@@ -90,7 +91,7 @@ class GameAdapter(ABC, Generic[S, A]):
     """English template (`N_`) of one line for `/help`."""
 
     @abstractmethod
-    def table_buttons(self, view: Any, lang: Lang) -> list[ActionButton]:
+    def table_buttons(self, view: V, lang: Lang) -> list[ActionButton]:
         """The action buttons under the public table (shown to everyone)."""
 
     @abstractmethod
@@ -98,31 +99,31 @@ class GameAdapter(ABC, Generic[S, A]):
         """The action for a button key; raise `IllegalAction` for a malformed one."""
 
     @abstractmethod
-    def render_table(self, view: Any, names: Mapping[PlayerId, str], lang: Lang) -> bytes:
+    def render_table(self, view: V, names: Mapping[PlayerId, str], lang: Lang) -> bytes:
         """PNG bytes of the public table (pure; run off the event loop)."""
 
     @abstractmethod
-    def table_text(self, view: Any, names: Mapping[PlayerId, str], lang: Lang) -> TableText:
+    def table_text(self, view: V, names: Mapping[PlayerId, str], lang: Lang) -> TableText:
         """Public embed text while the game runs (never private data)."""
 
     @abstractmethod
-    def private_text(self, view: Any, lang: Lang) -> str:
+    def private_text(self, view: V, lang: Lang) -> str:
         """The viewer's private panel (sent only to them, ephemerally)."""
 
     @abstractmethod
     def results_text(
-        self, view: Any, outcome: Outcome, names: Mapping[PlayerId, str], lang: Lang
+        self, view: V, outcome: Outcome, names: Mapping[PlayerId, str], lang: Lang
     ) -> TableText:
         """The final results embed text."""
 
     def private_panel(
-        self, view: Any, picks: Picks, names: Mapping[PlayerId, str], lang: Lang
+        self, view: V, picks: Picks, names: Mapping[PlayerId, str], lang: Lang
     ) -> PrivatePanel:
         """The viewer's panel. Games whose moves are made privately override this with
         selects and buttons; a button's key goes to `parse_action` when clicked."""
         return PrivatePanel(self.private_text(view, lang))
 
-    def timed_default(self, view: Any) -> TimedDefault | None:
+    def timed_default(self, view: V) -> TimedDefault | None:
         """The move to make for the player to act if they let the choice time out
         (`Settings.choice_timeout_seconds`); None: wait for them."""
         return None
@@ -132,7 +133,7 @@ class GameAdapter(ABC, Generic[S, A]):
         outside the turn order (a resignation) override this."""
         return self.engine.apply(state, player, self.parse_action(key))
 
-    def render_private(self, view: Any, names: Mapping[PlayerId, str], lang: Lang) -> bytes | None:
+    def render_private(self, view: V, names: Mapping[PlayerId, str], lang: Lang) -> bytes | None:
         """PNG bytes for the viewer's private panel, or None for none (run off the loop)."""
         return None
 

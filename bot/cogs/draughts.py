@@ -98,7 +98,7 @@ def sides_text(view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang) ->
 RULESETS: dict[Ruleset, str] = {"give-and-take": N_("Give and Take"), "turkish": N_("Turkish")}
 
 
-class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction]):
+class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
     engine = ENGINE
     colour = 0x8E6E53
     hand_label = N_("Move")

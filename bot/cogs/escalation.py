@@ -98,7 +98,7 @@ def judge_play(cards: Sequence[Card], view: EscalationView, lang: Lang) -> str:
     )
 
 
-class EscalationAdapter(GameAdapter[EscalationState, EscalationAction]):
+class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, EscalationView]):
     engine = ENGINE
     colour = 0xC0392B
     rules_summary = RULES

@@ -68,7 +68,7 @@ class TableMessage:
 class GameCog:
     """Slash commands and clicks for one game, built from its `GameAdapter`."""
 
-    def __init__(self, bot: TableBot, adapter: GameAdapter[Any, Any]) -> None:
+    def __init__(self, bot: TableBot, adapter: GameAdapter[Any, Any, Any]) -> None:
         self.bot = bot
         self.adapter = adapter
         self.engine = adapter.engine

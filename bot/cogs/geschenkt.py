@@ -49,7 +49,7 @@ def describe_cards(cards: list[int]) -> str:
     return " · ".join(f"{run[0]}–{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
 
 
-class GeschenktAdapter(GameAdapter[GeschenktState, GeschenktAction]):
+class GeschenktAdapter(GameAdapter[GeschenktState, GeschenktAction, GeschenktView]):
     engine = ENGINE
     colour = 0xE67E22
     rules_summary = RULES

@@ -113,7 +113,7 @@ def capture_text(view: GiveAndTakeView, capturer: str, lang: Lang) -> str:
     )
 
 
-class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction]):
+class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction, GiveAndTakeView]):
     engine = ENGINE
     colour = 0x16A085
     hand_label = N_("My piles")

@@ -118,7 +118,7 @@ def describe(option: MoveOption, names: Mapping[PlayerId, str], lang: Lang) -> s
     return tr(lang, "Add {cards} to {runs} (joker as {joker})", cards=cards, runs=runs, joker=joker)
 
 
-class TakeAdapter(GameAdapter[TakeState, TakeAction]):
+class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
     engine = ENGINE
     colour = 0x2980B9
     rules_summary = RULES

@@ -136,9 +136,10 @@ def parse_options(model: type[OptionsT], options: BaseModel | Mapping[str, Any] 
 
 S = TypeVar("S", bound=BaseModel)
 A = TypeVar("A", bound=BaseModel)
+V = TypeVar("V", bound=BaseModel, covariant=True)
 
 
-class Engine(Protocol[S, A]):
+class Engine(Protocol[S, A, V]):
     """The contract from DESIGN.md. Each game module exposes ``ENGINE``."""
 
     # Read-only members, so engines may declare them as plain class attributes.
@@ -167,7 +168,7 @@ class Engine(Protocol[S, A]):
 
     def apply(self, state: S, player: PlayerId, action: A) -> S: ...
 
-    def view(self, state: S, viewer: PlayerId | None) -> BaseModel: ...
+    def view(self, state: S, viewer: PlayerId | None) -> V: ...
 
     def is_over(self, state: S) -> bool: ...
 

@@ -1265,4 +1265,4 @@ class DraughtsEngine:
 
 
 ENGINE = DraughtsEngine()
-_CONTRACT: Engine[DraughtsState, DraughtsAction] = ENGINE  # mypy checks the contract
+_CONTRACT: Engine[DraughtsState, DraughtsAction, DraughtsView] = ENGINE  # mypy checks the contract

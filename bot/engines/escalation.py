@@ -578,4 +578,6 @@ class EscalationEngine:
 
 
 ENGINE = EscalationEngine()
-_CONTRACT: Engine[EscalationState, EscalationAction] = ENGINE  # mypy checks the contract
+_CONTRACT: Engine[EscalationState, EscalationAction, EscalationView] = (
+    ENGINE  # mypy checks the contract
+)

@@ -276,4 +276,6 @@ class GeschenktEngine:
 
 
 ENGINE = GeschenktEngine()
-_CONTRACT: Engine[GeschenktState, GeschenktAction] = ENGINE  # mypy checks the contract
+_CONTRACT: Engine[GeschenktState, GeschenktAction, GeschenktView] = (
+    ENGINE  # mypy checks the contract
+)

@@ -738,4 +738,6 @@ class GiveAndTakeEngine:
 
 
 ENGINE = GiveAndTakeEngine()
-_CONTRACT: Engine[GiveAndTakeState, GiveAndTakeAction] = ENGINE  # mypy checks the contract
+_CONTRACT: Engine[GiveAndTakeState, GiveAndTakeAction, GiveAndTakeView] = (
+    ENGINE  # mypy checks the contract
+)

@@ -1374,4 +1374,4 @@ def is_take(state: TakeState, action: TakeAction | str) -> bool:
 
 
 ENGINE = TakeEngine()
-_CONTRACT: Engine[TakeState, TakeAction] = ENGINE  # mypy checks the contract
+_CONTRACT: Engine[TakeState, TakeAction, TakeView] = ENGINE  # mypy checks the contract

@@ -43,7 +43,7 @@ class Scrambler(Protocol):
 class EngineCase:
     """One engine's entry in the conformance registry."""
 
-    engine: Engine[Any, Any]
+    engine: Engine[Any, Any, Any]
     variants: Mapping[str, st.SearchStrategy[BaseModel | None]]
     """Named strategies for start options; each runs at every player count."""
     invariant: Callable[[Any], Hashable] | None = None
