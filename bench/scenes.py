@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from bot.engines import geschenkt
 from bot.engines.base import Engine, PlayerId
 from bot.engines.geschenkt import GeschenktOptions, GeschenktState
-from bot.store import Seat, Table
+from bot.table import Seat, Table
 
 NAMES = (
     "Alice",

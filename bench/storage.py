@@ -39,7 +39,8 @@ import redis
 from bench import common, scenes
 from bot.engines.base import Engine
 from bot.engines.geschenkt import GeschenktState
-from bot.store import GameStore, Table, client_for_url, table_key
+from bot.store import GameStore, client_for_url, table_key
+from bot.table import Table
 
 MAX_BYTES_PER_GAME = 4_000
 """Target: under 4 KB of Redis per Geschenkt game (1 KB = 1,000 bytes)."""

@@ -23,7 +23,7 @@ from bot.i18n import N_, lang_of, tr
 from bot.i18n.commands import CommandTranslator
 from bot.render.workers import RenderWorkers
 from bot.stats import StatsStore
-from bot.store import GameStore
+from bot.store import GameStore, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +162,6 @@ class TableBot(commands.AutoShardedBot):
                 if stored is not None and cog is not None:
                     await cog.resume(stored)
                     resumed += 1
-        except GameError as error:
+        except StoreError as error:
             log.warning("Could not resume the stored games: %s", error)
         log.info("Looked at %d stored games after start", resumed)

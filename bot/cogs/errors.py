@@ -11,6 +11,7 @@ import discord
 
 from bot.engines.base import GameError
 from bot.i18n import N_, lang_of, tr
+from bot.store import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,9 @@ async def answering_errors(interaction: discord.Interaction[Any]) -> AsyncIterat
         yield
     except GameError as error:
         await _reply_quietly(interaction, tr(lang, error.template, **error.params))
+    except StoreError as error:
+        log.warning("Store fault in interaction %s: %s", interaction.id, error)
+        await _reply_quietly(interaction, tr(lang, error.template))
     except Exception:
         log.exception("Unhandled error in interaction %s", interaction.id)
         await _reply_quietly(interaction, tr(lang, UNEXPECTED))

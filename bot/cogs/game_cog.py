@@ -36,7 +36,8 @@ from bot.engines.base import GameError, IllegalAction, PlayerId, SeededRng
 from bot.i18n import N_, Lang, lang_of, tr
 from bot.i18n.german import NAMES
 from bot.render import embeds
-from bot.store import Seat, Stored, Table
+from bot.store import Stored, StoreError
+from bot.table import Seat, Table
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
@@ -465,7 +466,7 @@ class GameCog:
             await self.bot.stats.record(
                 table.guild_id, table.game, table.gid, self.engine.outcome(state), names
             )
-        except GameError as error:
+        except StoreError as error:
             log.warning("Stats of game %s not recorded yet: %s", table.gid, error)
 
     async def resume(self, stored: Stored) -> None:
@@ -563,7 +564,7 @@ class GameCog:
                         game=self.engine.name,
                     ),
                 )
-        except GameError as error:
+        except StoreError as error:
             log.warning("Could not close the lobby in %s: %s", table.channel_id, error)
 
     def _cancel_pending(self, channel_id: int) -> None:
@@ -605,7 +606,7 @@ class GameCog:
                 await self._edit_table_message(current, state, new_rev)
                 if warning:
                     await self._post(current, warning)
-        except GameError as error:
+        except (GameError, StoreError) as error:
             log.warning("No %s move for %s in %s: %s", kind, player, table.channel_id, error)
         except Exception:
             log.exception("The %s move in channel %s failed", kind, table.channel_id)

@@ -11,14 +11,13 @@ import pytest
 from bot.store import (
     FINISHED_TTL_SECONDS,
     GameStore,
-    Seat,
     StaleRevision,
     StoreUnavailable,
-    Table,
     client_for_url,
     open_store,
     table_key,
 )
+from bot.table import Seat, Table
 
 
 @pytest.fixture
