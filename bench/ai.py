@@ -1,11 +1,11 @@
 """Computer players: how often each level wins, and how long it thinks, single core.
 
-For every game with computer players of its own (``PLAYERS`` in ``bot/ai/<engine>.py``,
-found over the engines `bench.engines` discovers), each level plays seeded games at the
-game's usual player count against uniformly random players (`choose_uniform` on the
-state) and, above easy, against the level below. The measured seat rotates: game ``g``
-puts it in seat ``g % players`` and deals deck ``g // players``, so each deal is played
-from every seat. A computer seat is handed its own view only, as in the bot.
+For every registered game (`bot.games`: its engine and its computer players), each
+level plays seeded games at the game's typical player count against uniformly random
+players (`choose_uniform` on the state) and, above easy, against the level below. The
+measured seat rotates: game ``g`` puts it in seat ``g % players`` and deals deck
+``g // players``, so each deal is played from every seat. A computer seat is handed
+its own view only, as in the bot.
 
 Reported per pairing: wins (sole first place), shared first places, average place, and
 the median, p99 and longest time per decision of the measured level (its chooser call
@@ -24,14 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bench import common
-from bench.engines import ENGINES
 from bench.scenes import player_ids
-from bot.ai import LEVELS, Chooser, Level, players_for
+from bot.ai import LEVELS, Chooser, Level
 from bot.ai.random_player import choose_uniform
 from bot.engines.base import Engine, SeededRng
-
-PLAYER_COUNTS = {"geschenkt": 3, "draughts": 2, "escalation": 3, "take": 2, "give_and_take": 3}
-"""The usual table for each game; other games play at their minimum."""
+from bot.games import GAMES
+from bot.games import game as registered
 
 WIN_TARGETS: dict[tuple[str, Level], float] = {
     ("draughts", "hard"): 0.90,
@@ -123,14 +121,8 @@ class Pairing:
 
 
 def games_with_players() -> list[tuple[Engine[Any, Any, Any], Mapping[Level, Chooser]]]:
-    """Every discovered engine whose game has computer players of its own. A player
-    module that fails to import fails the benchmark rather than dropping out."""
-    found = []
-    for engine in ENGINES:
-        players = players_for(engine.name)
-        if players is not None:
-            found.append((engine, players))
-    return found
+    """Every registered game with its computer players."""
+    return [(spec.engine, spec.players) for spec in GAMES]
 
 
 def pairings_for(players: Mapping[Level, Chooser]) -> list[tuple[Level, Opponent]]:
@@ -301,7 +293,7 @@ def run(
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
     for engine, players in chosen:
-        count = PLAYER_COUNTS.get(engine.name, engine.min_players)
+        count = registered(engine.name).typical_players
         rows = []
         for level, opponent in pairings_for(players):
             if args.pairing and f"{level}:{opponent}" not in args.pairing:
@@ -333,7 +325,7 @@ def run(
                 "games_per_pairing": games,
                 "quick": args.quick,
                 "pinned_cpu": cpu,
-                "player_counts": PLAYER_COUNTS,
+                "player_counts": {spec.name: spec.typical_players for spec in GAMES},
                 "win_targets": {f"{g}/{lvl}": t for (g, lvl), t in WIN_TARGETS.items()},
                 "max_decision_p99_seconds": MAX_DECISION_P99_SECONDS,
             },

@@ -17,7 +17,6 @@ import gc
 import importlib
 import itertools
 import os
-import pkgutil
 import pstats
 import random
 import time
@@ -27,29 +26,13 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import bot.engines
 from bench import common
 from bench.scenes import player_ids
 from bot.engines.base import Engine
+from bot.games import GAMES
 
-
-def discover_engines() -> list[Engine[Any, Any, Any]]:
-    """The ``ENGINE`` of every module in `bot.engines` that has one, by module name.
-
-    A new game is measured as soon as its module lands. A module that fails to import
-    fails the benchmark: a broken engine must not silently drop out of the figures.
-    """
-    engines: list[Engine[Any, Any, Any]] = []
-    for info in sorted(pkgutil.iter_modules(bot.engines.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{bot.engines.__name__}.{info.name}")
-        engine = getattr(module, "ENGINE", None)
-        if engine is not None:
-            engines.append(engine)
-    return engines
-
-
-ENGINES: list[Engine[Any, Any, Any]] = discover_engines()
-"""Every engine to measure: each `bot/engines/<module>.py` exposing ``ENGINE``."""
+ENGINES: list[Engine[Any, Any, Any]] = [spec.engine for spec in GAMES]
+"""Every engine to measure: each registered game's (`bot.games`)."""
 
 
 # --- peers --------------------------------------------------------------------------

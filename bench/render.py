@@ -20,7 +20,6 @@ not inflated when other processes share the core; wall-clock p95 is shown beside
 
 from __future__ import annotations
 
-import importlib
 import io
 import sys
 import time
@@ -36,6 +35,7 @@ from pydantic import BaseModel
 from bench import common, scenes
 from bot.cogs.adapter import GameAdapter
 from bot.engines.base import Engine, PlayerId
+from bot.games import game
 from bot.i18n import Lang
 
 MAX_MS = 30.0
@@ -72,18 +72,8 @@ class Scene:
 
 
 def adapter_for(engine: Engine[Any, Any, Any]) -> GameAdapter[Any, Any, Any]:
-    """The game's Discord adapter: the `GameAdapter` in ``bot/cogs/<game>.py`` whose
-    engine this is."""
-    module = importlib.import_module(f"bot.cogs.{engine.name}")
-    for value in vars(module).values():
-        if (
-            isinstance(value, type)
-            and issubclass(value, GameAdapter)
-            and getattr(value, "engine", None) is engine
-        ):
-            adapter: GameAdapter[Any, Any, Any] = value()
-            return adapter
-    raise LookupError(f"no GameAdapter for {engine.name} in {module.__name__}")
+    """The game's Discord adapter, from the registry."""
+    return game(engine.name).adapter
 
 
 def has_private_image(adapter: GameAdapter[Any, Any, Any]) -> bool:

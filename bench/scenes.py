@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from bot.engines import geschenkt
 from bot.engines.base import Engine, PlayerId
 from bot.engines.geschenkt import GeschenktOptions, GeschenktState
+from bot.games import GAMES, game
 from bot.table import Seat, Table
 
 NAMES = (
@@ -179,8 +180,6 @@ def bot_table(
 
 # --- every game -----------------------------------------------------------------------
 
-TYPICAL_PLAYERS = {"geschenkt": 4, "give_and_take": 3, "escalation": 4, "take": 2, "draughts": 2}
-"""The player count of a typical game (another game: its fewest players)."""
 LARGEST_VARIANTS: dict[str, list[tuple[int | None, dict[str, Any]]]] = {
     "take": [(2, {"hand_size": 10})],
     "escalation": [(None, {"deals": 10})],
@@ -197,16 +196,13 @@ score (their hands often score below zero), so its matches stop here: some 15 ha
 
 
 def all_engines() -> list[Engine[Any, Any, Any]]:
-    """Every engine `bench.engines` measures: each `bot/engines/<module>.py` with an
-    ``ENGINE``, by module name."""
-    from bench.engines import discover_engines  # here: bench.engines imports this module
-
-    return discover_engines()
+    """Every registered game's engine (`bot.games`), in registry order."""
+    return [spec.engine for spec in GAMES]
 
 
 def typical_players(engine: Engine[Any, Any, Any]) -> int:
-    count = TYPICAL_PLAYERS.get(engine.name, engine.min_players)
-    return min(max(count, engine.min_players), engine.max_players)
+    """The registry's player count of a typical game."""
+    return game(engine.name).typical_players
 
 
 def bot_options(

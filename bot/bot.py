@@ -15,10 +15,12 @@ from discord.ext import commands
 from bot.clock import Clock, OffsetClock, SystemClock
 from bot.cogs.components import Click, GameButton, GameSelect, Pick
 from bot.cogs.errors import answering_errors
+from bot.cogs.followups import FollowUps
 from bot.cogs.game_cog import GameCog
 from bot.cogs.stats import stats_commands
 from bot.config import Settings
 from bot.engines.base import GameError
+from bot.games import GAMES, check_registry
 from bot.i18n import N_, lang_of, tr
 from bot.i18n.commands import CommandTranslator
 from bot.render.workers import RenderWorkers
@@ -45,6 +47,8 @@ class TableBot(commands.AutoShardedBot):
             if settings.clock_offset_key
             else SystemClock()
         )
+        self.followups = FollowUps()
+        """Every computer move, timed default, turn clock and lobby expiry waiting."""
         self._resumed = False
         self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -60,11 +64,10 @@ class TableBot(commands.AutoShardedBot):
         return lock
 
     async def setup_hook(self) -> None:
-        from bot.cogs import all_games
-
-        for build in all_games():
-            cog = build(self)
-            self.games[cog.engine.name] = cog
+        check_registry()
+        for spec in GAMES:
+            cog = GameCog(self, spec)
+            self.games[spec.name] = cog
             self.tree.add_command(cog.group)
         self.tree.add_command(
             app_commands.Command(
@@ -142,6 +145,7 @@ class TableBot(commands.AutoShardedBot):
         await super().launch_shard(gateway, shard_id, initial=initial)
 
     async def close(self) -> None:
+        await self.followups.close()
         await super().close()
         self.renderer.close()
 
@@ -160,7 +164,7 @@ class TableBot(commands.AutoShardedBot):
                 stored = await self.store.load(guild_id, channel_id)
                 cog = self.games.get(stored.table.game) if stored else None
                 if stored is not None and cog is not None:
-                    await cog.resume(stored)
+                    await cog.flow.resume(stored)
                     resumed += 1
         except StoreError as error:
             log.warning("Could not resume the stored games: %s", error)

@@ -20,8 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import german, lang_of, plural, tr
-from bot.i18n.german import GERMAN
+from bot.games import GAMES
+from bot.i18n import lang_of, plural, tr
+from bot.i18n.german import catalogue, core
+
+GERMAN = catalogue().texts
 
 BOT = Path(__file__).resolve().parents[1] / "bot"
 MARKERS = {"tr": (1,), "N_": (0,), "plural": (2, 3)}
@@ -151,8 +154,7 @@ def test_the_catalogue_holds_only_what_the_code_says() -> None:
 
 
 def test_no_area_contradicts_another() -> None:
-    modules = [german.core, german.geschenkt, german.give_and_take, german.escalation]
-    modules += [german.take, german.draughts]
+    modules = [core, *(game.german for game in GAMES)]
     seen: dict[str, str] = {}
     clashes = []
     for module in modules:

@@ -12,71 +12,17 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Generic, Literal, TypeVar
+from typing import Generic, TypeVar
 
 from pydantic import BaseModel
 
 from bot.engines.base import Engine, Outcome, PlayerId
 from bot.i18n import N_, Lang
+from bot.texts import ActionButton, Picks, PrivatePanel, TableText, TimedDefault
 
 S = TypeVar("S", bound=BaseModel)
 A = TypeVar("A", bound=BaseModel)
 V = TypeVar("V", bound=BaseModel)
-
-ButtonStyle = Literal["primary", "secondary", "success", "danger"]
-
-
-@dataclass(frozen=True)
-class ActionButton:
-    """A button on the public table that sends ``key`` to `GameAdapter.parse_action`."""
-
-    label: str
-    key: str
-    style: ButtonStyle = "secondary"
-    disabled: bool = False
-
-
-@dataclass(frozen=True)
-class TableText:
-    """The words of the public table embed; the image carries the rest."""
-
-    description: str
-    fields: list[tuple[str, str]]
-
-
-@dataclass(frozen=True)
-class PanelSelect:
-    """A select menu on a private panel; its choices come back to `private_panel`."""
-
-    key: str
-    placeholder: str
-    options: list[tuple[str, str]]
-    """(value, label) pairs, at most 25."""
-    chosen: tuple[str, ...] = ()
-    max_values: int = 1
-
-
-@dataclass(frozen=True)
-class PrivatePanel:
-    """A player's ephemeral panel: text, optional selects, and action buttons."""
-
-    text: str
-    selects: list[PanelSelect] = field(default_factory=list)
-    buttons: list[ActionButton] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class TimedDefault:
-    """A move the bot makes for ``player`` if they haven't acted in time."""
-
-    player: PlayerId
-    key: str
-    """An action key, as for `GameAdapter.parse_action`."""
-
-
-Picks = Mapping[str, tuple[str, ...]]
-"""What the player has chosen so far in each select of their panel, by select key."""
 
 
 class GameAdapter(ABC, Generic[S, A, V]):

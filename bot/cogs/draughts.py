@@ -9,15 +9,7 @@ from typing import TYPE_CHECKING, Literal, cast
 import discord
 from discord import app_commands
 
-from bot.cogs.adapter import (
-    ActionButton,
-    GameAdapter,
-    PanelSelect,
-    Picks,
-    PrivatePanel,
-    TableText,
-)
-from bot.cogs.game_cog import GameCog
+from bot.cogs.adapter import GameAdapter
 from bot.engines.base import Outcome, PlayerId
 from bot.engines.draughts import (
     ENGINE,
@@ -32,9 +24,10 @@ from bot.engines.draughts import (
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.draughts import reason_sentence, render_board, render_table
 from bot.render.embeds import player_name
+from bot.texts import ActionButton, PanelSelect, Picks, PrivatePanel, TableText
 
 if TYPE_CHECKING:
-    from bot.bot import TableBot
+    from bot.cogs.game_cog import GameCog
 
 PIECE, MOVE = "piece", "move"
 """Keys of the Move panel's two selects."""
@@ -235,8 +228,8 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
         )
 
 
-def build(bot: TableBot) -> GameCog:
-    cog = GameCog(bot, DraughtsAdapter())
+def add_commands(cog: GameCog) -> None:
+    """The game's own commands: ``start`` with its options (and ``move`` where typed)."""
 
     @app_commands.command(name="start", description=N_("Open a draughts board in this channel"))
     @app_commands.describe(
@@ -272,4 +265,3 @@ def build(bot: TableBot) -> GameCog:
 
     cog.add_command(start)
     cog.add_command(move)
-    return cog

@@ -9,15 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.cogs.adapter import (
-    ActionButton,
-    GameAdapter,
-    PanelSelect,
-    Picks,
-    PrivatePanel,
-    TableText,
-)
-from bot.cogs.game_cog import GameCog
+from bot.cogs.adapter import GameAdapter
 from bot.engines.base import IllegalAction, Outcome, PlayerId
 from bot.engines.cards import Card
 from bot.engines.escalation import (
@@ -34,9 +26,10 @@ from bot.engines.escalation import (
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
 from bot.render.escalation import DIRECTIONS, render_table
+from bot.texts import ActionButton, PanelSelect, Picks, PrivatePanel, TableText
 
 if TYPE_CHECKING:
-    from bot.bot import TableBot
+    from bot.cogs.game_cog import GameCog
 
 CARDS = "cards"
 """The key of the hand panel's card picker."""
@@ -261,8 +254,8 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
         )
 
 
-def build(bot: TableBot) -> GameCog:
-    cog = GameCog(bot, EscalationAdapter())
+def add_commands(cog: GameCog) -> None:
+    """The game's own commands: ``start`` with its options (and ``move`` where typed)."""
 
     @app_commands.command(name="start", description=N_("Open an Escalation table in this channel"))
     @app_commands.describe(
@@ -277,4 +270,3 @@ def build(bot: TableBot) -> GameCog:
         await cog.start(interaction, EscalationOptions(deals=deals), turn_seconds=turn_time)
 
     cog.add_command(start)
-    return cog

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.cogs.adapter import ActionButton, GameAdapter, TableText
-from bot.cogs.game_cog import GameCog
+from bot.cogs.adapter import GameAdapter
 from bot.engines.base import Outcome, PlayerId
 from bot.engines.geschenkt import (
     ENGINE,
@@ -23,9 +22,10 @@ from bot.engines.geschenkt import (
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import player_name
 from bot.render.geschenkt import render_table
+from bot.texts import ActionButton, TableText
 
 if TYPE_CHECKING:
-    from bot.bot import TableBot
+    from bot.cogs.game_cog import GameCog
 
 RULES = N_(
     """\
@@ -132,8 +132,8 @@ class GeschenktAdapter(GameAdapter[GeschenktState, GeschenktAction, GeschenktVie
         )
 
 
-def build(bot: TableBot) -> GameCog:
-    cog = GameCog(bot, GeschenktAdapter())
+def add_commands(cog: GameCog) -> None:
+    """The game's own commands: ``start`` with its options (and ``move`` where typed)."""
 
     @app_commands.command(name="start", description=N_("Open a Geschenkt table in this channel"))
     @app_commands.describe(
@@ -148,4 +148,3 @@ def build(bot: TableBot) -> GameCog:
         await cog.start(interaction, GeschenktOptions(tactical=tactical), turn_seconds=turn_time)
 
     cog.add_command(start)
-    return cog

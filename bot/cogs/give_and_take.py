@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.cogs.adapter import ActionButton, GameAdapter, TableText, TimedDefault
-from bot.cogs.game_cog import GameCog
+from bot.cogs.adapter import GameAdapter
 from bot.engines.base import Outcome, PlayerId
 from bot.engines.give_and_take import (
     ENGINE,
@@ -24,9 +23,10 @@ from bot.engines.give_and_take import (
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
 from bot.render.give_and_take import render_table
+from bot.texts import ActionButton, TableText, TimedDefault
 
 if TYPE_CHECKING:
-    from bot.bot import TableBot
+    from bot.cogs.game_cog import GameCog
 
 RULES = N_("""\
 **Goal:** be the last player standing.
@@ -243,8 +243,8 @@ class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction, GiveAn
         return TableText(title, [(tr(lang, "Places"), "\n".join(lines))])
 
 
-def build(bot: TableBot) -> GameCog:
-    cog = GameCog(bot, GiveAndTakeAdapter())
+def add_commands(cog: GameCog) -> None:
+    """The game's own commands: ``start`` with its options (and ``move`` where typed)."""
 
     @app_commands.command(name="start", description=N_("Open a Give & Take table in this channel"))
     @app_commands.describe(
@@ -264,4 +264,3 @@ def build(bot: TableBot) -> GameCog:
         await cog.start(interaction, options, turn_seconds=turn_time)
 
     cog.add_command(start)
-    return cog

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs.errors import answering_errors
-from bot.cogs.game_cog import public_lang
+from bot.cogs.interactions import public_lang
 from bot.engines.base import GameError
 from bot.i18n import N_, Lang, lang_of, tr
 from bot.stats import GameStats, PlayerStats

@@ -11,15 +11,7 @@ from typing import TYPE_CHECKING, Literal
 import discord
 from discord import app_commands
 
-from bot.cogs.adapter import (
-    ActionButton,
-    GameAdapter,
-    PanelSelect,
-    Picks,
-    PrivatePanel,
-    TableText,
-)
-from bot.cogs.game_cog import GameCog
+from bot.cogs.adapter import GameAdapter
 from bot.engines.base import Outcome, PlayerId
 from bot.engines.cards import Card
 from bot.engines.take import (
@@ -34,9 +26,10 @@ from bot.engines.take import (
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
 from bot.render.take import last_action_sentence, render_hand, render_table
+from bot.texts import ActionButton, PanelSelect, Picks, PrivatePanel, TableText
 
 if TYPE_CHECKING:
-    from bot.bot import TableBot
+    from bot.cogs.game_cog import GameCog
 
 CARDS, MOVE = "cards", "move"
 """Keys of the hand panel's selects."""
@@ -327,8 +320,8 @@ def token_label(token: tuple[Card, Card | None]) -> str:
     return f"{card_label(card)}({card_label(stands_for)})"
 
 
-def build(bot: TableBot) -> GameCog:
-    cog = GameCog(bot, TakeAdapter())
+def add_commands(cog: GameCog) -> None:
+    """The game's own commands: ``start`` with its options (and ``move`` where typed)."""
 
     @app_commands.command(name="start", description=N_("Open a TAKE table in this channel"))
     @app_commands.describe(
@@ -347,4 +340,3 @@ def build(bot: TableBot) -> GameCog:
         )
 
     cog.add_command(start)
-    return cog

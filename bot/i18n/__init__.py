@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bot.i18n.german import GERMAN
+from bot.i18n.german import catalogue
 
 Lang = Literal["en", "de"]
 LANGS: tuple[Lang, ...] = ("en", "de")
@@ -29,7 +29,7 @@ def lang_of(discord_locale: object) -> Lang:
 
 def tr(lang: str, template: str, /, **params: object) -> str:
     """``template`` (English, the key) in ``lang``, with ``params`` filled in."""
-    text = GERMAN.get(template, template) if lang == "de" else template
+    text = catalogue().texts.get(template, template) if lang == "de" else template
     return text.format(**params) if params else text
 
 

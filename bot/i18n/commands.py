@@ -3,7 +3,7 @@
 The commands are declared in English (Discord's canonical names); when the bot
 syncs them, discord.py asks this translator for each locale, and Discord shows
 German users the German names and descriptions. Descriptions come from the
-German catalogue; names, option names and choice names from `NAMES` (Discord
+German catalogue; names, option names and choice names from the catalogue's names (Discord
 wants names lowercase without spaces).
 """
 
@@ -13,7 +13,7 @@ from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation, TranslationContextTypes
 
 from bot.i18n import lang_of, tr
-from bot.i18n.german import GERMAN, NAMES
+from bot.i18n.german import catalogue
 
 NAME_LOCATIONS = frozenset(
     {
@@ -36,7 +36,7 @@ class CommandTranslator(app_commands.Translator):
         if lang_of(locale) != "de":
             return None
         if context.location in NAME_LOCATIONS:
-            return NAMES.get(string.message)
+            return catalogue().names.get(string.message)
         return german_text(string)
 
 
@@ -45,7 +45,7 @@ def german_text(string: app_commands.locale_str) -> str | None:
     template (``locale_str(text, template=..., params=...)``) is translated from
     its template, with its parameters translated where the catalogue knows them."""
     template = string.extras.get("template", string.message)
-    if template not in GERMAN:
+    if template not in catalogue().texts:
         return None
     params = {key: tr("de", str(value)) for key, value in string.extras.get("params", {}).items()}
     return tr("de", template, **params)

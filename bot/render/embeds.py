@@ -6,10 +6,10 @@ from collections.abc import Mapping
 
 import discord
 
-from bot.cogs.adapter import TableText
 from bot.engines.base import PlayerId
 from bot.engines.cards import Card
 from bot.i18n import Lang, tr
+from bot.texts import TableText
 
 TABLE_IMAGE = "table.png"
 EMBED_FIELD_LIMIT = 1024

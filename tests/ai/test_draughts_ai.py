@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.ai import LEVELS, Level, players_for
+from bot.ai import LEVELS, Level
 from bot.ai.draughts import (
     HARD,
     NORMAL,
@@ -31,6 +31,7 @@ from bot.engines.draughts import (
     Ruleset,
     perft,
 )
+from bot.games import game as registered
 
 RULESETS: tuple[Ruleset, ...] = ("give-and-take", "turkish")
 DUO = ["w", "b"]
@@ -82,7 +83,7 @@ def random_states(ruleset: Ruleset, games: int, seed: int) -> list[DraughtsState
 
 
 def test_every_level_is_registered() -> None:
-    players = players_for("draughts")
+    players = registered("draughts").players
     assert players is PLAYERS
     assert set(PLAYERS) == set(LEVELS)
 

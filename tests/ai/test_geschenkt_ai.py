@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.ai import LEVELS, Chooser, players_for
+from bot.ai import LEVELS, Chooser
 from bot.ai.geschenkt import (
     PLAYERS,
     TUNED,
@@ -30,6 +30,7 @@ from bot.engines.geschenkt import (
     parse_action,
     score,
 )
+from bot.games import game as registered
 
 QUICK_HARD = make_hard(Budget(actions=400, samples=10, min_samples=4, seconds=None))
 """The hard player with a small, purely deterministic budget (no wall clock)."""
@@ -87,7 +88,7 @@ def hide_differently(state: GeschenktState, rng: random.Random) -> GeschenktStat
 
 
 def test_every_level_is_registered() -> None:
-    players = players_for("geschenkt")
+    players = registered("geschenkt").players
     assert players is PLAYERS
     assert set(PLAYERS) == set(LEVELS)
 

@@ -225,7 +225,7 @@ async def test_a_person_plays_against_a_computer_to_the_end(
     else:
         pytest.fail("the game does not end")
     await game.driver.wait_for(lambda: "win" in game.table.text, what="the results")  # type: ignore[union-attr]
-    assert "Computer 1 (hard)" in game.message.text
+    assert "🤖 Hard" in game.message.text
 
 
 @pytest.mark.guild_locale("de")

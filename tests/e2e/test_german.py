@@ -33,7 +33,7 @@ async def test_the_lobby_speaks_german_and_each_user_their_own_language(
     assert not_host.message.text == "Only the host can start the game."
 
     await driver.choose(bernd, lobby, "Computerspieler hinzufügen …", ["hard"])
-    assert "Computer 1 (schwer)" in lobby.text
+    assert "🤖 Schwer" in lobby.text
 
     await driver.click(bernd, lobby, "Starten")
     table = driver.table()

@@ -135,7 +135,8 @@ class Game:
         lobby = self.table.text
         for user in [host, *guests]:
             assert user.display_name in lobby
-        assert all(f"Computer {n}" in lobby for n in range(1, computers + 1)), lobby
+        computer_names = ["🤖 Normal", *(f"🤖 Normal {n}" for n in range(2, computers + 1))]
+        assert all(name in lobby for name in computer_names[:computers]), lobby
         started = await self.driver.click(host, self.table, "Start")
         assert started.message is self.table
         assert self.table.labels == [TAKE, REFUSE, HAND]
@@ -242,7 +243,7 @@ class Game:
         words = [embed["title"], embed["description"]]
         words += [part for f in embed.get("fields", []) for part in (f["name"], f["value"])]
         text = "\n".join(words)
-        for name in self.names.values():  # "Computer 1" is a name, not a number
+        for name in self.names.values():  # "🤖 Normal 2" is a name, not a number
             text = text.replace(f"**{name}**", "")
         numbers = {int(n) for n in re.findall(r"\d+", text)}
         public = {state.current, state.pot, len(state.stack)}
@@ -390,14 +391,14 @@ async def test_a_computer_player_takes_its_turns_by_itself(
     moves = await game.open(alice, [bernd], computers=1)
     stored = await game.stored()
     names = sorted(seat.name for seat in stored.table.seats)
-    assert names == ["Alice", "Bernd", "Computer 1 (normal)"]
+    assert names == ["Alice", "Bernd", "🤖 Normal"]
 
     # Mostly No thanks, so every card comes round to the computer.
     moves += await game.play_to_end(coin(random.Random(2), 0.3))
 
     assert moves > 0, "the computer never moved"
     scores = await game.check_results()
-    assert sorted(scores) == ["Alice", "Bernd", "Computer 1 (normal)"]
+    assert sorted(scores) == ["Alice", "Bernd", "🤖 Normal"]
     people = {str(alice.id), str(bernd.id)}
     for version in versions(game.message):
         mentioned = set(TURN.findall(version.content))

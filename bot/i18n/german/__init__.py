@@ -1,24 +1,36 @@
-"""The German catalogue: English template → German template, one module per area."""
+"""The German catalogue: English template → German template, one module per area.
+
+The shared texts live in `core`; each game's module is named in its registry entry
+(`bot.games`), so the catalogue is put together on first use, once every game module
+can be imported.
+"""
 
 from __future__ import annotations
 
-from bot.i18n.german import core, draughts, escalation, geschenkt, give_and_take, take
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
 
-GERMAN: dict[str, str] = {
-    **core.GERMAN,
-    **geschenkt.GERMAN,
-    **give_and_take.GERMAN,
-    **escalation.GERMAN,
-    **take.GERMAN,
-    **draughts.GERMAN,
-}
+from bot.i18n.german import core
 
-NAMES: dict[str, str] = {
-    **core.NAMES,
-    **geschenkt.NAMES,
-    **give_and_take.NAMES,
-    **escalation.NAMES,
-    **take.NAMES,
-    **draughts.NAMES,
-}
-"""German names of slash commands, their options and choices."""
+
+@dataclass(frozen=True)
+class Catalogue:
+    texts: dict[str, str]
+    """English template → German template."""
+    names: dict[str, str]
+    """German names of slash commands, their options and choices."""
+
+
+@cache
+def catalogue() -> Catalogue:
+    """Core texts plus every registered game's."""
+    from bot.games import GAMES  # the registry imports the games, which import bot.i18n
+
+    modules: list[ModuleType] = [core, *(game.german for game in GAMES)]
+    texts: dict[str, str] = {}
+    names: dict[str, str] = {}
+    for module in modules:
+        texts.update(module.GERMAN)
+        names.update(module.NAMES)
+    return Catalogue(texts, names)

@@ -44,7 +44,12 @@ GERMAN: dict[str, str] = {
     "Start": "Starten",
     "Add computer player…": "Computerspieler hinzufügen …",
     "Computer player: {level}": "Computerspieler: {level}",
-    "Computer {n} ({level})": "Computer {n} ({level})",
+    "🤖 Easy": "🤖 Leicht",
+    "🤖 Normal": "🤖 Normal",
+    "🤖 Hard": "🤖 Schwer",
+    "That button only works on your private panel.": (
+        "Dieser Knopf funktioniert nur in deinem privaten Bereich."
+    ),
     "easy": "leicht",
     "normal": "normal",
     "hard": "schwer",

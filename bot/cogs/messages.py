@@ -1,0 +1,208 @@
+"""The messages a game posts: its lobby, its public table and each player's panel.
+
+Built from the stored table and the engine state; nothing here talks to Discord or
+Redis (images are drawn by the render workers passed in).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from pydantic import BaseModel
+
+from bot.ai import LEVELS
+from bot.cogs.adapter import GameAdapter
+from bot.cogs.components import Click, GameButton, GameSelect, Pick, button_view
+from bot.cogs.verbs import Verb
+from bot.engines.base import PlayerId
+from bot.i18n import Lang, tr
+from bot.i18n.german import catalogue
+from bot.render import embeds
+from bot.render.workers import RenderWorkers
+from bot.table import Table
+from bot.table_life import LEVEL_NAMES, turn_mentions
+from bot.texts import ButtonStyle, Picks, PrivatePanel
+
+RESULTS_COLOUR = 0x2ECC71
+CLOSED_COLOUR = 0x95A5A6
+
+
+@dataclass
+class TableMessage:
+    """Everything needed to send or edit a table message."""
+
+    content: str | None
+    embed: discord.Embed
+    view: discord.ui.View
+    png: bytes | None
+
+    def files(self) -> list[discord.File]:
+        if self.png is None:
+            return []
+        return [discord.File(io.BytesIO(self.png), filename=embeds.TABLE_IMAGE)]
+
+
+class Messages:
+    """Builds one game's lobby, table and panel messages."""
+
+    def __init__(self, adapter: GameAdapter[Any, Any, Any], renderer: RenderWorkers) -> None:
+        self.adapter = adapter
+        self.engine = adapter.engine
+        self.renderer = renderer
+
+    def title(self, lang: Lang) -> str:
+        return tr(lang, self.engine.title)
+
+    async def for_table(self, table: Table, rev: int) -> TableMessage:
+        """The lobby, or the table once the game has started."""
+        if table.state is None:
+            return self.lobby(table, rev)
+        state = self.engine.State.model_validate(table.state)
+        return await self.table(table, state, rev)
+
+    def lobby(self, table: Table, rev: int) -> TableMessage:
+        host = table.seat_of(table.host)
+        lang = table.lang
+        embed = embeds.lobby_embed(
+            self.title(lang),
+            self.adapter.colour,
+            host.name if host else "?",
+            [seat.name for seat in table.seats],
+            (self.engine.min_players, self.engine.max_players),
+            options_line(table.options, self.adapter.hidden_options, lang),
+            lang,
+        )
+        buttons = [
+            self._button(table, rev, "join", tr(lang, "Join"), "success"),
+            self._button(table, rev, "leave", tr(lang, "Leave"), "secondary"),
+            self._button(table, rev, "start", tr(lang, "Start"), "primary"),
+        ]
+        levels = GameSelect(
+            Pick(self.engine.name, table.gid, rev, "ai"),
+            tr(lang, "Add computer player…"),
+            [
+                discord.SelectOption(
+                    label=tr(lang, "Computer player: {level}", level=tr(lang, LEVEL_NAMES[level])),
+                    value=level,
+                )
+                for level in LEVELS
+            ],
+        )
+        return TableMessage(None, embed, button_view(buttons, [levels]), None)
+
+    async def table(self, table: Table, state: BaseModel, rev: int) -> TableMessage:
+        names, lang = table.names(), table.lang
+        public = self.engine.view(state, None)
+        png = await self.renderer.run(self.adapter.render_table, public, names, lang)
+        footer = tr(lang, "Game {gid}", gid=table.gid)
+        if self.engine.is_over(state):
+            outcome = self.engine.outcome(state)
+            text = self.adapter.results_text(public, outcome, names, lang)
+            title = tr(lang, "{title}: results", title=self.title(lang))
+            embed = embeds.table_embed(title, RESULTS_COLOUR, text, footer)
+            return TableMessage(None, embed, self._table_view(table, rev, public, True), png)
+        text = self.adapter.table_text(public, names, lang)
+        embed = embeds.table_embed(self.title(lang), self.adapter.colour, text, footer)
+        return TableMessage(
+            turn_mentions(self.engine.to_act(state), table),
+            embed,
+            self._table_view(table, rev, public, False),
+            png,
+        )
+
+    async def panel(
+        self,
+        table: Table,
+        rev: int,
+        state: BaseModel,
+        player: PlayerId,
+        picks: Picks,
+        lang: Lang,
+        notice: str = "",
+    ) -> TableMessage:
+        """The player's private panel in their language: text, selects, buttons, image."""
+        view = self.engine.view(state, player)
+        names = table.names()
+        panel = self.adapter.private_panel(view, picks, names, lang)
+        png = await self.renderer.run(self.adapter.render_private, view, names, lang)
+        embed = self._panel_embed(panel, lang, notice)
+        if png is not None:
+            embed.set_image(url=f"attachment://{embeds.TABLE_IMAGE}")
+        return TableMessage(None, embed, self._panel_view(table, rev, panel, lang), png)
+
+    def closed(self, table: Table, reason: str) -> discord.Embed:
+        """The embed a table message is edited to when its game is gone."""
+        return embeds.notice_embed(self.title(table.lang), CLOSED_COLOUR, reason)
+
+    def _panel_embed(self, panel: PrivatePanel, lang: Lang, notice: str) -> discord.Embed:
+        text = f"**{notice}**\n\n{panel.text}" if notice else panel.text
+        title = tr(lang, "{title}: your hand", title=self.title(lang))
+        return embeds.notice_embed(title, self.adapter.colour, text)
+
+    def _panel_view(
+        self, table: Table, rev: int, panel: PrivatePanel, lang: Lang
+    ) -> discord.ui.View:
+        selects = [
+            GameSelect(
+                Pick(self.engine.name, table.gid, rev, spec.key),
+                spec.placeholder,
+                [
+                    discord.SelectOption(label=label, value=value, default=value in spec.chosen)
+                    for value, label in spec.options
+                ],
+                max_values=min(spec.max_values, len(spec.options)),
+            )
+            for spec in panel.selects
+            if spec.options
+        ]
+        buttons = [
+            self._button(
+                table, rev, "do", spec.label, spec.style, arg=spec.key, disabled=spec.disabled
+            )
+            for spec in panel.buttons
+        ]
+        # An ephemeral panel can't update itself when others move: Refresh redraws it.
+        buttons.append(self._button(table, rev, "redraw", tr(lang, "Refresh"), "secondary"))
+        return button_view(buttons, selects)
+
+    def _table_view(self, table: Table, rev: int, public: Any, over: bool) -> discord.ui.View:
+        lang = table.lang
+        buttons = [
+            self._button(table, rev, "act", spec.label, spec.style, arg=spec.key, disabled=over)
+            for spec in self.adapter.table_buttons(public, lang)
+        ]
+        hand = tr(lang, self.adapter.hand_label)
+        buttons.append(self._button(table, rev, "hand", hand, "primary", disabled=over))
+        if over:
+            buttons.append(self._button(table, rev, "rematch", tr(lang, "Rematch"), "success"))
+        return button_view(buttons)
+
+    def _button(
+        self,
+        table: Table,
+        rev: int,
+        verb: Verb,
+        label: str,
+        style: ButtonStyle,
+        *,
+        arg: str = "",
+        disabled: bool = False,
+    ) -> GameButton:
+        click = Click(self.engine.name, table.gid, rev, verb, arg)
+        return GameButton(click, label, style, disabled=disabled)
+
+
+def options_line(options: Mapping[str, Any], hidden: frozenset[str], lang: Lang) -> str:
+    """The options set, by their (localized) command option names: a switch by its name
+    alone, anything else as ``name: value``."""
+    names = catalogue().names
+    shown = {
+        (names.get(key, key) if lang == "de" else key): value
+        for key, value in options.items()
+        if value not in (None, False, []) and key not in hidden
+    }
+    return ", ".join(key if value is True else f"{key}: {value}" for key, value in shown.items())

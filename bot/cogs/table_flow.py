@@ -1,0 +1,228 @@
+"""Saving a game and showing it: the steps that clicks and follow-ups share.
+
+`TableFlow.commit` is the one way a move reaches Redis: it sets the phase and the
+deadline of the turn now waiting, saves with compare-and-set, plans the follow-ups
+and counts a finished game in the stats. The rest edits or posts the channel's
+messages, and logs (never raises) when Discord refuses an edit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from pydantic import BaseModel
+
+from bot import table_life
+from bot.ai import Level
+from bot.cogs.followups import FollowUp, plan
+from bot.cogs.messages import Messages
+from bot.engines.base import GameError, PlayerId, SeededRng
+from bot.games import GameSpec
+from bot.i18n import tr
+from bot.store import Stored, StoreError
+from bot.table import Table
+
+if TYPE_CHECKING:
+    from bot.bot import TableBot
+
+log = logging.getLogger(__name__)
+
+
+class TableFlow:
+    """One game's saves, follow-ups and message edits."""
+
+    def __init__(self, bot: TableBot, spec: GameSpec[Any, Any, Any], messages: Messages) -> None:
+        self.bot = bot
+        self.spec = spec
+        self.adapter = spec.adapter
+        self.engine = spec.engine
+        self.messages = messages
+
+    # ----- saving -------------------------------------------------------------
+
+    async def commit(self, table: Table, rev: int, state: BaseModel) -> int:
+        """Save ``state`` into ``table`` over revision ``rev``; return the new revision."""
+        table.state = state.model_dump(mode="json")
+        table.phase = "over" if self.engine.is_over(state) else "playing"
+        table.turn_deadline = await self._turn_deadline(table, state)
+        saved = await self.bot.store.save(table, rev)
+        self.schedule(table, saved, state)
+        if table.phase == "over":
+            await self.record_result(table, state)
+        return saved
+
+    async def record_result(self, table: Table, state: BaseModel) -> None:
+        """Count the finished game in the server's stats (once, whatever retries)."""
+        names = {seat.id: seat.name for seat in table.seats if not seat.is_computer}
+        try:
+            await self.bot.stats.record(
+                table.guild_id, table.game, table.gid, self.engine.outcome(state), names
+            )
+        except StoreError as error:
+            log.warning("Stats of game %s not recorded yet: %s", table.gid, error)
+
+    async def _turn_deadline(self, table: Table, state: BaseModel) -> float | None:
+        over = self.engine.is_over(state)
+        return table_life.turn_deadline(
+            table,
+            [] if over else self.engine.to_act(state),
+            now=await self.bot.clock.now(),
+            over=over,
+            has_timed_default=not over
+            and self.adapter.timed_default(self.engine.view(state, None)) is not None,
+            choice_timeout=self.bot.settings.choice_timeout_seconds,
+        )
+
+    # ----- follow-ups ---------------------------------------------------------
+
+    def schedule(self, table: Table, rev: int, state: BaseModel) -> None:
+        """Replace the channel's follow-ups with those the game at ``rev`` waits for."""
+        self.bot.followups.cancel(table.channel_id)
+        for follow_up in plan(table, state, self.adapter):
+            self.bot.followups.keep(table.channel_id, self._move_later(table, rev, follow_up))
+
+    def close_lobby_later(self, table: Table) -> None:
+        self.bot.followups.keep(table.channel_id, self._close_lobby(table))
+
+    async def resume(self, stored: Stored) -> None:
+        """After a start: plan again what a game was waiting for (with the time that was
+        left), and count a finished game whose stats a crash may have missed (counting
+        is idempotent)."""
+        table = stored.table
+        if table.phase == "lobby":
+            self.close_lobby_later(table)
+        if table.state is None:
+            return
+        state = self.engine.State.model_validate(table.state)
+        if table.phase == "playing":
+            if table.turn_deadline is None:  # saved before deadlines were kept
+                table.turn_deadline = await self._turn_deadline(table, state)
+            self.schedule(table, stored.rev, state)
+        elif table.phase == "over":
+            await self.record_result(table, state)
+
+    async def _move_later(self, table: Table, rev: int, follow_up: FollowUp) -> None:
+        """Make ``follow_up``'s move when its time comes, unless the game moved on."""
+        if follow_up.kind == "computer":
+            await asyncio.sleep(self.bot.settings.computer_pause_seconds)
+        else:
+            await self.bot.clock.sleep_until(table.turn_deadline or 0.0)
+        try:
+            async with self.bot.channel_lock(table.channel_id):
+                await self._make_follow_up(table, rev, follow_up)
+        except (GameError, StoreError) as error:
+            log.warning(
+                "No %s move for %s in %s: %s",
+                follow_up.kind,
+                follow_up.player,
+                table.channel_id,
+                error,
+            )
+        except Exception:
+            log.exception("The %s move in channel %s failed", follow_up.kind, table.channel_id)
+
+    async def _make_follow_up(self, table: Table, rev: int, follow_up: FollowUp) -> None:
+        stored = await self.bot.store.load(table.guild_id, table.channel_id)
+        if stored is None or stored.table.gid != table.gid or stored.rev != rev:
+            return
+        current = stored.table.model_copy(deep=True)
+        state = self.engine.State.model_validate(current.state)
+        player = follow_up.player
+        if follow_up.kind == "default":
+            state = self.adapter.perform(state, player, follow_up.key)
+        else:
+            state = await self._computer_move(current, rev, state, player)
+        notice = None
+        if follow_up.kind == "clock":
+            current, notice = table_life.clock_ran_out(current, player)
+        new_rev = await self.commit(current, rev, state)
+        await self.edit_table_message(current, state, new_rev)
+        if notice:
+            await self.post(current, notice)
+
+    async def _computer_move(
+        self, table: Table, rev: int, state: BaseModel, player: PlayerId
+    ) -> BaseModel:
+        seat = table.seat_of(player)
+        level: Level = seat.level if seat and seat.level else "normal"
+        rng = SeededRng.from_seed(table.seed ^ (rev * 0x9E3779B97F4A7C15))
+        view = self.engine.view(state, player)
+        action = await asyncio.to_thread(self.spec.players[level], view, rng)
+        moved: BaseModel = self.engine.apply(state, player, action)
+        return moved
+
+    async def _close_lobby(self, table: Table) -> None:
+        """Close the lobby if it is still waiting for its Start when its time is up."""
+        await self.bot.clock.sleep_until(table.opened + self.bot.settings.lobby_timeout_seconds)
+        try:
+            async with self.bot.channel_lock(table.channel_id):
+                stored = await self.bot.store.load(table.guild_id, table.channel_id)
+                if stored is None or stored.table.gid != table.gid:
+                    return
+                if stored.table.phase != "lobby":
+                    return
+                await self.bot.store.delete(stored.table, stored.rev)
+                await self.close_message(
+                    stored.table,
+                    tr(
+                        stored.table.lang,
+                        "Nobody started this table, so it has closed. "
+                        "Open a new one with `/{game} start`.",
+                        game=self.engine.name,
+                    ),
+                )
+        except StoreError as error:
+            log.warning("Could not close the lobby in %s: %s", table.channel_id, error)
+
+    # ----- messages in the channel ----------------------------------------------
+
+    async def edit_table_message(self, table: Table, state: BaseModel, rev: int) -> None:
+        if table.message_id is None:
+            return
+        message = await self.messages.table(table, state, rev)
+        await self._edit(
+            table,
+            table.message_id,
+            content=message.content,
+            embed=message.embed,
+            view=message.view,
+            attachments=message.files(),
+        )
+
+    async def refresh_lobby_message(self, table: Table, rev: int) -> None:
+        if table.message_id is None:
+            return
+        message = self.messages.lobby(table, rev)
+        await self._edit(table, table.message_id, embed=message.embed, view=message.view)
+
+    async def close_message(self, table: Table, reason: str) -> None:
+        """Edit the table message to say the game is gone (no buttons, no image)."""
+        if table.message_id is None:
+            return
+        embed = self.messages.closed(table, reason)
+        await self._edit(
+            table, table.message_id, content=None, embed=embed, view=None, attachments=[]
+        )
+
+    async def strip_buttons(self, table: Table, message_id: int) -> None:
+        await self._edit(table, message_id, view=None)
+
+    async def remember_message(self, table: Table, message_id: int | None) -> None:
+        if message_id is not None and message_id != table.message_id:
+            await self.bot.store.set_message(table, message_id)
+
+    async def post(self, table: Table, text: str) -> None:
+        try:
+            await self.bot.get_partial_messageable(table.channel_id).send(text)
+        except discord.HTTPException as error:
+            log.info("Could not post in channel %s: %s", table.channel_id, error)
+
+    async def _edit(self, table: Table, message_id: int, **changes: Any) -> None:
+        partial = self.bot.get_partial_messageable(table.channel_id)
+        try:
+            await partial.get_partial_message(message_id).edit(**changes)
+        except discord.HTTPException as error:
+            log.info("Could not edit message %s: %s", message_id, error)

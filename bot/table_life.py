@@ -1,0 +1,214 @@
+"""The life of a table, as pure functions: who sits where, and when the bot acts.
+
+Joining, leaving and the host's hand-over, computer seats, the seating of a deal and
+of a rematch, missed turns and turn deadlines. No discord and no redis here: each
+function takes a `Table` and returns a new one (or raises a `GameError` the player
+is shown), so the cog only loads, calls, saves and answers.
+"""
+
+from __future__ import annotations
+
+from bot.ai import Level
+from bot.engines.base import GameError, PlayerId, SeededRng
+from bot.i18n import N_, Lang, tr
+from bot.table import Seat, Table
+
+MISSED_TURNS_LIMIT = 3
+"""Turns in a row a person may let the clock run out before a computer takes over."""
+LEVEL_NAMES: dict[Level, str] = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+COMPUTER_NAMES: dict[Level, str] = {
+    "easy": N_("🤖 Easy"),
+    "normal": N_("🤖 Normal"),
+    "hard": N_("🤖 Hard"),
+}
+"""A computer seat's public name: short, so it fits wherever names are drawn."""
+
+
+def person_seat(player: PlayerId, display_name: str) -> Seat:
+    return Seat(id=player, name=display_name)
+
+
+def joined(table: Table, seat: Seat, max_players: int) -> Table:
+    """``seat`` joins the lobby."""
+    if table.phase != "lobby":
+        raise GameError("The game has already started; wait for the next one.")
+    if table.seat_of(seat.id) is not None:
+        raise GameError("You're already at this table.")
+    _check_room(table, max_players)
+    return table.model_copy(update={"seats": [*table.seats, seat]})
+
+
+def left_lobby(table: Table, player: PlayerId) -> Table:
+    """``player`` leaves the lobby. A leaving host hands over to the next person; with
+    no person left the table is empty (and the caller closes it)."""
+    if table.phase != "lobby":
+        raise GameError(
+            "You can't leave a running game; the host can end it with `/{game} abandon`.",
+            game=table.game,
+        )
+    if table.seat_of(player) is None:
+        raise GameError("You're not at this table.")
+    seats = [seat for seat in table.seats if seat.id != player]
+    host = table.host
+    if player == host:
+        people = [seat.id for seat in seats if not seat.is_ai]
+        host = people[0] if people else ""
+        if not people:
+            seats = []
+    return table.model_copy(update={"seats": seats, "host": host})
+
+
+def with_computer(table: Table, player: PlayerId, level: Level, max_players: int) -> Table:
+    """The host adds a computer seat of ``level`` to the lobby."""
+    if player != table.host:
+        raise GameError("Only the host can add computer players.")
+    _check_room(table, max_players)
+    seat = computer_seat(table.seats, level, table.lang)
+    return table.model_copy(update={"seats": [*table.seats, seat]})
+
+
+def computer_seat(seats: list[Seat], level: Level, lang: Lang) -> Seat:
+    """A new computer seat, named by its level in the table's language (its name is
+    public); a second one of the same level is numbered."""
+    taken_ids = {seat.id for seat in seats}
+    number = next(n for n in range(1, 100) if f"ai:{n}" not in taken_ids)
+    base = tr(lang, COMPUTER_NAMES[level])
+    taken_names = {seat.name for seat in seats}
+    name = next(
+        candidate
+        for candidate in (base, *(f"{base} {n}" for n in range(2, 100)))
+        if candidate not in taken_names
+    )
+    return Seat(id=f"ai:{number}", name=name, level=level)
+
+
+def seated_for_deal(table: Table) -> Table:
+    """The seats in playing order: shuffled by the table's seed, with the host moved to
+    the seat they asked for (draughts: 0 plays White)."""
+    seats = list(table.seats)
+    SeededRng.from_seed(table.seed).shuffle(seats)
+    if table.host_seat is not None:
+        host = next(seat for seat in seats if seat.id == table.host)
+        seats.remove(host)
+        seats.insert(min(table.host_seat, len(seats)), host)
+    return table.model_copy(update={"seats": seats})
+
+
+def rematch_table(finished: Table, player: PlayerId) -> Table:
+    """A new lobby-less table for the same game, players and options. Seats of people
+    who left go to normal computer players; a host who left hands over to ``player``."""
+    if finished.phase != "over":
+        raise GameError("This game is still running.")
+    seat = finished.seat_of(player)
+    if seat is None or seat.left:
+        raise GameError("Only the players of this game can start a rematch.")
+    seats = [s.model_copy(update={"missed": 0}) for s in finished.seats if not s.left]
+    for _ in range(len(finished.seats) - len(seats)):
+        seats.append(computer_seat(seats, "normal", finished.lang))
+    people = [s.id for s in seats if not s.is_computer]
+    return Table(
+        game=finished.game,
+        guild_id=finished.guild_id,
+        channel_id=finished.channel_id,
+        lang=finished.lang,
+        host=finished.host if finished.host in people else player,
+        seats=seats,
+        options=finished.options,
+        host_seat=finished.host_seat,
+        turn_seconds=finished.turn_seconds,
+    )
+
+
+def handed_to_computer(table: Table, player: PlayerId) -> Table:
+    """``player`` is gone for good from the running game: a computer plays their seat
+    from now on, and a leaving host hands over to the first person still playing."""
+    seats = [
+        _computer_plays(seat, table.lang) if seat.id == player else seat for seat in table.seats
+    ]
+    host = table.host
+    if host == player:
+        people = [seat.id for seat in seats if not seat.is_computer]
+        host = people[0] if people else host
+    return table.model_copy(update={"seats": seats, "host": host})
+
+
+def moved(table: Table, player: PlayerId) -> Table:
+    """``player`` moved by themselves: their run of missed turns is over."""
+    return _with_seat(table, player, missed=0)
+
+
+def clock_ran_out(table: Table, player: PlayerId) -> tuple[Table, str]:
+    """Count a missed turn for ``player``; the last one allowed hands the seat to a
+    computer. Returns the table and the public notice (in the table's language)."""
+    seat = table.seat_of(player)
+    if seat is None:
+        raise GameError("You're not playing in this game.")
+    missed = seat.missed + 1
+    mention = f"<@{player}>"
+    if missed < MISSED_TURNS_LIMIT:
+        notice = tr(
+            table.lang,
+            "{mention}, your time ran out, so the computer moved for you ({n} of {limit} "
+            "missed turns in a row before a computer player takes your seat).",
+            mention=mention,
+            n=missed,
+            limit=MISSED_TURNS_LIMIT,
+        )
+        return _with_seat(table, player, missed=missed), notice
+    notice = tr(
+        table.lang,
+        "{mention} missed {limit} turns in a row; a computer player takes their seat for "
+        "the rest of the game.",
+        mention=mention,
+        limit=MISSED_TURNS_LIMIT,
+    )
+    return handed_to_computer(_with_seat(table, player, missed=missed), player), notice
+
+
+def turn_deadline(
+    table: Table,
+    to_act: list[PlayerId],
+    *,
+    now: float,
+    over: bool,
+    has_timed_default: bool,
+    choice_timeout: float,
+) -> float | None:
+    """When the bot moves for the person it waits for: at the timeout of a choice with
+    a default, or when the turn clock runs out; None: it waits for them (or a computer
+    is to move, or the game is over)."""
+    if over or table.computers(to_act):
+        return None
+    if has_timed_default:
+        return now + choice_timeout
+    if table.turn_seconds:
+        return now + table.turn_seconds
+    return None
+
+
+def turn_mentions(players: list[PlayerId], table: Table) -> str | None:
+    """ "@Alice, your turn." for the people (not computers) among ``players``."""
+    computers = table.computers(players)
+    people = [p for p in players if p not in computers]
+    if not people:
+        return None
+    mentions = " ".join(f"<@{p}>" for p in people)
+    return tr(table.lang, "{mentions}, your turn.", mentions=mentions)
+
+
+def _check_room(table: Table, max_players: int) -> None:
+    if len(table.seats) >= max_players:
+        raise GameError("The table is full ({n} players).", n=max_players)
+
+
+def _computer_plays(seat: Seat, lang: Lang) -> Seat:
+    name = tr(lang, "{name} (computer)", name=seat.name)
+    return seat.model_copy(update={"left": True, "level": seat.level or "normal", "name": name})
+
+
+def _with_seat(table: Table, player: PlayerId, *, missed: int) -> Table:
+    seats = [
+        seat.model_copy(update={"missed": missed}) if seat.id == player else seat
+        for seat in table.seats
+    ]
+    return table.model_copy(update={"seats": seats})

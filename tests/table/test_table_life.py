@@ -1,0 +1,141 @@
+"""The life of a table (`bot.table_life`) as plain functions, without Discord or Redis."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import table_life
+from bot.engines.base import GameError
+from bot.table import Seat, Table
+
+
+def lobby(*names: str, lang: str = "en", host_seat: int | None = None) -> Table:
+    seats = [Seat(id=name.lower(), name=name) for name in names]
+    return Table.model_validate(
+        {
+            "game": "geschenkt",
+            "guild_id": 1,
+            "channel_id": 2,
+            "lang": lang,
+            "host": seats[0].id,
+            "seats": [seat.model_dump() for seat in seats],
+            "seed": 42,
+            "host_seat": host_seat,
+        }
+    )
+
+
+def ids(table: Table) -> list[str]:
+    return [seat.id for seat in table.seats]
+
+
+def test_a_person_joins_once_and_not_past_the_limit() -> None:
+    table = table_life.joined(lobby("Ann"), Seat(id="bob", name="Bob"), max_players=3)
+    assert ids(table) == ["ann", "bob"]
+    with pytest.raises(GameError, match="already"):
+        table_life.joined(table, Seat(id="bob", name="Bob"), max_players=3)
+    full = table_life.joined(table, Seat(id="cy", name="Cy"), max_players=3)
+    with pytest.raises(GameError, match="full"):
+        table_life.joined(full, Seat(id="dee", name="Dee"), max_players=3)
+
+
+def test_joining_a_running_game_is_refused() -> None:
+    running = lobby("Ann", "Bob").model_copy(update={"phase": "playing"})
+    with pytest.raises(GameError, match="already started"):
+        table_life.joined(running, Seat(id="cy", name="Cy"), max_players=5)
+
+
+def test_a_leaving_host_hands_the_table_to_the_next_person() -> None:
+    table = table_life.with_computer(lobby("Ann", "Bob"), "ann", "easy", max_players=5)
+    left = table_life.left_lobby(table, "ann")
+    assert left.host == "bob"
+    assert ids(left) == ["bob", "ai:1"]
+
+
+def test_the_last_person_leaving_empties_the_table_even_with_computers() -> None:
+    table = table_life.with_computer(lobby("Ann"), "ann", "hard", max_players=5)
+    assert table_life.left_lobby(table, "ann").seats == []
+
+
+def test_only_the_host_adds_computers_named_by_level_in_the_table_language() -> None:
+    table = lobby("Ann", "Bob", lang="de")
+    with pytest.raises(GameError, match="host"):
+        table_life.with_computer(table, "bob", "easy", max_players=5)
+    table = table_life.with_computer(table, "ann", "hard", max_players=5)
+    table = table_life.with_computer(table, "ann", "hard", max_players=5)
+    names = [seat.name for seat in table.seats[2:]]
+    assert names == ["🤖 Schwer", "🤖 Schwer 2"]
+    assert ids(table)[2:] == ["ai:1", "ai:2"]
+
+
+def test_the_deal_seats_by_the_seed_and_puts_the_host_where_asked() -> None:
+    table = lobby("Ann", "Bob", "Cy", "Dee", host_seat=0)
+    seated = table_life.seated_for_deal(table)
+    assert seated.seats[0].id == "ann"
+    assert sorted(ids(seated)) == sorted(ids(table))
+    assert table_life.seated_for_deal(table) == seated  # same seed, same seating
+    other = table_life.seated_for_deal(lobby("Ann", "Bob", "Cy", "Dee"))
+    assert sorted(ids(other)) == sorted(ids(table))
+
+
+def test_a_rematch_fills_seats_of_people_who_left_with_computers() -> None:
+    finished = table_life.handed_to_computer(lobby("Ann", "Bob", "Cy"), "ann")
+    finished = finished.model_copy(update={"phase": "over"})
+    with pytest.raises(GameError, match="Only the players"):
+        table_life.rematch_table(finished, "ann")
+    with pytest.raises(GameError, match="Only the players"):
+        table_life.rematch_table(finished, "zed")
+    rematch = table_life.rematch_table(finished, "cy")
+    assert ids(rematch)[:2] == ["bob", "cy"]
+    assert rematch.seats[2].is_ai
+    assert rematch.host == "bob"  # Ann, the host, left; Bob is the first person
+    assert rematch.gid != finished.gid
+
+
+def test_a_rematch_of_a_running_game_is_refused() -> None:
+    with pytest.raises(GameError, match="still running"):
+        table_life.rematch_table(lobby("Ann", "Bob"), "ann")
+
+
+def test_the_third_missed_turn_hands_the_seat_to_a_computer() -> None:
+    table = lobby("Ann", "Bob")
+    notices = []
+    for _ in range(table_life.MISSED_TURNS_LIMIT):
+        table, notice = table_life.clock_ran_out(table, "bob")
+        notices.append(notice)
+    bob = table.seat_of("bob")
+    assert bob is not None and bob.left and bob.is_computer
+    assert "<@bob>" in notices[0] and "1 of 3" in notices[0]
+    assert "missed 3 turns" in notices[-1]
+
+
+def test_moving_clears_the_missed_turns() -> None:
+    table, _ = table_life.clock_ran_out(lobby("Ann", "Bob"), "bob")
+    seat = table_life.moved(table, "bob").seat_of("bob")
+    assert seat is not None and seat.missed == 0
+
+
+def test_a_host_who_leaves_a_running_game_hands_over() -> None:
+    table = table_life.handed_to_computer(lobby("Ann", "Bob"), "ann")
+    assert table.host == "bob"
+    ann = table.seat_of("ann")
+    assert ann is not None and ann.name == "Ann (computer)" and ann.level == "normal"
+
+
+def test_turn_deadlines() -> None:
+    table = lobby("Ann", "Bob").model_copy(update={"turn_seconds": 60})
+    deadline = table_life.turn_deadline
+    common = {"now": 1000.0, "choice_timeout": 15.0}
+    assert deadline(table, ["ann"], over=False, has_timed_default=False, **common) == 1060.0
+    assert deadline(table, ["ann"], over=False, has_timed_default=True, **common) == 1015.0
+    assert deadline(table, ["ann"], over=True, has_timed_default=False, **common) is None
+    with_computer = table_life.with_computer(table, "ann", "easy", max_players=5)
+    assert deadline(with_computer, ["ai:1"], over=False, has_timed_default=True, **common) is None
+    no_clock = table.model_copy(update={"turn_seconds": None})
+    assert deadline(no_clock, ["ann"], over=False, has_timed_default=False, **common) is None
+
+
+def test_turn_mentions_name_people_only() -> None:
+    table = table_life.with_computer(lobby("Ann", "Bob"), "ann", "easy", max_players=5)
+    assert table_life.turn_mentions(["ann"], table) == "<@ann>, your turn."
+    assert table_life.turn_mentions(["ai:1"], table) is None

@@ -1,0 +1,80 @@
+"""The registry (`bot.games`) is the one list of games: everything iterates it."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Mapping
+from types import ModuleType
+
+import pytest
+
+import bot.engines
+from bot.ai import LEVELS
+from bot.games import GAMES, GameSpec, RegistryError, check_registry, game
+from bot.i18n.german import catalogue, core
+
+
+def engine_modules() -> dict[str, ModuleType]:
+    """Every module in `bot.engines` that exposes an ``ENGINE``, by engine name."""
+    found = {}
+    for info in pkgutil.iter_modules(bot.engines.__path__):
+        module = importlib.import_module(f"bot.engines.{info.name}")
+        engine = getattr(module, "ENGINE", None)
+        if engine is not None:
+            found[engine.name] = module
+    return found
+
+
+def test_every_engine_module_is_registered() -> None:
+    registered = {spec.name: spec.engine for spec in GAMES}
+    modules = engine_modules()
+    assert sorted(modules) == sorted(registered)
+    for name, module in modules.items():
+        assert registered[name] is module.ENGINE
+
+
+def test_the_registry_is_complete() -> None:
+    check_registry()
+    for spec in GAMES:
+        assert set(spec.players) == set(LEVELS), spec.name
+        assert spec.engine.min_players <= spec.typical_players <= spec.engine.max_players
+
+
+def test_a_game_without_a_computer_level_is_refused() -> None:
+    spec = game("geschenkt")
+    players: Mapping[str, object] = {k: v for k, v in spec.players.items() if k != "hard"}
+    broken = GameSpec(
+        adapter=spec.adapter,
+        players=players,  # type: ignore[arg-type]
+        german=spec.german,
+        add_commands=spec.add_commands,
+        typical_players=spec.typical_players,
+    )
+    with pytest.raises(RegistryError, match="hard"):
+        broken.check()
+
+
+def test_a_game_without_a_german_catalogue_is_refused() -> None:
+    spec = game("take")
+    broken = GameSpec(
+        adapter=spec.adapter,
+        players=spec.players,
+        german=ModuleType("bot.i18n.german.nothing"),
+        add_commands=spec.add_commands,
+        typical_players=spec.typical_players,
+    )
+    with pytest.raises(RegistryError, match="GERMAN"):
+        broken.check()
+
+
+def test_the_german_catalogue_merges_every_registered_game() -> None:
+    texts = catalogue().texts
+    for module in [core, *(spec.german for spec in GAMES)]:
+        for english in module.GERMAN:
+            assert english in texts, f"{module.__name__}: {english!r}"
+
+
+def test_an_unknown_game_is_a_key_error() -> None:
+    with pytest.raises(KeyError):
+        game("chess")
