@@ -35,6 +35,7 @@ from bot.cogs.interactions import (
     user_lang,
 )
 from bot.cogs.messages import Messages
+from bot.cogs.options import check_options
 from bot.cogs.table_flow import TableFlow
 from bot.cogs.verbs import LOBBY_VERBS, PANEL_VERBS, STALE_POLICY, Verb, as_verb
 from bot.engines.base import GameError, IllegalAction, PlayerId
@@ -105,6 +106,7 @@ class GameCog:
 
         async def callback(interaction: discord.Interaction) -> None:
             async with answering_errors(interaction), self._channel_turn(interaction):
+                check_options(interaction)
                 await handler(interaction)
 
         return callback
@@ -124,6 +126,7 @@ class GameCog:
         """Open a lobby in this channel; the starter is host and first seat (and sits at
         ``host_seat`` once the game starts; None: a random seat)."""
         async with answering_errors(interaction), self._channel_turn(interaction):
+            check_options(interaction)
             guild_id, channel_id = place_of(interaction)
             existing = await self.bot.store.load(guild_id, channel_id)
             if existing and existing.table.phase != "over":
@@ -237,6 +240,7 @@ class GameCog:
     async def move_by_text(self, interaction: Interaction, move: str) -> None:
         """A move typed as a command option (``/draughts move c3-c4``)."""
         async with answering_errors(interaction), self._channel_turn(interaction):
+            check_options(interaction)
             stored = await self._load_running(interaction)
             table = stored.table.model_copy(deep=True)
             player, state = self._seated_player_state(interaction, table)
@@ -306,6 +310,8 @@ class GameCog:
             raise GameError(
                 "That game has ended. Start a new one with `/{game} start`.", game=self.engine.name
             )
+        if stored.table.game != self.engine.name:
+            raise GameError("That button belongs to another game.")
         if verb is not None and STALE_POLICY[verb] == "exact_revision" and click.rev != stored.rev:
             raise GameError(
                 "That button was for an earlier moment of the game: someone moved first. "

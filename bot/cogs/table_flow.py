@@ -9,6 +9,7 @@ messages, and logs (never raises) when Discord refuses an edit.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,10 @@ if TYPE_CHECKING:
     from bot.bot import TableBot
 
 log = logging.getLogger(__name__)
+
+RETRY_FIRST_SECONDS = 0.5
+RETRY_LONGEST_SECONDS = 30.0
+"""A follow-up that meets a store fault tries again after 0.5 s, 1 s, 2 s, … 30 s."""
 
 
 class TableFlow:
@@ -105,24 +110,40 @@ class TableFlow:
             await self.record_result(table, state)
 
     async def _move_later(self, table: Table, rev: int, follow_up: FollowUp) -> None:
-        """Make ``follow_up``'s move when its time comes, unless the game moved on."""
+        """Make ``follow_up``'s move when its time comes, unless the game moved on. A
+        store fault (Redis down) is retried with backoff until the move is made or the
+        game has moved: a follow-up is never dropped."""
         if follow_up.kind == "computer":
             await asyncio.sleep(self.bot.settings.computer_pause_seconds)
         else:
             await self.bot.clock.sleep_until(table.turn_deadline or 0.0)
-        try:
-            async with self.bot.channel_lock(table.channel_id):
-                await self._make_follow_up(table, rev, follow_up)
-        except (GameError, StoreError) as error:
-            log.warning(
-                "No %s move for %s in %s: %s",
-                follow_up.kind,
-                follow_up.player,
-                table.channel_id,
-                error,
-            )
-        except Exception:
-            log.exception("The %s move in channel %s failed", follow_up.kind, table.channel_id)
+        for attempt in itertools.count():
+            try:
+                async with self.bot.channel_lock(table.channel_id):
+                    await self._make_follow_up(table, rev, follow_up)
+                return
+            except StoreError as error:
+                delay = min(RETRY_LONGEST_SECONDS, RETRY_FIRST_SECONDS * 2**attempt)
+                log.warning(
+                    "The %s move in %s waits %.1f s for the store: %s",
+                    follow_up.kind,
+                    table.channel_id,
+                    delay,
+                    error,
+                )
+                await asyncio.sleep(delay)
+            except GameError as error:
+                log.warning(
+                    "No %s move for %s in %s: %s",
+                    follow_up.kind,
+                    follow_up.player,
+                    table.channel_id,
+                    error,
+                )
+                return
+            except Exception:
+                log.exception("The %s move in channel %s failed", follow_up.kind, table.channel_id)
+                return
 
     async def _make_follow_up(self, table: Table, rev: int, follow_up: FollowUp) -> None:
         stored = await self.bot.store.load(table.guild_id, table.channel_id)

@@ -34,3 +34,12 @@ def catalogue() -> Catalogue:
         texts.update(module.GERMAN)
         names.update(module.NAMES)
     return Catalogue(texts, names)
+
+
+def __getattr__(name: str) -> dict[str, str]:
+    """``GERMAN`` and ``NAMES``, the merged catalogue's two tables, built on first use."""
+    if name == "GERMAN":
+        return catalogue().texts
+    if name == "NAMES":
+        return catalogue().names
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -47,6 +47,15 @@ GERMAN: dict[str, str] = {
     "🤖 Easy": "🤖 Leicht",
     "🤖 Normal": "🤖 Normal",
     "🤖 Hard": "🤖 Schwer",
+    "That button belongs to another game.": "Dieser Knopf gehört zu einem anderen Spiel.",
+    "`{option}` is not an option of this command.": ("`{option}` ist keine Option dieses Befehls."),
+    "`{option}` must be one of: {choices}.": "`{option}` muss eines davon sein: {choices}.",
+    "`{option}` must be between {low} and {high}.": (
+        "`{option}` muss zwischen {low} und {high} liegen."
+    ),
+    "`{option}` is too long (at most {n} characters).": (
+        "`{option}` ist zu lang (höchstens {n} Zeichen)."
+    ),
     "That button only works on your private panel.": (
         "Dieser Knopf funktioniert nur in deinem privaten Bereich."
     ),
