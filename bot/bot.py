@@ -11,18 +11,21 @@ import discord
 import yarl
 from discord import app_commands
 from discord.ext import commands
+from redis.exceptions import RedisError
 
 from bot.clock import Clock, OffsetClock, SystemClock
 from bot.cogs.components import Click, GameButton, GameSelect, Pick
 from bot.cogs.errors import answering_errors
 from bot.cogs.followups import FollowUps
 from bot.cogs.game_cog import GameCog
+from bot.cogs.resume import keep_games_moving, resume_all
 from bot.cogs.stats import stats_commands
 from bot.config import Settings
 from bot.engines.base import GameError
 from bot.games import GAMES, check_registry
 from bot.i18n import N_, lang_of, tr
 from bot.i18n.commands import CommandTranslator
+from bot.ratelimit import RateLimiter
 from bot.render.workers import RenderWorkers
 from bot.stats import StatsStore
 from bot.store import GameStore, StoreError
@@ -47,9 +50,12 @@ class TableBot(commands.AutoShardedBot):
             if settings.clock_offset_key
             else SystemClock()
         )
+        self.rate_limiter = RateLimiter(
+            store.client, limit=settings.clicks_per_ten_seconds, window_seconds=10.0
+        )
         self.followups = FollowUps()
         """Every computer move, timed default, turn clock and lobby expiry waiting."""
-        self._resumed = False
+        self._sweeper: asyncio.Task[None] | None = None
         self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -145,27 +151,22 @@ class TableBot(commands.AutoShardedBot):
         await super().launch_shard(gateway, shard_id, initial=initial)
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         await self.followups.close()
         await super().close()
         self.renderer.close()
 
     async def on_ready(self) -> None:
         log.info("Ready as %s in %d guilds", self.user, len(self.guilds))
-        if not self._resumed:
-            self._resumed = True
-            await self._resume_games()
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._resume_and_sweep())
 
-    async def _resume_games(self) -> None:
-        """Pick up every running game's pending computer moves and timed defaults, which
-        lived only in the process that stopped."""
-        resumed = 0
+    async def _resume_and_sweep(self) -> None:
+        """Resume every stored game once, then keep sweeping for lost follow-ups."""
         try:
-            async for guild_id, channel_id in self.store.places():
-                stored = await self.store.load(guild_id, channel_id)
-                cog = self.games.get(stored.table.game) if stored else None
-                if stored is not None and cog is not None:
-                    await cog.flow.resume(stored)
-                    resumed += 1
-        except StoreError as error:
-            log.warning("Could not resume the stored games: %s", error)
-        log.info("Looked at %d stored games after start", resumed)
+            looked_at = await resume_all(self, after_start=True)
+            log.info("Looked at %d stored games after start", looked_at)
+        except (StoreError, RedisError) as error:
+            log.warning("Could not resume the stored games yet: %s", error)
+        await keep_games_moving(self, self.settings.followup_sweep_seconds)

@@ -33,6 +33,12 @@ class Settings(BaseSettings):
     choice_timeout_seconds: float = Field(default=15.0, gt=0)
     """How long a player has for a choice that has a default (Give & Take's pile)
     before the default is made for them."""
+    followup_sweep_seconds: float = Field(default=30.0, gt=0)
+    """How often running games are checked for a lost computer move or turn clock (one
+    a Redis outage or a half-failed save dropped), which is then planned again."""
+    clicks_per_ten_seconds: int = Field(default=20, ge=0, le=1000)
+    """Commands and clicks one user may make in 10 s before being told to slow down;
+    0: no limit."""
     clock_offset_key: str = ""
     """A Redis key holding seconds to add to the bot's clock (tests move time forward
     this way instead of waiting); empty: the system clock as it is."""

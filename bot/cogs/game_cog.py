@@ -10,7 +10,7 @@ stored game unchanged.
 
 from __future__ import annotations
 
-import contextlib
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -105,9 +105,7 @@ class GameCog:
         """``handler`` run under the channel's lock, with errors answered privately."""
 
         async def callback(interaction: discord.Interaction) -> None:
-            async with answering_errors(interaction), self._channel_turn(interaction):
-                check_options(interaction)
-                await handler(interaction)
+            await self._handle(interaction, handler, interaction)
 
         return callback
 
@@ -125,36 +123,39 @@ class GameCog:
     ) -> None:
         """Open a lobby in this channel; the starter is host and first seat (and sits at
         ``host_seat`` once the game starts; None: a random seat)."""
-        async with answering_errors(interaction), self._channel_turn(interaction):
-            check_options(interaction)
-            guild_id, channel_id = place_of(interaction)
-            existing = await self.bot.store.load(guild_id, channel_id)
-            if existing and existing.table.phase != "over":
-                raise GameError(
-                    "A {title} game is already running here; see `/{game} status`, "
-                    "or ask its host to abandon it.",
-                    title=tr(user_lang(interaction), self._title_of(existing.table.game)),
-                    game=existing.table.game,
-                )
-            table = Table(
-                game=self.engine.name,
-                opened=await self.bot.clock.now(),
-                guild_id=guild_id,
-                channel_id=channel_id,
-                lang=public_lang(interaction),
-                host=player_of(interaction),
-                seats=[person_of(interaction)],
-                options=options.model_dump(mode="json"),
-                host_seat=host_seat,
-                turn_seconds=turn_seconds or None,
+        await self._handle(
+            interaction, self._open_lobby, interaction, options, host_seat, turn_seconds
+        )
+
+    async def _open_lobby(
+        self, interaction: Interaction, options: BaseModel, host_seat: int | None, turn_seconds: int
+    ) -> None:
+        guild_id, channel_id = place_of(interaction)
+        existing = await self.bot.store.load(guild_id, channel_id)
+        if existing and existing.table.phase != "over":
+            raise GameError(
+                "A {title} game is already running here; see `/{game} status`, "
+                "or ask its host to abandon it.",
+                title=tr(user_lang(interaction), self._title_of(existing.table.game)),
+                game=existing.table.game,
             )
-            rev = await self.bot.store.save(table, existing.rev if existing else 0)
-            self.flow.close_lobby_later(table)
-            message = self.messages.lobby(table, rev)
-            response = await interaction.response.send_message(
-                embed=message.embed, view=message.view
-            )
-            await self.flow.remember_message(table, response.message_id)
+        table = Table(
+            game=self.engine.name,
+            opened=await self.bot.clock.now(),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            lang=public_lang(interaction),
+            host=player_of(interaction),
+            seats=[person_of(interaction)],
+            options=options.model_dump(mode="json"),
+            host_seat=host_seat,
+            turn_seconds=turn_seconds or None,
+        )
+        rev = await self.bot.store.save(table, existing.rev if existing else 0)
+        self.flow.close_lobby_later(table)
+        message = self.messages.lobby(table, rev)
+        response = await interaction.response.send_message(embed=message.embed, view=message.view)
+        await self.flow.remember_message(table, response.message_id)
 
     async def join_command(self, interaction: Interaction) -> None:
         stored = await self._load_running(interaction)
@@ -239,66 +240,81 @@ class GameCog:
 
     async def move_by_text(self, interaction: Interaction, move: str) -> None:
         """A move typed as a command option (``/draughts move c3-c4``)."""
-        async with answering_errors(interaction), self._channel_turn(interaction):
-            check_options(interaction)
-            stored = await self._load_running(interaction)
-            table = stored.table.model_copy(deep=True)
-            player, state = self._seated_player_state(interaction, table)
-            state = self.adapter.perform(state, player, move)
-            table = table_life.moved(table, player)
-            rev = await self.flow.commit(table, stored.rev, state)
-            await answer_privately(
-                interaction, tr(user_lang(interaction), "You played `{move}`.", move=move)
-            )
-            await self.flow.edit_table_message(table, state, rev)
+        await self._handle(interaction, self._move_by_text, interaction, move)
+
+    async def _move_by_text(self, interaction: Interaction, move: str) -> None:
+        stored = await self._load_running(interaction)
+        table = stored.table.model_copy(deep=True)
+        player, state = self._seated_player_state(interaction, table)
+        state = self.adapter.perform(state, player, move)
+        table = table_life.moved(table, player)
+        rev = await self.flow.commit(table, stored.rev, state)
+        await answer_privately(
+            interaction, tr(user_lang(interaction), "You played `{move}`.", move=move)
+        )
+        await self.flow.edit_table_message(table, state, rev)
 
     # ----- clicks -----------------------------------------------------------
 
     async def on_click(self, interaction: Interaction, click: Click) -> None:
-        async with answering_errors(interaction), self._channel_turn(interaction):
-            verb = as_verb(click.verb)
-            if verb is None:
-                raise GameError("That button is not one I know.")
-            stored = await self._load_for_click(interaction, click, verb)
-            if verb in LOBBY_VERBS:
-                await self._lobby_click(interaction, stored, verb)
-            elif verb == "hand":
-                await self._send_panel(interaction, stored)
-            elif verb == "act":
-                await self._action_click(interaction, stored, click)
-            elif verb == "do":
-                await self._panel_action(interaction, stored, click.arg)
-            elif verb == "redraw":
-                player, state = self._seated_player_state(interaction, stored.table)
-                await self._redraw_panel(interaction, stored, state, player)
-            else:
-                await self._rematch(interaction, stored)
+        await self._handle(interaction, self._dispatch_click, interaction, click)
+
+    async def _dispatch_click(self, interaction: Interaction, click: Click) -> None:
+        verb = as_verb(click.verb)
+        if verb is None:
+            raise GameError("That button is not one I know.")
+        stored = await self._load_for_click(interaction, click, verb)
+        if verb in LOBBY_VERBS:
+            await self._lobby_click(interaction, stored, verb)
+        elif verb == "hand":
+            await self._send_panel(interaction, stored)
+        elif verb == "act":
+            await self._action_click(interaction, stored, click)
+        elif verb == "do":
+            await self._panel_action(interaction, stored, click.arg)
+        elif verb == "redraw":
+            player, state = self._seated_player_state(interaction, stored.table)
+            await self._redraw_panel(interaction, stored, state, player)
+        else:
+            await self._rematch(interaction, stored)
 
     async def on_pick(self, interaction: Interaction, pick: Pick) -> None:
         """A choice in a select: the lobby's computer level, or a panel pick (the panel
         is redrawn with it; nothing is saved)."""
-        async with answering_errors(interaction), self._channel_turn(interaction):
-            stored = await self._load_for_click(interaction, pick, None)
-            if pick.key == "ai":
-                await self._lobby_click(interaction, stored, "ai", level=chosen_level(pick.values))
-                return
-            picks = chosen_in_message(interaction.message)
-            picks[pick.key] = pick.values
-            player, state = self._seated_player_state(interaction, stored.table)
-            panel = await self.messages.panel(
-                stored.table, stored.rev, state, player, picks, user_lang(interaction)
-            )
-            await interaction.response.edit_message(
-                embed=panel.embed, view=panel.view, attachments=panel.files()
-            )
+        await self._handle(interaction, self._dispatch_pick, interaction, pick)
 
-    def _channel_turn(
-        self, interaction: Interaction
-    ) -> contextlib.AbstractAsyncContextManager[Any]:
-        """Hold the channel's lock (see `TableBot.channel_lock`) while handling this."""
-        if interaction.channel_id is None:
-            return contextlib.nullcontext()
-        return self.bot.channel_lock(interaction.channel_id)
+    async def _dispatch_pick(self, interaction: Interaction, pick: Pick) -> None:
+        stored = await self._load_for_click(interaction, pick, None)
+        if pick.key == "ai":
+            await self._lobby_click(interaction, stored, "ai", level=chosen_level(pick.values))
+            return
+        picks = chosen_in_message(interaction.message)
+        picks[pick.key] = pick.values
+        player, state = self._seated_player_state(interaction, stored.table)
+        panel = await self.messages.panel(
+            stored.table, stored.rev, state, player, picks, user_lang(interaction)
+        )
+        await interaction.response.edit_message(
+            embed=panel.embed, view=panel.view, attachments=panel.files()
+        )
+
+    async def _handle(
+        self,
+        interaction: Interaction,
+        work: Callable[..., Awaitable[None]],
+        *args: Any,
+    ) -> None:
+        """The frame of every command and click: errors answered privately, the user's
+        rate limit, the options checked, then ``work(*args)`` with the channel's lock
+        held (see `TableBot.channel_lock`)."""
+        async with answering_errors(interaction):
+            await self.bot.rate_limiter.check(interaction.user.id)
+            check_options(interaction)
+            if interaction.channel_id is None:
+                await work(*args)
+                return
+            async with self.bot.channel_lock(interaction.channel_id):
+                await work(*args)
 
     async def _load_for_click(
         self, interaction: Interaction, click: Click | Pick, verb: Verb | None

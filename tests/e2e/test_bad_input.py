@@ -120,3 +120,17 @@ async def test_an_overlong_move_is_refused_and_the_table_matches_the_store(
     assert stored is not None and stored.table.state is not None
     assert stored.table.state["plies"] == 1
     await store.client.aclose()
+
+
+async def test_a_flood_of_clicks_is_slowed_while_other_tables_play_on(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    await bot_process("bot", env={"CLICKS_PER_TEN_SECONDS": "5"})
+    alice, dmitri, emma = driver.user("alice"), driver.user("dmitri"), driver.user("emma")
+    answers = [(await driver.slash(alice, "geschenkt rules")).message.text for _ in range(7)]
+    assert all("Example" in text for text in answers[:5]), answers[:5]
+    assert all("slow down" in text for text in answers[5:]), answers[5:]
+    other = driver.fake.channel_ids[1]
+    lobby = (await driver.slash(dmitri, "geschenkt start", channel=other)).message
+    joined = await driver.click(emma, lobby, "Join")
+    assert emma.display_name in joined.message.text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 from collections.abc import Iterator
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.store import GameStore, client_for_url
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory, RedisServer
 
@@ -49,3 +51,36 @@ async def test_a_click_while_redis_hangs_is_answered_and_the_game_goes_on(
     to_act = next(u for u in (alice, bernd, chloe) if f"<@{u.id}>" in table.content)
     await driver.click(to_act, table, "No thanks")
     assert "with **1** chip on it" in driver.table().text
+
+
+async def test_a_computer_move_lost_to_an_outage_is_made_once_redis_is_back(
+    driver: Driver, bot_process: BotFactory, frozen_redis: RedisServer
+) -> None:
+    """Redis stops just as the turn passes to a computer: its move waits, then happens."""
+    env = {"REDIS_URL": frozen_redis.url, "COMPUTER_PAUSE_SECONDS": "0.3"}
+    await bot_process("bot", env={**env, "FOLLOWUP_SWEEP_SECONDS": "1"})
+    alice = driver.user("alice")
+    table = (await driver.slash(alice, "draughts start", colour="white")).message
+    await driver.choose(alice, table, "Add computer player…", ["easy"])
+    await driver.click(alice, table, "Start")
+    store = GameStore(client_for_url(frozen_redis.url))
+
+    assert frozen_redis.process is not None
+    await driver.slash(alice, "draughts move", move="c3-c4")
+    os.kill(frozen_redis.process.pid, signal.SIGSTOP)
+    try:
+        await asyncio.sleep(5)
+    finally:
+        os.kill(frozen_redis.process.pid, signal.SIGCONT)
+
+    async def plies() -> int:
+        stored = await store.load(driver.fake.guild_id, driver.channel)
+        assert stored is not None and stored.table.state is not None
+        return int(stored.table.state["plies"])
+
+    deadline = asyncio.get_running_loop().time() + 20
+    while await plies() < 2 and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.2)
+    assert await plies() == 2, "the computer never moved after the outage"
+    await driver.wait_for(lambda: f"<@{alice.id}>" in driver.table().content, what="Alice's turn")
+    await store.client.aclose()

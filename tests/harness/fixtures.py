@@ -223,6 +223,7 @@ def bot_env(
         PYTHONUNBUFFERED="1",
         # Computer players move at once (people get a pause to follow; tests needn't).
         COMPUTER_PAUSE_SECONDS="0",
+        CLICKS_PER_TEN_SECONDS="0",  # scripted players click faster than people can
     )
     env.update(extra or {})
     return env

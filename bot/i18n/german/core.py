@@ -47,6 +47,9 @@ GERMAN: dict[str, str] = {
     "🤖 Easy": "🤖 Leicht",
     "🤖 Normal": "🤖 Normal",
     "🤖 Hard": "🤖 Schwer",
+    "You're clicking very fast; slow down for a few seconds.": (
+        "Du klickst sehr schnell; warte ein paar Sekunden."
+    ),
     "That button belongs to another game.": "Dieser Knopf gehört zu einem anderen Spiel.",
     "`{option}` is not an option of this command.": ("`{option}` ist keine Option dieses Befehls."),
     "`{option}` must be one of: {choices}.": "`{option}` muss eines davon sein: {choices}.",
