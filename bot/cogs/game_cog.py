@@ -10,6 +10,7 @@ stored game unchanged.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +48,11 @@ from bot.table import Table
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
+
+LOCK_WAIT_SECONDS = 1.0
+"""How long a click waits for the one before it in the same channel. Discord drops an
+answer after 3 s, and a store call may take up to 1.5 s when Redis stalls, so a click
+queued longer is told the table is busy instead of being answered too late."""
 
 
 class GameCog:
@@ -313,8 +319,12 @@ class GameCog:
             if interaction.channel_id is None:
                 await work(*args)
                 return
-            async with self.bot.channel_lock(interaction.channel_id):
+            lock = self.bot.channel_lock(interaction.channel_id)
+            await _acquire_in_time(lock)
+            try:
                 await work(*args)
+            finally:
+                lock.release()
 
     async def _load_for_click(
         self, interaction: Interaction, click: Click | Pick, verb: Verb | None
@@ -500,3 +510,11 @@ class GameCog:
     def _title_of(self, game: str) -> str:
         running = self.bot.games.get(game)
         return running.engine.title if running else game
+
+
+async def _acquire_in_time(lock: asyncio.Lock) -> None:
+    try:
+        async with asyncio.timeout(LOCK_WAIT_SECONDS):
+            await lock.acquire()
+    except TimeoutError:
+        raise GameError("This table is busy right now; please try again in a moment.") from None

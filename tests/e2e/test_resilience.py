@@ -84,3 +84,31 @@ async def test_a_computer_move_lost_to_an_outage_is_made_once_redis_is_back(
     assert await plies() == 2, "the computer never moved after the outage"
     await driver.wait_for(lambda: f"<@{alice.id}>" in driver.table().content, what="Alice's turn")
     await store.client.aclose()
+
+
+async def test_three_clicks_at_once_during_an_outage_are_all_answered_in_time(
+    driver: Driver, bot_process: BotFactory, frozen_redis: RedisServer
+) -> None:
+    """Each click is answered (a late answer would be refused by the fake, as Discord
+    does after 3 s), with words that say what to do."""
+    await bot_process("bot", env={"REDIS_URL": frozen_redis.url})
+    alice, bernd, chloe = driver.users[:3]
+    await driver.slash(alice, "geschenkt start")
+    lobby = driver.table()
+    await driver.click(bernd, lobby, "Join")
+    await driver.click(chloe, lobby, "Join")
+    await driver.click(alice, lobby, "Start")
+    table = driver.table()
+
+    assert frozen_redis.process is not None
+    os.kill(frozen_redis.process.pid, signal.SIGSTOP)
+    try:
+        seen = await asyncio.gather(
+            *(driver.click(user, table, "My hand") for user in (alice, bernd, chloe))
+        )
+    finally:
+        os.kill(frozen_redis.process.pid, signal.SIGCONT)
+    for user, response in zip((alice, bernd, chloe), seen, strict=True):
+        text = response.ephemeral.text
+        assert "try again" in text or "noch einmal" in text, text  # Bernd reads German
+        assert response.ephemeral.ephemeral_to == user.id

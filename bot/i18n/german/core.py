@@ -50,6 +50,9 @@ GERMAN: dict[str, str] = {
     "You're clicking very fast; slow down for a few seconds.": (
         "Du klickst sehr schnell; warte ein paar Sekunden."
     ),
+    "This table is busy right now; please try again in a moment.": (
+        "Dieser Tisch ist gerade beschäftigt; versuch es gleich noch einmal."
+    ),
     "That button belongs to another game.": "Dieser Knopf gehört zu einem anderen Spiel.",
     "`{option}` is not an option of this command.": ("`{option}` ist keine Option dieses Befehls."),
     "`{option}` must be one of: {choices}.": "`{option}` muss eines davon sein: {choices}.",
