@@ -61,6 +61,7 @@ async def run(settings: Settings, token: str) -> None:
         ):
             prepare(bot, settings)
             await serve_until_stopped(bot, token, settings.discord_connect_timeout_seconds, stop)
+    log.info("Stopped")
 
 
 def prepare(bot: TableBot, settings: Settings) -> None:
