@@ -8,6 +8,7 @@ import sys
 from datetime import UTC, datetime
 from typing import Literal
 
+import aiohttp
 import discord
 
 TEXT_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
@@ -28,17 +29,28 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False)
 
 
-class ShardRetryInOneLine(logging.Filter):
-    """discord.py logs a failed gateway connection with a full traceback before it
-    retries; an unreachable gateway is expected in operation, so say it in one line."""
+class ReconnectsInOneLine(logging.Filter):
+    """discord.py logs each failed or lost gateway connection with a full traceback
+    before it retries; a network fault is expected in operation, so say it in one line
+    (a traceback stays for anything else)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.exc_info and record.msg.startswith("Failed to connect for shard_id"):
-            error = record.exc_info[1]
-            record.msg = f"{record.msg} ({describe_error(error)})"
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, NETWORK_ERRORS):
+            record.msg = f"{record.getMessage()} ({describe_error(error)})"
+            record.args = None
             record.exc_info = None
             record.exc_text = None
         return True
+
+
+NETWORK_ERRORS = (
+    OSError,
+    TimeoutError,
+    aiohttp.ClientError,
+    discord.ConnectionClosed,
+    discord.GatewayNotFound,
+)
 
 
 def describe_error(error: BaseException | None) -> str:
@@ -65,4 +77,5 @@ def quieten_third_parties() -> None:
     """This bot has no voice: don't warn at every start that voice libraries are missing."""
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
-    logging.getLogger("discord.shard").addFilter(ShardRetryInOneLine())
+    for name in ("discord.shard", "discord.client"):
+        logging.getLogger(name).addFilter(ReconnectsInOneLine())
