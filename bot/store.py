@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
+import functools
 import json
 import logging
 import os
@@ -277,13 +278,14 @@ class EmbeddedRedis:
             *("--pidfile", str(pidfile), "--logfile", str(self.data_dir / "redis.log")),
             *("--daemonize", "no"),
         ]
+        linux = sys.platform == "linux"
         self._process = subprocess.Popen(
             command,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
-            preexec_fn=die_with_parent if sys.platform == "linux" else None,
+            preexec_fn=functools.partial(die_with_parent, os.getpid()) if linux else None,
         )
         atexit.register(self.stop)
         self._wait_until_answering()
@@ -331,10 +333,13 @@ def _answers(socket_path: Path) -> bool:
     return False
 
 
-def die_with_parent() -> None:
-    """In the forked child, before exec: have the kernel send SIGTERM when the bot dies."""
+def die_with_parent(parent: int) -> None:
+    """In the forked child, before exec: have the kernel send SIGTERM when the bot dies
+    (and give up at once if it died before this ran)."""
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 PR_SET_PDEATHSIG = 1
