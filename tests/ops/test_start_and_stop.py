@@ -46,7 +46,10 @@ async def test_a_signal_mid_game_exits_0_leaves_no_process_and_the_game_goes_on(
     bot.kill(sig)
     assert await bot.wait_exit(timeout=10) == 0
     assert await none_left(env) == {}
-    assert "Redis shutdown failed" not in bot.output()
+    output = bot.output()
+    assert output.rstrip().endswith("bot: Stopped")
+    assert "Redis shutdown failed" not in output
+    assert "leaked semaphore" not in output
 
     await bot.start()
     to_act = next(u for u in (alice, bernd, chloe) if f"<@{u.id}>" in table.content)
