@@ -1,21 +1,44 @@
-"""Run the bot: settings -> store -> bot."""
+"""Run the bot: settings -> logging -> store -> bot, until SIGTERM or SIGINT.
+
+Exit codes: 0 stopped cleanly (a signal included), 1 Redis unreachable or Discord
+refused the start (the token, an API error), 2 invalid settings, 3 Discord unreachable.
+Expected failures are one line on stderr, never a traceback.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 
+import aiohttp
 import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 from pydantic import ValidationError
 
+from bot import metrics
 from bot.bot import TableBot
+from bot.cogs.errors import answer_unexpected_error, finish_interactions
 from bot.config import Settings
+from bot.health import serving_health
+from bot.logs import describe_error, setup_logging
 from bot.store import StoreUnavailable, open_store
 
 log = logging.getLogger("bot")
+
+EXIT_FAILED = 1
+EXIT_SETTINGS = 2
+EXIT_UNREACHABLE = 3
+FINISH_SECONDS = 5.0
+"""How long a shutdown waits for interactions in progress (the whole stop takes < 10 s)."""
+TIMERS_SECONDS = 1.0
+
+
+class DiscordUnreachable(Exception):
+    """No answer from Discord's API in time: network, DNS, or Discord down."""
 
 
 def point_at_endpoints(settings: Settings) -> None:
@@ -26,26 +49,107 @@ def point_at_endpoints(settings: Settings) -> None:
 
 
 async def run(settings: Settings, token: str) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
     async with open_store(settings.redis_url, settings.data_dir) as store:
         await store.ping()
-        async with TableBot(settings, store) as bot:
-            await bot.start(token)
+        async with (
+            TableBot(settings, store) as bot,
+            serving_health(bot, store, settings.metrics_host, settings.metrics_port),
+        ):
+            prepare(bot, settings)
+            await serve_until_stopped(bot, token, settings.discord_connect_timeout_seconds, stop)
+    log.info("Stopped")
+
+
+def prepare(bot: TableBot, settings: Settings) -> None:
+    """Hooks of ours in discord.py: the error fallback, click timing, connect timeout."""
+    bot.tree.error(answer_unexpected_error)
+    bot.http.http_trace = metrics.callback_tracer()
+    bot.shard_connect_timeout = settings.discord_connect_timeout_seconds
+
+
+async def serve_until_stopped(
+    bot: TableBot, token: str, timeout: float, stop: asyncio.Event
+) -> None:
+    """Log in and stay connected until a signal sets ``stop``; then wind down."""
+    serving = asyncio.create_task(log_in_and_connect(bot, token, timeout))
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait({serving, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if serving.done():
+        serving.result()
+        return
+    log.info("Stopping: no new interactions; finishing the ones in progress")
+    if not bot.is_ready():
+        serving.cancel()
+    await wind_down(bot)
+    with contextlib.suppress(asyncio.CancelledError):
+        await serving
+
+
+async def log_in_and_connect(bot: TableBot, token: str, timeout: float) -> None:
+    try:
+        await asyncio.wait_for(bot.login(token), timeout)
+    except (aiohttp.ClientError, OSError, TimeoutError) as error:
+        raise DiscordUnreachable(describe_error(error)) from error
+    await bot.connect(reconnect=True)
+
+
+async def wind_down(bot: TableBot) -> None:
+    """Leave the gateway (no new interactions), let the interactions in progress finish
+    (their moves are saved and shown), cancel the timers (their deadlines are in Redis
+    and resume at the next start), then close the bot and its render workers."""
+    for shard in bot.shards.values():
+        await shard.disconnect()
+    unfinished = await finish_interactions(FINISH_SECONDS)
+    if unfinished:
+        log.warning("%d interactions were still running at shutdown", unfinished)
+    await cancel_timers()
+    await bot.close()
+
+
+async def cancel_timers() -> None:
+    """Cancel the bot's own background tasks: computer moves, turn clocks, lobby closes."""
+    current = asyncio.current_task()
+    timers = [task for task in asyncio.all_tasks() if task is not current and _ours(task)]
+    for task in timers:
+        task.cancel()
+    if timers:
+        await asyncio.wait(timers, timeout=TIMERS_SECONDS)
+
+
+def _ours(task: asyncio.Task[object]) -> bool:
+    frame = getattr(task.get_coro(), "cr_frame", None)
+    return frame is not None and str(frame.f_globals.get("__name__", "")).startswith("bot.")
+
+
+def settings_problems(error: ValidationError) -> list[str]:
+    """One line per invalid setting, named as in the environment."""
+    lines = []
+    for problem in error.errors():
+        name = "_".join(str(part) for part in problem["loc"]).upper()
+        message = str(problem["msg"]).removeprefix("Value error, ")
+        lines.append(f"Invalid setting {name}: {message}")
+    return lines
 
 
 def main() -> int:
     try:
         settings = Settings()
     except ValidationError as error:
-        print(f"Invalid settings: {error}", file=sys.stderr)
-        return 2
-    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level.upper()))
+        print("\n".join(settings_problems(error)), file=sys.stderr)
+        return EXIT_SETTINGS
+    setup_logging(settings.log_level, settings.log_format)
     if settings.discord_token is None or not settings.discord_token.get_secret_value():
         print(
             "DISCORD_TOKEN is not set: put your bot token in the environment or in .env "
             "(see .env.example).",
             file=sys.stderr,
         )
-        return 2
+        return EXIT_SETTINGS
     point_at_endpoints(settings)
     try:
         asyncio.run(run(settings, settings.discord_token.get_secret_value()))
@@ -54,10 +158,20 @@ def main() -> int:
             "Redis can't be reached: check REDIS_URL (or unset it for the embedded one).",
             file=sys.stderr,
         )
-        return 1
+        return EXIT_FAILED
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN.", file=sys.stderr)
-        return 1
+        return EXIT_FAILED
+    except discord.HTTPException as error:
+        print(f"Discord refused the start: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    except DiscordUnreachable as error:
+        print(
+            f"Discord can't be reached at {settings.discord_api_base_url} ({error}): "
+            "check the network and DNS, or DISCORD_API_BASE_URL.",
+            file=sys.stderr,
+        )
+        return EXIT_UNREACHABLE
     except KeyboardInterrupt:
         pass
     return 0

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DISCORD_API_BASE_URL = "https://discord.com/api/v10"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class Settings(BaseSettings):
@@ -24,6 +25,16 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = None
     """Override the gateway URL Discord hands out (REST proxy or local test harness)."""
     log_level: str = "INFO"
+    """One of `LOG_LEVELS`, in any case."""
+    log_format: Literal["text", "json"] = "text"
+    """json: one JSON object a line, for log shippers."""
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    """Serve /healthz and /metrics (Prometheus) on this port; unset: no HTTP server."""
+    metrics_host: str = "127.0.0.1"
+    """The address the health and metrics server listens on (0.0.0.0 in a container)."""
+    discord_connect_timeout_seconds: float = Field(default=30.0, gt=0, le=300)
+    """The longest a login or a gateway connection to Discord may take before it counts
+    as unreachable (aiohttp's own default is 300 s)."""
     computer_pause_seconds: float = Field(default=1.0, ge=0, le=30)
     """The pause before a computer player moves, so people can follow the table."""
     lobby_timeout_seconds: float = Field(default=6 * 3600, gt=0)
@@ -43,7 +54,7 @@ class Settings(BaseSettings):
     """A Redis key holding seconds to add to the bot's clock (tests move time forward
     this way instead of waiting); empty: the system clock as it is."""
 
-    @field_validator("redis_url", "discord_gateway_url", mode="before")
+    @field_validator("redis_url", "discord_gateway_url", "metrics_port", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
@@ -54,3 +65,11 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [int(part) for part in value.replace(",", " ").split()]
         return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in LOG_LEVELS:
+            raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}, not {value!r}")
+        return level

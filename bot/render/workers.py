@@ -19,6 +19,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
+from bot.metrics import RENDER_SECONDS
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -46,6 +48,10 @@ class RenderWorkers:
 
     async def run(self, draw: Callable[..., T], *args: object) -> T:
         """``draw(*args)`` off the event loop; its arguments and result must pickle."""
+        with RENDER_SECONDS.labels(drawing=getattr(draw, "__qualname__", "draw")).time():
+            return await self._run(draw, *args)
+
+    async def _run(self, draw: Callable[..., T], *args: object) -> T:
         if self._pool is None:
             return await asyncio.to_thread(draw, *args)
         loop = asyncio.get_running_loop()

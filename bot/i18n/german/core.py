@@ -169,9 +169,10 @@ GERMAN: dict[str, str] = {
         "Platz für den Rest der Partie."
     ),
     # Errors
-    "Something went wrong on our side; the game is unchanged. Please try again.": (
+    "Something went wrong on our side; the game is unchanged. Please try again. "
+    "(Reference: {ref})": (
         "Bei uns ist etwas schiefgegangen; die Partie ist unverändert. Bitte versuch es "
-        "noch einmal."
+        "noch einmal. (Referenz: {ref})"
     ),
     "The game store can't be reached right now. Please try again in a moment.": (
         "Der Spielspeicher ist gerade nicht erreichbar. Bitte versuch es gleich noch einmal."
