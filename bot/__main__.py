@@ -34,7 +34,6 @@ EXIT_SETTINGS = 2
 EXIT_UNREACHABLE = 3
 FINISH_SECONDS = 5.0
 """How long a shutdown waits for interactions in progress (the whole stop takes < 10 s)."""
-TIMERS_SECONDS = 1.0
 
 
 class DiscordUnreachable(Exception):
@@ -107,23 +106,7 @@ async def wind_down(bot: TableBot) -> None:
     unfinished = await finish_interactions(FINISH_SECONDS)
     if unfinished:
         log.warning("%d interactions were still running at shutdown", unfinished)
-    await cancel_timers()
-    await bot.close()
-
-
-async def cancel_timers() -> None:
-    """Cancel the bot's own background tasks: computer moves, turn clocks, lobby closes."""
-    current = asyncio.current_task()
-    timers = [task for task in asyncio.all_tasks() if task is not current and _ours(task)]
-    for task in timers:
-        task.cancel()
-    if timers:
-        await asyncio.wait(timers, timeout=TIMERS_SECONDS)
-
-
-def _ours(task: asyncio.Task[object]) -> bool:
-    frame = getattr(task.get_coro(), "cr_frame", None)
-    return frame is not None and str(frame.f_globals.get("__name__", "")).startswith("bot.")
+    await bot.close()  # cancels the follow-ups (their deadlines stay in Redis)
 
 
 def settings_problems(error: ValidationError) -> list[str]:

@@ -29,6 +29,8 @@ UNEXPECTED = N_(
     "Something went wrong on our side; the game is unchanged. Please try again. (Reference: {ref})"
 )
 
+STALE_COMMAND = N_("This command has changed since your app loaded it; try again, or see `/help`.")
+
 _in_flight: set[asyncio.Task[Any]] = set()
 """The tasks handling an interaction right now."""
 
@@ -81,6 +83,12 @@ async def answer_unexpected_error(
     """The command tree's `on_error`: whatever a command's own handling let through
     (a failed option conversion, a bug outside `answering_errors`) is answered with
     the same apology and reference id, so no interaction is left unanswered."""
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        # A client with commands cached from before an upgrade: not a bug.
+        metrics.INTERACTIONS.labels(kind=interaction.type.name, outcome="stale_command").inc()
+        lang = lang_of(interaction.locale)
+        await _reply_quietly(interaction, tr(lang, STALE_COMMAND))
+        return
     cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     metrics.INTERACTIONS.labels(kind=interaction.type.name, outcome="error").inc()
     await _apologise(interaction, cause)

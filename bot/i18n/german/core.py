@@ -53,6 +53,10 @@ GERMAN: dict[str, str] = {
     "This table is busy right now; please try again in a moment.": (
         "Dieser Tisch ist gerade beschäftigt; versuch es gleich noch einmal."
     ),
+    "This command has changed since your app loaded it; try again, or see `/help`.": (
+        "Dieser Befehl hat sich geändert, seit deine App ihn geladen hat; versuch es noch "
+        "einmal, oder sieh bei `/help` nach."
+    ),
     "That button belongs to another game.": "Dieser Knopf gehört zu einem anderen Spiel.",
     "`{option}` is not an option of this command.": ("`{option}` ist keine Option dieses Befehls."),
     "`{option}` must be one of: {choices}.": "`{option}` muss eines davon sein: {choices}.",
