@@ -44,6 +44,8 @@ class Settings(BaseSettings):
     choice_timeout_seconds: float = Field(default=15.0, gt=0)
     """How long a player has for a choice that has a default (Give & Take's pile)
     before the default is made for them."""
+    max_tables_per_server: int = Field(default=25, ge=1, le=10_000)
+    """Lobbies and running games one server may have at once (one per channel)."""
     followup_sweep_seconds: float = Field(default=30.0, gt=0)
     """How often running games are checked for a lost computer move or turn clock (one
     a Redis outage or a half-failed save dropped), which is then planned again."""

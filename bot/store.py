@@ -34,13 +34,14 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.i18n import N_
 from bot.metrics import REDIS_ERRORS
-from bot.table import Phase, Table
+from bot.table import Phase, Table, UnreadableTable, decode_table, encode_table
 
 log = logging.getLogger(__name__)
 
 LOBBY_TTL_SECONDS = 6 * 3600
 PLAYING_TTL_SECONDS = 14 * 24 * 3600
 FINISHED_TTL_SECONDS = 24 * 3600
+QUARANTINE_TTL_SECONDS = 30 * 24 * 3600
 
 T = TypeVar("T")
 
@@ -60,6 +61,19 @@ class StoreUnavailable(StoreError):
     def __init__(self) -> None:
         super().__init__(
             N_("The game store can't be reached right now. Please try again in a moment.")
+        )
+
+
+class TableSetAside(StoreError):
+    """The channel's stored table couldn't be read (an old schema after an upgrade, a
+    hand-edited key): it was moved aside, and the channel is free again."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            N_(
+                "The game stored in this channel couldn't be read after an update, so it "
+                "was set aside. Start a new one whenever you like."
+            )
         )
 
 
@@ -100,6 +114,20 @@ return 1
 """
 
 
+_SET_ASIDE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local data = redis.call('HGET', KEYS[1], 'data')
+redis.call('HSET', KEYS[2], 'data', data or '', 'reason', ARGV[1])
+redis.call('EXPIRE', KEYS[2], tonumber(ARGV[2]))
+redis.call('DEL', KEYS[1])
+return 1
+"""
+
+
+def quarantine_key(guild_id: int, channel_id: int) -> str:
+    return f"quarantine:{{{guild_id}:{channel_id}}}"
+
+
 def table_key(guild_id: int, channel_id: int) -> str:
     return f"game:{guild_id}:{channel_id}"
 
@@ -120,15 +148,32 @@ class GameStore:
         self._save_script = client.register_script(_SAVE_IF_UNCHANGED)
         self._delete_script = client.register_script(_DELETE_IF_UNCHANGED)
         self._set_message_script = client.register_script(_SET_MESSAGE_IF_SAME_GAME)
+        self._set_aside_script = client.register_script(_SET_ASIDE)
 
     async def load(self, guild_id: int, channel_id: int) -> Stored | None:
         key = table_key(guild_id, channel_id)
         rev, data, message = await self._call(self.client.hmget(key, "rev", "data", "message"))
         if rev is None or data is None:
             return None
-        table = Table.model_validate_json(data)
+        try:
+            table = decode_table(data)
+        except UnreadableTable as error:
+            await self.set_aside(guild_id, channel_id, str(error))
+            raise TableSetAside() from error
         table.message_id = int(message) if message else None
         return Stored(table, int(rev))
+
+    async def set_aside(self, guild_id: int, channel_id: int, reason: str) -> None:
+        """Move the channel's unreadable table to a quarantine key (kept a while, with
+        the reason, for a developer to look at) and free the channel. Logged once: the
+        first caller moves it, later callers find nothing to move."""
+        key = table_key(guild_id, channel_id)
+        aside = quarantine_key(guild_id, channel_id)
+        moved = await self._call(
+            self._set_aside_script(keys=[key, aside], args=[reason, QUARANTINE_TTL_SECONDS])
+        )
+        if moved:
+            log.warning("Set aside the unreadable table of channel %s: %s", channel_id, reason)
 
     async def save(self, table: Table, expected_rev: int) -> int:
         """Save if the stored revision is still ``expected_rev`` (0: no table yet).
@@ -139,7 +184,7 @@ class GameStore:
         message = "" if table.message_id is None else str(table.message_id)
         args: list[str | int] = [
             expected_rev,
-            table.model_dump_json(),
+            encode_table(table),
             ttl_for(table.phase),
             message,
             table.gid,
@@ -189,8 +234,17 @@ class GameStore:
                 counts[place] = counts.get(place, 0) + 1
         return counts
 
-    async def _table_keys(self) -> list[str]:
-        return [str(key) async for key in self.client.scan_iter(match="game:*", count=500)]
+    async def live_tables_in(self, guild_id: int) -> int:
+        """How many lobbies and running games the server has (finished ones not)."""
+        keys = await self._call(self._table_keys(f"game:{guild_id}:*"))
+        async with self.client.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.hget(key, "data")
+            found: list[str | None] = await self._call(pipe.execute())
+        return sum(1 for data in found if data is not None and _phase_of(data) != "over")
+
+    async def _table_keys(self, match: str = "game:*") -> list[str]:
+        return [str(key) async for key in self.client.scan_iter(match=match, count=500)]
 
     @staticmethod
     async def _call(awaitable: Awaitable[T]) -> T:
@@ -200,6 +254,15 @@ class GameStore:
             REDIS_ERRORS.inc()
             log.warning("Redis unavailable: %s", error)
             raise StoreUnavailable() from error
+
+
+def _phase_of(data: str) -> str:
+    """The phase of a stored table's JSON without validating it (an unreadable one
+    counts as live until it is set aside)."""
+    try:
+        return str(json.loads(data).get("phase", "lobby"))
+    except (ValueError, AttributeError):
+        return "lobby"
 
 
 MAX_CONNECTIONS = 32

@@ -6,11 +6,14 @@ tested as plain functions (`bot.table_life`); `bot.store` saves these to Redis.
 
 from __future__ import annotations
 
+import json
+import re
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from bot.engines.base import PlayerId
 from bot.i18n import Lang
@@ -42,7 +45,7 @@ Phase = Literal["lobby", "playing", "over"]
 class Table(BaseModel):
     """Everything the bot keeps about one channel's game."""
 
-    schema_version: int = 1
+    schema_version: int = Field(default_factory=lambda: SCHEMA_VERSION)
     game: str
     gid: str = Field(default_factory=lambda: secrets.token_hex(4))
     """Tells this game's buttons apart from earlier games in the same channel."""
@@ -79,3 +82,65 @@ class Table(BaseModel):
 
     def names(self) -> dict[PlayerId, str]:
         return {seat.id: seat.name for seat in self.seats}
+
+
+# ----- the stored form and its versions ---------------------------------------------
+
+SCHEMA_VERSION = 2
+"""The version `encode_table` writes. Bump it with a migration in `MIGRATIONS`."""
+
+Record = dict[str, Any]
+
+
+class UnreadableTable(Exception):
+    """A stored table that no migration turns into a valid `Table`."""
+
+
+def _computer_names_fit(record: Record) -> Record:
+    """Version 1 → 2: computer seats were named "Computer 1 (normal)", which images had
+    to cut; they are "🤖 Normal" now (numbered when two share a level)."""
+    levels = {"easy": "Easy", "normal": "Normal", "hard": "Hard"}
+    old_name = re.compile(r"^Computer \d+ \((.+)\)$")
+    seats = [dict(seat) for seat in record.get("seats", [])]
+    seen: dict[str, int] = {}
+    for seat in seats:
+        level = seat.get("level")
+        if not str(seat.get("id", "")).startswith("ai:") or level not in levels:
+            continue
+        if not old_name.match(str(seat.get("name", ""))):
+            continue
+        seen[level] = seen.get(level, 0) + 1
+        number = seen[level]
+        seat["name"] = f"🤖 {levels[level]}" + (f" {number}" if number > 1 else "")
+    return {**record, "seats": seats, "schema_version": 2}
+
+
+MIGRATIONS: dict[int, Callable[[Record], Record]] = {1: _computer_names_fit}
+"""``MIGRATIONS[v]`` turns a version-``v`` record into a version ``v + 1`` one."""
+
+
+def encode_table(table: Table) -> str:
+    return table.model_dump_json()
+
+
+def decode_table(raw: str | bytes) -> Table:
+    """A stored table at any version since 1, migrated to the current one; raises
+    `UnreadableTable` with the reason when it can't be read."""
+    try:
+        record = json.loads(raw)
+    except ValueError as error:
+        raise UnreadableTable(f"not JSON: {error}") from error
+    if not isinstance(record, dict):
+        raise UnreadableTable("not a JSON object")
+    version = record.get("schema_version", 1)
+    if not isinstance(version, int) or not 1 <= version <= SCHEMA_VERSION:
+        raise UnreadableTable(f"unknown schema version {version!r}")
+    for step in range(version, SCHEMA_VERSION):
+        try:
+            record = MIGRATIONS[step](record)
+        except (TypeError, ValueError, AttributeError) as error:
+            raise UnreadableTable(f"invalid table: migration from {step} failed") from error
+    try:
+        return Table.model_validate(record)
+    except ValidationError as error:
+        raise UnreadableTable(f"invalid table: {error.error_count()} errors") from error

@@ -43,7 +43,7 @@ from bot.engines.base import GameError, IllegalAction, PlayerId
 from bot.games import GameSpec
 from bot.i18n import N_, tr
 from bot.render import embeds
-from bot.store import Stored
+from bot.store import Stored, TableSetAside
 from bot.table import Table
 
 if TYPE_CHECKING:
@@ -137,7 +137,11 @@ class GameCog:
         self, interaction: Interaction, options: BaseModel, host_seat: int | None, turn_seconds: int
     ) -> None:
         guild_id, channel_id = place_of(interaction)
-        existing = await self.bot.store.load(guild_id, channel_id)
+        set_aside = False
+        try:
+            existing = await self.bot.store.load(guild_id, channel_id)
+        except TableSetAside:
+            existing, set_aside = None, True
         if existing and existing.table.phase != "over":
             raise GameError(
                 "A {title} game is already running here; see `/{game} status`, "
@@ -157,11 +161,23 @@ class GameCog:
             host_seat=host_seat,
             turn_seconds=turn_seconds or None,
         )
+        await self._check_table_cap(guild_id)
         rev = await self.bot.store.save(table, existing.rev if existing else 0)
         self.flow.close_lobby_later(table)
         message = self.messages.lobby(table, rev)
         response = await interaction.response.send_message(embed=message.embed, view=message.view)
         await self.flow.remember_message(table, response.message_id)
+        if set_aside:
+            notice = tr(user_lang(interaction), TableSetAside().template)
+            await interaction.followup.send(notice, ephemeral=True)
+
+    async def _check_table_cap(self, guild_id: int) -> None:
+        """Refuse a new table past the server's cap (finished tables don't count)."""
+        cap = self.bot.settings.max_tables_per_server
+        if await self.bot.store.live_tables_in(guild_id) >= cap:
+            raise GameError(
+                "This server already has {n} tables going; finish or abandon one first.", n=cap
+            )
 
     async def join_command(self, interaction: Interaction) -> None:
         stored = await self._load_running(interaction)

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis.asyncio as aioredis
 
+from bot.engines import draughts
 from bot.store import GameStore, client_for_url
+from bot.table import SCHEMA_VERSION
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory, RedisServer
 
@@ -112,3 +116,54 @@ async def test_three_clicks_at_once_during_an_outage_are_all_answered_in_time(
         text = response.ephemeral.text
         assert "try again" in text or "noch einmal" in text, text  # Bernd reads German
         assert response.ephemeral.ephemeral_to == user.id
+
+
+async def test_an_unreadable_record_is_set_aside_and_an_old_one_migrates_and_resumes(
+    driver: Driver, bot_process: BotFactory, redis_server: str
+) -> None:
+    """Stored before the bot starts: a broken table in one channel, and in another a
+    version-1 table where a computer is to move. The broken one never stops the other."""
+    broken, older = driver.fake.channel_ids[:2]
+    guild = driver.fake.guild_id
+    alice = driver.user("alice")
+    state = draughts.ENGINE.new_game(["ai:1", str(alice.id)], 5)
+    version_1 = {
+        "schema_version": 1,
+        "game": "draughts",
+        "gid": "0a1b2c3d",
+        "guild_id": guild,
+        "channel_id": older,
+        "host": str(alice.id),
+        "phase": "playing",
+        "seats": [
+            {"id": "ai:1", "name": "Computer 1 (normal)", "level": "normal"},
+            {"id": str(alice.id), "name": "Alice"},
+        ],
+        "state": state.model_dump(mode="json"),
+    }
+    raw = aioredis.Redis.from_url(redis_server)
+    await raw.hset(f"game:{guild}:{broken}", mapping={"rev": 2, "data": "{", "gid": "x"})
+    await raw.hset(
+        f"game:{guild}:{older}",
+        mapping={"rev": 4, "data": json.dumps(version_1), "gid": "0a1b2c3d"},
+    )
+    await raw.aclose()
+
+    await bot_process("bot")
+    store = GameStore(client_for_url(redis_server))
+
+    async def computer_moved() -> bool:
+        stored = await store.load(guild, older)
+        return stored is not None and stored.rev > 4
+
+    deadline = asyncio.get_running_loop().time() + 20
+    while not await computer_moved() and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.2)
+    stored = await store.load(guild, older)
+    assert stored is not None and stored.rev > 4, "the migrated game never resumed"
+    assert stored.table.seats[0].name == "🤖 Normal"
+    assert stored.table.schema_version == SCHEMA_VERSION
+    assert await store.load(guild, broken) is None, "the broken table was not set aside"
+    lobby = await driver.slash(alice, "geschenkt start", channel=broken)
+    assert "Join" in lobby.message.labels
+    await store.client.aclose()

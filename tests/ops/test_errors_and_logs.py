@@ -44,13 +44,24 @@ def records_naming(bot: BotProcess, reference: str) -> list[dict[str, Any]]:
     return [r for r in log_records(bot) if reference in json.dumps(r)]
 
 
-async def test_a_corrupt_table_gets_an_apology_with_the_reference_that_is_logged_once(
+async def test_a_broken_game_state_gets_an_apology_with_the_reference_logged_once(
     driver: Driver, redis_server: str, json_logging_bot: BotProcess
 ) -> None:
+    """A table that reads fine but whose engine state doesn't: a bug, not bad input."""
     alice = driver.users[0]
     key = f"game:{driver.fake.guild_id}:{driver.channel}"
+    table = {
+        "game": "geschenkt",
+        "gid": "abcd1234",
+        "guild_id": driver.fake.guild_id,
+        "channel_id": driver.channel,
+        "host": str(alice.id),
+        "phase": "playing",
+        "seats": [{"id": str(alice.id), "name": "Alice"}],
+        "state": {"not": "a geschenkt state"},
+    }
     with redis.Redis.from_url(redis_server) as client:
-        client.hset(key, mapping={"rev": 1, "data": "{not a table", "gid": "x"})
+        client.hset(key, mapping={"rev": 1, "data": json.dumps(table), "gid": "abcd1234"})
 
     seen = await driver.slash(alice, "geschenkt status")
 
@@ -61,6 +72,23 @@ async def test_a_corrupt_table_gets_an_apology_with_the_reference_that_is_logged
     [record] = records_naming(json_logging_bot, match.group(1))
     assert record["level"] == "ERROR"
     assert "ValidationError" in record["traceback"]
+
+
+async def test_an_unreadable_table_is_set_aside_and_the_channel_plays_again(
+    driver: Driver, redis_server: str, json_logging_bot: BotProcess
+) -> None:
+    alice = driver.users[0]
+    key = f"game:{driver.fake.guild_id}:{driver.channel}"
+    with redis.Redis.from_url(redis_server) as client:
+        client.hset(key, mapping={"rev": 1, "data": "{not a table", "gid": "x"})
+
+    seen = await driver.slash(alice, "geschenkt status")
+    assert "set aside" in seen.ephemeral.text
+    lobby = await driver.slash(alice, "geschenkt start")
+    assert "Join" in lobby.message.labels
+    assert not [r for r in log_records(json_logging_bot) if r["level"] == "ERROR"]
+    warnings = [r for r in log_records(json_logging_bot) if "Set aside" in r["message"]]
+    assert len(warnings) == 1
 
 
 async def test_a_retired_command_is_answered_as_changed_and_logged_as_no_error(

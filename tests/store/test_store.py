@@ -13,8 +13,10 @@ from bot.store import (
     GameStore,
     StaleRevision,
     StoreUnavailable,
+    TableSetAside,
     client_for_url,
     open_store,
+    quarantine_key,
     table_key,
 )
 from bot.table import Seat, Table
@@ -130,3 +132,28 @@ async def test_the_embedded_redis_keeps_games_across_restarts(tmp_path: Path) ->
         loaded = await store.load(10, 20)
     assert loaded is not None
     assert loaded.table.seats[0].name == "Ann"
+
+
+async def test_an_unreadable_table_is_set_aside_once_and_the_channel_freed(
+    store: GameStore,
+) -> None:
+    table = a_table(channel_id=31)
+    key = table_key(table.guild_id, table.channel_id)
+    await store.client.hset(key, mapping={"rev": 3, "data": "{broken", "gid": "x"})
+    with pytest.raises(TableSetAside):
+        await store.load(table.guild_id, table.channel_id)
+    aside = await store.client.hgetall(quarantine_key(table.guild_id, table.channel_id))
+    assert aside["data"] == "{broken" and "not JSON" in aside["reason"]
+    assert await store.load(table.guild_id, table.channel_id) is None
+    assert await store.save(table, 0) == 1
+
+
+async def test_live_tables_are_counted_per_server_without_finished_ones(
+    store: GameStore,
+) -> None:
+    for channel in (41, 42, 43):
+        await store.save(a_table(channel_id=channel).model_copy(update={"guild_id": 77}), 0)
+    over = a_table(channel_id=44).model_copy(update={"guild_id": 77, "phase": "over"})
+    await store.save(over, 0)
+    await store.save(a_table(channel_id=45).model_copy(update={"guild_id": 78}), 0)
+    assert await store.live_tables_in(77) == 3

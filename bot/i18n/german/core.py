@@ -57,6 +57,14 @@ GERMAN: dict[str, str] = {
         "Dieser Befehl hat sich geändert, seit deine App ihn geladen hat; versuch es noch "
         "einmal, oder sieh bei `/help` nach."
     ),
+    "This server already has {n} tables going; finish or abandon one first.": (
+        "Auf diesem Server laufen schon {n} Tische; beendet oder verlasst erst einen."
+    ),
+    "The game stored in this channel couldn't be read after an update, so it was set "
+    "aside. Start a new one whenever you like.": (
+        "Das Spiel in diesem Kanal ließ sich nach einem Update nicht mehr lesen und wurde "
+        "beiseitegelegt. Startet ein neues, wann ihr wollt."
+    ),
     "That button belongs to another game.": "Dieser Knopf gehört zu einem anderen Spiel.",
     "`{option}` is not an option of this command.": ("`{option}` ist keine Option dieses Befehls."),
     "`{option}` must be one of: {choices}.": "`{option}` muss eines davon sein: {choices}.",
