@@ -134,3 +134,39 @@ async def test_a_flood_of_clicks_is_slowed_while_other_tables_play_on(
     lobby = (await driver.slash(dmitri, "geschenkt start", channel=other)).message
     joined = await driver.click(emma, lobby, "Join")
     assert emma.display_name in joined.message.text
+
+
+async def test_a_click_for_another_channels_game_is_refused_in_words(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, chloe = driver.user("alice"), driver.user("chloe")
+    first, second = driver.fake.channel_ids[:2]
+    here = (await driver.slash(alice, "geschenkt start", channel=first)).message
+    await driver.slash(chloe, "escalation start", channel=second)
+    # The first channel's Join button, arriving as if clicked in the second channel.
+    join = next(b for b in here.buttons if b.get("label") == "Join")
+    interaction = driver.fake.create_interaction(
+        type=3,
+        user=alice,
+        channel_id=second,
+        data={"custom_id": join["custom_id"], "component_type": 2},
+        message_id=here.id,
+    )
+    await driver.fake.send_interaction(interaction)
+    await driver.fake.wait_for(lambda: interaction.answered, timeout=5, what="the answer")
+    await driver.settle()
+    assert "has ended" in private_answer(driver, interaction)
+    assert "Alice" not in driver.table(second).text
+
+
+async def test_a_server_at_its_table_cap_is_told_so(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    await bot_process("bot", env={"MAX_TABLES_PER_SERVER": "1"})
+    alice = driver.user("alice")
+    first, second = driver.fake.channel_ids[:2]
+    await driver.slash(alice, "geschenkt start", channel=first)
+    refused = await driver.slash(alice, "geschenkt start", channel=second)
+    assert "as many tables going as it may (1)" in refused.message.text
+    assert refused.message.ephemeral_to == alice.id

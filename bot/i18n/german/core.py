@@ -57,8 +57,9 @@ GERMAN: dict[str, str] = {
         "Dieser Befehl hat sich geändert, seit deine App ihn geladen hat; versuch es noch "
         "einmal, oder sieh bei `/help` nach."
     ),
-    "This server already has {n} tables going; finish or abandon one first.": (
-        "Auf diesem Server laufen schon {n} Tische; beendet oder verlasst erst einen."
+    "This server has as many tables going as it may ({n}); finish or abandon one first.": (
+        "Auf diesem Server laufen so viele Tische wie erlaubt ({n}); beendet oder "
+        "verlasst erst einen."
     ),
     "The game stored in this channel couldn't be read after an update, so it was set "
     "aside. Start a new one whenever you like.": (
