@@ -176,7 +176,8 @@ class GameCog:
         cap = self.bot.settings.max_tables_per_server
         if await self.bot.store.live_tables_in(guild_id) >= cap:
             raise GameError(
-                "This server has as many tables going as it may ({n}); finish or abandon one first.",
+                "This server has as many tables going as it may ({n}); "
+                "finish or abandon one first.",
                 n=cap,
             )
 
