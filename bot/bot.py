@@ -18,6 +18,7 @@ from bot.cogs.components import Click, GameButton, GameSelect, Pick
 from bot.cogs.errors import answering_errors
 from bot.cogs.followups import FollowUps
 from bot.cogs.game_cog import GameCog
+from bot.cogs.panels import PanelKeeper
 from bot.cogs.resume import keep_games_moving, resume_all
 from bot.cogs.stats import stats_commands
 from bot.config import Settings
@@ -53,6 +54,8 @@ class TableBot(commands.AutoShardedBot):
         self.rate_limiter = RateLimiter(
             store.client, limit=settings.clicks_per_ten_seconds, window_seconds=10.0
         )
+        self.panels = PanelKeeper(self)
+        """Open private panels, edited as their players' views change."""
         self.followups = FollowUps()
         """Every computer move, timed default, turn clock and lobby expiry waiting."""
         self._sweeper: asyncio.Task[None] | None = None
@@ -154,6 +157,7 @@ class TableBot(commands.AutoShardedBot):
         if self._sweeper is not None:
             self._sweeper.cancel()
         await self.followups.close()
+        await self.panels.close()
         await super().close()
         self.renderer.close()
 

@@ -34,7 +34,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.i18n import N_
 from bot.metrics import REDIS_ERRORS
-from bot.table import Phase, Table, UnreadableTable, decode_table, encode_table
+from bot.table import Phase, Ping, Table, UnreadableTable, decode_table, encode_table
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +114,13 @@ return 1
 """
 
 
+_SET_PING_IF_SAME_GAME = """
+if redis.call('HGET', KEYS[1], 'gid') ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then redis.call('HDEL', KEYS[1], 'ping') else
+redis.call('HSET', KEYS[1], 'ping', ARGV[2]) end
+return 1
+"""
+
 _SET_ASIDE = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local data = redis.call('HGET', KEYS[1], 'data')
@@ -149,10 +156,13 @@ class GameStore:
         self._delete_script = client.register_script(_DELETE_IF_UNCHANGED)
         self._set_message_script = client.register_script(_SET_MESSAGE_IF_SAME_GAME)
         self._set_aside_script = client.register_script(_SET_ASIDE)
+        self._set_ping_script = client.register_script(_SET_PING_IF_SAME_GAME)
 
     async def load(self, guild_id: int, channel_id: int) -> Stored | None:
         key = table_key(guild_id, channel_id)
-        rev, data, message = await self._call(self.client.hmget(key, "rev", "data", "message"))
+        rev, data, message, ping = await self._call(
+            self.client.hmget(key, "rev", "data", "message", "ping")
+        )
         if rev is None or data is None:
             return None
         try:
@@ -161,6 +171,7 @@ class GameStore:
             await self.set_aside(guild_id, channel_id, str(error))
             raise TableSetAside() from error
         table.message_id = int(message) if message else None
+        table.ping = Ping.model_validate_json(ping) if ping else None
         return Stored(table, int(rev))
 
     async def set_aside(self, guild_id: int, channel_id: int, reason: str) -> None:
@@ -200,6 +211,14 @@ class GameStore:
         deleted = await self._call(self._delete_script(keys=[key], args=args))
         if not deleted:
             raise StaleRevision()
+
+    async def set_ping(self, table: Table, ping: Ping | None) -> bool:
+        """Record the table's live turn ping (None: there is none) beside its data, if the
+        channel still holds this game; no new revision."""
+        key = table_key(table.guild_id, table.channel_id)
+        value = "" if ping is None else ping.model_dump_json()
+        args: list[str | int] = [table.gid, value]
+        return bool(await self._call(self._set_ping_script(keys=[key], args=args)))
 
     async def set_message(self, table: Table, message_id: int) -> bool:
         """Record the table's public message without bumping the revision.

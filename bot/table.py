@@ -42,6 +42,21 @@ class Seat(BaseModel):
 Phase = Literal["lobby", "playing", "over"]
 
 
+class Event(BaseModel):
+    """Something that happened, as an English template (`N_`) and its parameters, so
+    it is shown in the table's language."""
+
+    template: str
+    params: dict[str, str | int] = Field(default_factory=dict)
+
+
+class Ping(BaseModel):
+    """The message that notified ``players`` that it is their turn."""
+
+    message_id: int
+    players: list[PlayerId]
+
+
 class Table(BaseModel):
     """Everything the bot keeps about one channel's game."""
 
@@ -70,8 +85,15 @@ class Table(BaseModel):
     seed: int = Field(default_factory=lambda: secrets.randbits(63))
     state: dict[str, Any] | None = None
     """The engine state as JSON data, once the game has started."""
+    pings: bool = True
+    """Post a new message that notifies the next person when the turn passes to them."""
+    events: list[Event] = Field(default_factory=list)
+    """The last few things that happened (moves, timeouts, seats taken over), newest
+    last, shown on the table message."""
     message_id: int | None = Field(default=None, exclude=True)
     """The public table message; stored beside the data so moving it bumps no revision."""
+    ping: Ping | None = Field(default=None, exclude=True)
+    """The live turn ping, stored beside the data like ``message_id``."""
 
     def seat_of(self, player: PlayerId) -> Seat | None:
         return next((seat for seat in self.seats if seat.id == player), None)

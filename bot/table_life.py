@@ -11,8 +11,10 @@ from __future__ import annotations
 from bot.ai import Level
 from bot.engines.base import GameError, PlayerId, SeededRng
 from bot.i18n import N_, Lang, tr
-from bot.table import Seat, Table
+from bot.table import Event, Seat, Table
 
+EVENTS_KEPT = 3
+"""Events the table message shows (the newest last)."""
 MISSED_TURNS_LIMIT = 3
 """Turns in a row a person may let the clock run out before a computer takes over."""
 LEVEL_NAMES: dict[Level, str] = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
@@ -137,32 +139,44 @@ def moved(table: Table, player: PlayerId) -> Table:
     return _with_seat(table, player, missed=0)
 
 
-def clock_ran_out(table: Table, player: PlayerId) -> tuple[Table, str]:
-    """Count a missed turn for ``player``; the last one allowed hands the seat to a
-    computer. Returns the table and the public notice (in the table's language)."""
+def clock_ran_out(table: Table, player: PlayerId) -> Table:
+    """Count a missed turn for ``player`` (an event on the table says so); the last one
+    allowed hands the seat to a computer."""
     seat = table.seat_of(player)
     if seat is None:
         raise GameError("You're not playing in this game.")
     missed = seat.missed + 1
-    mention = f"<@{player}>"
+    table = _with_seat(table, player, missed=missed)
     if missed < MISSED_TURNS_LIMIT:
-        notice = tr(
-            table.lang,
-            "{mention}, your time ran out, so the computer moved for you ({n} of {limit} "
-            "missed turns in a row before a computer player takes your seat).",
-            mention=mention,
+        return with_event(
+            table,
+            N_("**{name}**'s time ran out; the computer moved for them ({n} of {limit})."),
+            name=seat.name,
             n=missed,
             limit=MISSED_TURNS_LIMIT,
         )
-        return _with_seat(table, player, missed=missed), notice
-    notice = tr(
-        table.lang,
-        "{mention} missed {limit} turns in a row; a computer player takes their seat for "
-        "the rest of the game.",
-        mention=mention,
+    table = with_event(
+        table,
+        N_("**{name}** missed {limit} turns in a row; a computer plays their seat now."),
+        name=seat.name,
         limit=MISSED_TURNS_LIMIT,
     )
-    return handed_to_computer(_with_seat(table, player, missed=missed), player), notice
+    return handed_to_computer(table, player)
+
+
+def moved_by(table: Table, player: PlayerId, move: str) -> Table:
+    """``player`` moved by themselves: an event names the move, and their run of
+    missed turns is over."""
+    seat = table.seat_of(player)
+    name = seat.name if seat else player
+    return with_event(moved(table, player), N_("**{name}**: {move}"), name=name, move=move)
+
+
+def with_event(table: Table, template: str, **params: str | int) -> Table:
+    """``table`` with one more event (``template`` marked with `N_`), the oldest dropped
+    past `EVENTS_KEPT`."""
+    events = [*table.events, Event(template=template, params=params)][-EVENTS_KEPT:]
+    return table.model_copy(update={"events": events})
 
 
 def turn_deadline(

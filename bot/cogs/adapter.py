@@ -25,6 +25,9 @@ A = TypeVar("A", bound=BaseModel)
 V = TypeVar("V", bound=BaseModel)
 
 
+MOVE_TEXT_LIMIT = 40
+
+
 class GameAdapter(ABC, Generic[S, A, V]):
     engine: Engine[S, A, V]
     colour: int = 0x5865F2
@@ -82,6 +85,12 @@ class GameAdapter(ABC, Generic[S, A, V]):
     def render_private(self, view: V, names: Mapping[PlayerId, str], lang: Lang) -> bytes | None:
         """PNG bytes for the viewer's private panel, or None for none (run off the loop)."""
         return None
+
+    def move_text(self, key: str, lang: Lang) -> str:
+        """How the move ``key`` (a button key, a typed move, or a computer's action as
+        text) reads in the table's line of recent events. Games override this to say it
+        in words; by default it is the key itself, cut to `MOVE_TEXT_LIMIT`."""
+        return key if len(key) <= MOVE_TEXT_LIMIT else key[: MOVE_TEXT_LIMIT - 1] + "…"
 
     def concede(self, state: S, player: PlayerId) -> S | None:
         """``player`` gives the game up (leaving a two-player game), or None when the

@@ -37,6 +37,7 @@ from bot.cogs.interactions import (
 )
 from bot.cogs.messages import Messages
 from bot.cogs.options import check_options
+from bot.cogs.panels import editable_until
 from bot.cogs.table_flow import TableFlow
 from bot.cogs.verbs import LOBBY_VERBS, PANEL_VERBS, STALE_POLICY, Verb, as_verb
 from bot.engines.base import GameError, IllegalAction, PlayerId
@@ -45,6 +46,7 @@ from bot.i18n import N_, tr
 from bot.render import embeds
 from bot.store import Stored, TableSetAside
 from bot.table import Table
+from bot.texts import Picks
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
@@ -163,6 +165,8 @@ class GameCog:
         )
         await self._check_table_cap(guild_id)
         rev = await self.bot.store.save(table, existing.rev if existing else 0)
+        if existing is not None and existing.table.message_id is not None:
+            await self.flow.strip_buttons(existing.table, existing.table.message_id)
         self.flow.close_lobby_later(table)
         message = self.messages.lobby(table, rev)
         response = await interaction.response.send_message(embed=message.embed, view=message.view)
@@ -218,7 +222,7 @@ class GameCog:
             answer = N_("You left the game; a computer player takes your seat.")
         rev = await self.flow.commit(table, stored.rev, state)
         await answer_privately(interaction, tr(user_lang(interaction), answer))
-        await self.flow.edit_table_message(table, state, rev)
+        await self.flow.show(table, state, rev)
 
     async def hand_command(self, interaction: Interaction) -> None:
         stored = await self._load_running(interaction)
@@ -229,7 +233,11 @@ class GameCog:
         table = stored.table
         message = await self.messages.for_table(table, stored.rev)
         response = await interaction.response.send_message(
-            content=message.content, embed=message.embed, view=message.view, files=message.files()
+            content=message.content,
+            embed=message.embed,
+            view=message.view,
+            files=message.files(),
+            allowed_mentions=discord.AllowedMentions.none(),  # the turn ping notifies
         )
         previous = table.message_id
         await self.flow.remember_message(table, response.message_id)
@@ -271,12 +279,12 @@ class GameCog:
         table = stored.table.model_copy(deep=True)
         player, state = self._seated_player_state(interaction, table)
         state = self.adapter.perform(state, player, move)
-        table = table_life.moved(table, player)
+        table = table_life.moved_by(table, player, self.adapter.move_text(move, table.lang))
         rev = await self.flow.commit(table, stored.rev, state)
         await answer_privately(
             interaction, tr(user_lang(interaction), "You played `{move}`.", move=move)
         )
-        await self.flow.edit_table_message(table, state, rev)
+        await self.flow.show(table, state, rev)
 
     # ----- clicks -----------------------------------------------------------
 
@@ -315,12 +323,7 @@ class GameCog:
         picks = chosen_in_message(interaction.message)
         picks[pick.key] = pick.values
         player, state = self._seated_player_state(interaction, stored.table)
-        panel = await self.messages.panel(
-            stored.table, stored.rev, state, player, picks, user_lang(interaction)
-        )
-        await interaction.response.edit_message(
-            embed=panel.embed, view=panel.view, attachments=panel.files()
-        )
+        await self._redraw_panel(interaction, stored, state, player, picks=picks)
 
     async def _handle(
         self,
@@ -420,9 +423,16 @@ class GameCog:
         rev = await self.flow.commit(table, stored.rev, state)
         message = await self.messages.table(table, state, rev)
         response = await interaction.response.send_message(
-            content=message.content, embed=message.embed, view=message.view, files=message.files()
+            content=message.content,
+            embed=message.embed,
+            view=message.view,
+            files=message.files(),
+            allowed_mentions=discord.AllowedMentions.none(),  # the turn ping notifies
         )
         await self.flow.remember_message(table, response.message_id)
+        if stored.table.message_id is not None:  # the old results' Rematch goes stale
+            await self.flow.strip_buttons(stored.table, stored.table.message_id)
+        await self.flow.announce(table, state)
 
     async def _action_click(self, interaction: Interaction, stored: Stored, click: Click) -> None:
         table = stored.table.model_copy(deep=True)
@@ -434,7 +444,10 @@ class GameCog:
         if message_id_of(interaction) not in (None, table.message_id):
             raise GameError("This table was posted again further down; use the newest one.")
         state = self.adapter.perform(state, player, click.arg)
-        await self._save_and_show(interaction, stored, table_life.moved(table, player), state)
+        move = self.adapter.move_text(click.arg, table.lang)
+        await self._save_and_show(
+            interaction, stored, table_life.moved_by(table, player, move), state
+        )
 
     async def _panel_action(self, interaction: Interaction, stored: Stored, key: str) -> None:
         """A move made on a private panel, checked against the game as it is now (see
@@ -450,10 +463,10 @@ class GameCog:
             notice = tr(user_lang(interaction), refusal.template, **refusal.params)
             await self._redraw_panel(interaction, stored, state, player, notice=notice)
             return
-        table = table_life.moved(table, player)
+        table = table_life.moved_by(table, player, self.adapter.move_text(key, table.lang))
         rev = await self.flow.commit(table, stored.rev, state)
         await self._redraw_panel(interaction, Stored(table, rev), state, player)
-        await self.flow.edit_table_message(table, state, rev)
+        await self.flow.show(table, state, rev, except_player=player)
 
     async def _save_and_show(
         self, interaction: Interaction, stored: Stored, table: Table, state: BaseModel
@@ -469,18 +482,25 @@ class GameCog:
             view=message.view,
             attachments=message.files(),
         )
+        await self.flow.announce(table, state)
 
     # ----- private panels ---------------------------------------------------
 
     async def _send_panel(self, interaction: Interaction, stored: Stored) -> None:
-        """A fresh private panel for the player (ephemeral: only they see it)."""
+        """A fresh private panel for the player (ephemeral: only they see it), which then
+        updates itself as the game goes on (`PanelKeeper`)."""
         player, state = self._seated_player_state(interaction, stored.table)
+        lang = user_lang(interaction)
+        expires = editable_until(await self.bot.clock.now())
         panel = await self.messages.panel(
-            stored.table, stored.rev, state, player, {}, user_lang(interaction)
+            stored.table, stored.rev, state, player, {}, lang, expires=expires
         )
-        await interaction.response.send_message(
+        response = await interaction.response.send_message(
             embed=panel.embed, view=panel.view, files=panel.files(), ephemeral=True
         )
+        if response.message_id is not None:
+            view = self.engine.view(state, player)
+            await self.bot.panels.remember(interaction, player, response.message_id, view, lang)
 
     async def _redraw_panel(
         self,
@@ -490,13 +510,21 @@ class GameCog:
         player: PlayerId,
         *,
         notice: str = "",
+        picks: Picks | None = None,
     ) -> None:
+        """Redraw the panel this click came from; its fresh token keeps it live."""
+        lang = user_lang(interaction)
+        expires = editable_until(await self.bot.clock.now())
         panel = await self.messages.panel(
-            stored.table, stored.rev, state, player, {}, user_lang(interaction), notice
+            stored.table, stored.rev, state, player, picks or {}, lang, notice, expires=expires
         )
         await interaction.response.edit_message(
             embed=panel.embed, view=panel.view, attachments=panel.files()
         )
+        message = message_id_of(interaction)
+        if message is not None:
+            view = self.engine.view(state, player)
+            await self.bot.panels.remember(interaction, player, message, view, lang)
 
     def _seated_player_state(self, interaction: Interaction, table: Table) -> tuple[PlayerId, Any]:
         player = player_of(interaction)

@@ -76,6 +76,7 @@ class Messages:
             options_line(table.options, self.adapter.hidden_options, lang),
             lang,
         )
+        embed.add_field(name=tr(lang, "Turn clock"), value=clock_line(table), inline=False)
         buttons = [
             self._button(table, rev, "join", tr(lang, "Join"), "success"),
             self._button(table, rev, "leave", tr(lang, "Leave"), "secondary"),
@@ -107,12 +108,27 @@ class Messages:
             return TableMessage(None, embed, self._table_view(table, rev, public, True), png)
         text = self.adapter.table_text(public, names, lang)
         embed = embeds.table_embed(self.title(lang), self.adapter.colour, text, footer)
+        self._add_clock_and_events(embed, table)
         return TableMessage(
             turn_mentions(self.engine.to_act(state), table),
             embed,
             self._table_view(table, rev, public, False),
             png,
         )
+
+    def _add_clock_and_events(self, embed: discord.Embed, table: Table) -> None:
+        """The turn deadline as a Discord timestamp (every client counts it down live),
+        and the last few events."""
+        lang = table.lang
+        if table.turn_deadline is not None:
+            embed.add_field(
+                name=tr(lang, "Turn clock"),
+                value=tr(lang, "The turn ends <t:{at}:R>.", at=int(table.turn_deadline)),
+                inline=False,
+            )
+        if table.events:
+            lines = [tr(lang, event.template, **event.params) for event in table.events]
+            embed.add_field(name=tr(lang, "Just now"), value="\n".join(lines), inline=False)
 
     async def panel(
         self,
@@ -123,13 +139,26 @@ class Messages:
         picks: Picks,
         lang: Lang,
         notice: str = "",
+        *,
+        expires: float,
     ) -> TableMessage:
-        """The player's private panel in their language: text, selects, buttons, image."""
+        """The player's private panel in their language: text, selects, buttons, image,
+        and until when it updates itself (``expires``, Unix time)."""
         view = self.engine.view(state, player)
         names = table.names()
         panel = self.adapter.private_panel(view, picks, names, lang)
         png = await self.renderer.run(self.adapter.render_private, view, names, lang)
         embed = self._panel_embed(panel, lang, notice)
+        embed.add_field(
+            name=tr(lang, "Live panel"),
+            value=tr(
+                lang,
+                "Updates itself until <t:{at}:t>; after that, open a fresh one with **{hand}**.",
+                at=int(expires),
+                hand=tr(lang, self.adapter.hand_label),
+            ),
+            inline=False,
+        )
         if png is not None:
             embed.set_image(url=f"attachment://{embeds.TABLE_IMAGE}")
         return TableMessage(None, embed, self._panel_view(table, rev, panel, lang), png)
@@ -194,6 +223,17 @@ class Messages:
     ) -> GameButton:
         click = Click(self.engine.name, table.gid, rev, verb, arg)
         return GameButton(click, label, style, disabled=disabled)
+
+
+def clock_line(table: Table) -> str:
+    """The lobby's word on the turn clock."""
+    if not table.turn_seconds:
+        return tr(table.lang, "No turn clock.")
+    return tr(
+        table.lang,
+        "{seconds} s per turn; then the computer moves for you.",
+        seconds=table.turn_seconds,
+    )
 
 
 def options_line(options: Mapping[str, Any], hidden: frozenset[str], lang: Lang) -> str:

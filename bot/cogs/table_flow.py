@@ -22,9 +22,9 @@ from bot.cogs.followups import FollowUp, plan
 from bot.cogs.messages import Messages
 from bot.engines.base import GameError, PlayerId, SeededRng
 from bot.games import GameSpec
-from bot.i18n import tr
+from bot.i18n import N_, tr
 from bot.store import Stored, StoreError
-from bot.table import Table
+from bot.table import Ping, Table
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
@@ -152,28 +152,42 @@ class TableFlow:
         current = stored.table.model_copy(deep=True)
         state = self.engine.State.model_validate(current.state)
         player = follow_up.player
+        seat = current.seat_of(player)
+        name = seat.name if seat else player
+        lang = current.lang
         if follow_up.kind == "default":
             state = self.adapter.perform(state, player, follow_up.key)
+            move = self.adapter.move_text(follow_up.key, lang)
+            current = table_life.with_event(
+                current,
+                N_("Time was up, so the bot chose for **{name}**: {move}"),
+                name=name,
+                move=move,
+            )
         else:
-            state = await self._computer_move(current, rev, state, player)
-        notice = None
-        if follow_up.kind == "clock":
-            current, notice = table_life.clock_ran_out(current, player)
+            state, action = await self._computer_move(current, rev, state, player)
+            if follow_up.kind == "clock":
+                current = table_life.clock_ran_out(current, player)
+            else:
+                move = self.adapter.move_text(str(action), lang)
+                current = table_life.with_event(
+                    current, N_("**{name}**: {move}"), name=name, move=move
+                )
         new_rev = await self.commit(current, rev, state)
-        await self.edit_table_message(current, state, new_rev)
-        if notice:
-            await self.post(current, notice)
+        await self.show(current, state, new_rev)
 
     async def _computer_move(
         self, table: Table, rev: int, state: BaseModel, player: PlayerId
-    ) -> BaseModel:
+    ) -> tuple[BaseModel, object]:
+        """The computer's choice for ``player``'s seat (from that seat's view only, off
+        the event loop), and the state after it."""
         seat = table.seat_of(player)
         level: Level = seat.level if seat and seat.level else "normal"
         rng = SeededRng.from_seed(table.seed ^ (rev * 0x9E3779B97F4A7C15))
         view = self.engine.view(state, player)
         action = await asyncio.to_thread(self.spec.players[level], view, rng)
         moved: BaseModel = self.engine.apply(state, player, action)
-        return moved
+        return moved, action
 
     async def _close_lobby(self, table: Table) -> None:
         """Close the lobby if it is still waiting for its Start when its time is up."""
@@ -199,6 +213,67 @@ class TableFlow:
             log.warning("Could not close the lobby in %s: %s", table.channel_id, error)
 
     # ----- messages in the channel ----------------------------------------------
+
+    async def show(
+        self, table: Table, state: BaseModel, rev: int, *, except_player: PlayerId | None = None
+    ) -> None:
+        """After a move: the table message edited, the turn announced, panels refreshed."""
+        await self.edit_table_message(table, state, rev)
+        await self.announce(table, state, except_player=except_player)
+
+    async def announce(
+        self, table: Table, state: BaseModel, *, except_player: PlayerId | None = None
+    ) -> None:
+        """Ping whoever's turn it now is, and refresh the other open panels."""
+        await self._ping_turn(table, state)
+        self.bot.panels.refresh(table, except_player=except_player)
+
+    async def _ping_turn(self, table: Table, state: BaseModel) -> None:
+        """When the turn passes to other people, post a new message that mentions only
+        them (Discord notifies for a created message, never for an edit) and delete the
+        table's previous ping: a channel holds at most one ping per table."""
+        people = self._people_to_ping(table, state)
+        previous = table.ping
+        if previous is not None and previous.players == people:
+            return  # the same person keeps acting
+        ping = await self._post_ping(table, people) if people else None
+        await self.bot.store.set_ping(table, ping)
+        table.ping = ping
+        if previous is not None:
+            await self._delete(table, previous.message_id)
+
+    def _people_to_ping(self, table: Table, state: BaseModel) -> list[PlayerId]:
+        if not table.pings or self.engine.is_over(state):
+            return []
+        to_act = self.engine.to_act(state)
+        computers = table.computers(to_act)
+        return [player for player in to_act if player not in computers]
+
+    async def _post_ping(self, table: Table, people: list[PlayerId]) -> Ping | None:
+        mentions = " ".join(f"<@{player}>" for player in people)
+        text = tr(
+            table.lang,
+            "{mentions}, your turn in {title}.",
+            mentions=mentions,
+            title=tr(table.lang, self.engine.title),
+        )
+        allowed = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(int(p)) for p in people]
+        )
+        try:
+            channel = self.bot.get_partial_messageable(table.channel_id)
+            message = await channel.send(text, allowed_mentions=allowed)
+        except discord.HTTPException as error:
+            log.info("Could not ping in channel %s: %s", table.channel_id, error)
+            return None
+        return Ping(message_id=message.id, players=people)
+
+    async def _delete(self, table: Table, message_id: int) -> None:
+        partial = self.bot.get_partial_messageable(table.channel_id)
+        try:
+            await partial.get_partial_message(message_id).delete()
+        except discord.HTTPException as error:
+            log.info("Could not delete message %s: %s", message_id, error)
 
     async def edit_table_message(self, table: Table, state: BaseModel, rev: int) -> None:
         if table.message_id is None:
@@ -234,12 +309,6 @@ class TableFlow:
     async def remember_message(self, table: Table, message_id: int | None) -> None:
         if message_id is not None and message_id != table.message_id:
             await self.bot.store.set_message(table, message_id)
-
-    async def post(self, table: Table, text: str) -> None:
-        try:
-            await self.bot.get_partial_messageable(table.channel_id).send(text)
-        except discord.HTTPException as error:
-            log.info("Could not post in channel %s: %s", table.channel_id, error)
 
     async def _edit(self, table: Table, message_id: int, **changes: Any) -> None:
         partial = self.bot.get_partial_messageable(table.channel_id)

@@ -1,0 +1,179 @@
+"""Private panels that stay current: each open panel is edited when its player's view
+changes, for as long as Discord lets the bot edit it.
+
+An ephemeral message can only be edited through the token of the interaction that
+made it (or of a later click on it), and Discord honours that token for 15 minutes.
+So every panel the bot sends or redraws is remembered in Redis with its token, under
+a key that expires a little before the token does: a restart keeps the panels live, and
+no token outlives its use. Tokens are never logged.
+
+After a move, `PanelKeeper.refresh` edits the other players' panels. Edits for one
+player are coalesced: while one is on its way, later moves only mark the panel stale,
+and the next edit draws the game as Redis holds it then. A panel whose view didn't
+change (same hash) isn't edited at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from pydantic import BaseModel
+from redis.exceptions import RedisError
+
+from bot.engines.base import PlayerId
+from bot.i18n import Lang
+from bot.store import StoreError
+from bot.table import Table
+
+if TYPE_CHECKING:
+    from bot.bot import TableBot
+    from bot.cogs.game_cog import GameCog
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFE_SECONDS = 15 * 60
+"""How long Discord honours an interaction token."""
+SAFETY_SECONDS = 30
+"""A panel is forgotten this long before its token dies, so no edit is refused late."""
+
+
+class OpenPanel(BaseModel):
+    """A panel the bot can still edit."""
+
+    application_id: int
+    token: str
+    message_id: int
+    lang: Lang
+    expires: float
+    """Unix time when the bot stops editing it (its token dies 30 s later)."""
+    view_hash: str = ""
+    """The hash of the view it shows, so an unchanged one isn't redrawn."""
+
+
+def panel_key(channel_id: int, player: PlayerId) -> str:
+    return f"panel:{{{channel_id}}}:{player}"
+
+
+def view_hash(view: BaseModel) -> str:
+    return hashlib.blake2b(view.model_dump_json().encode(), digest_size=12).hexdigest()
+
+
+def editable_until(now: float) -> float:
+    """When the bot stops editing a panel shown by an interaction that arrived ``now``."""
+    return now + TOKEN_LIFE_SECONDS - SAFETY_SECONDS
+
+
+class PanelKeeper:
+    """Remembers open panels in Redis and edits them when their player's view changes."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self._editing: dict[tuple[int, PlayerId], bool] = {}
+        """Panels with an edit on its way; True: another move came meanwhile."""
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def remember(
+        self,
+        interaction: discord.Interaction[Any],
+        player: PlayerId,
+        message_id: int,
+        view: BaseModel,
+        lang: Lang,
+    ) -> None:
+        """``interaction`` showed ``player`` their panel in message ``message_id``."""
+        expires = editable_until(await self.bot.clock.now())
+        ttl = expires - await self.bot.clock.now()
+        if interaction.channel_id is None or ttl <= 0:
+            return
+        panel = OpenPanel(
+            application_id=interaction.application_id,
+            token=interaction.token,
+            message_id=message_id,
+            lang=lang,
+            expires=expires,
+            view_hash=view_hash(view),
+        )
+        key = panel_key(interaction.channel_id, player)
+        try:
+            await self.bot.store.client.set(key, panel.model_dump_json(), px=int(ttl * 1000))
+        except RedisError as error:
+            log.info("Panel of %s not remembered: %s", player, type(error).__name__)
+
+    def refresh(self, table: Table, *, except_player: PlayerId | None = None) -> None:
+        """Edit, in the background, the open panels of the people at ``table`` (but
+        ``except_player``, whose panel the interaction itself redraws)."""
+        for seat in table.seats:
+            if seat.is_computer or seat.id == except_player:
+                continue
+            place = (table.channel_id, seat.id)
+            if place in self._editing:
+                self._editing[place] = True
+                continue
+            self._editing[place] = False
+            task = asyncio.create_task(self._keep_current(table, seat.id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+
+    async def _keep_current(self, table: Table, player: PlayerId) -> None:
+        place = (table.channel_id, player)
+        try:
+            while True:
+                self._editing[place] = False
+                await self._edit_once(table, player)
+                if not self._editing.get(place):
+                    return
+        except (StoreError, RedisError) as error:
+            log.info("Panel of %s not refreshed: %s", player, type(error).__name__)
+        finally:
+            self._editing.pop(place, None)
+
+    async def _edit_once(self, table: Table, player: PlayerId) -> None:
+        raw = await self.bot.store.client.get(panel_key(table.channel_id, player))
+        if raw is None:
+            return
+        panel = OpenPanel.model_validate_json(raw)
+        if panel.expires <= await self.bot.clock.now():
+            await self.bot.store.client.delete(panel_key(table.channel_id, player))
+            return
+        stored = await self.bot.store.load(table.guild_id, table.channel_id)
+        cog = self._cog_for(stored.table if stored else None, table)
+        if stored is None or cog is None or stored.table.state is None:
+            return
+        state = cog.engine.State.model_validate(stored.table.state)
+        view = cog.engine.view(state, player)
+        seen = view_hash(view)
+        if seen == panel.view_hash:
+            return
+        message = await cog.messages.panel(
+            stored.table, stored.rev, state, player, {}, panel.lang, expires=panel.expires
+        )
+        webhook = discord.Webhook.partial(panel.application_id, panel.token, client=self.bot)
+        try:
+            await webhook.edit_message(
+                panel.message_id,
+                embed=message.embed,
+                view=message.view,
+                attachments=message.files(),
+            )
+        except discord.HTTPException as error:
+            log.info("Panel of %s not edited: %s %s", player, error.status, error.code)
+            await self.bot.store.client.delete(panel_key(table.channel_id, player))
+            return
+        ttl_ms = int((panel.expires - await self.bot.clock.now()) * 1000)
+        if ttl_ms > 0:
+            updated = panel.model_copy(update={"view_hash": seen})
+            key = panel_key(table.channel_id, player)
+            await self.bot.store.client.set(key, updated.model_dump_json(), px=ttl_ms)
+
+    def _cog_for(self, stored: Table | None, table: Table) -> GameCog | None:
+        if stored is None or stored.gid != table.gid:
+            return None
+        return self.bot.games.get(stored.game)
