@@ -96,3 +96,9 @@ class GameAdapter(ABC, Generic[S, A, V]):
         """``player`` gives the game up (leaving a two-player game), or None when the
         game has no way to concede and a computer takes the seat instead."""
         return None
+
+    def action_key(self, action: A) -> str:
+        """The key `parse_action` reads back as ``action``; games whose keys are not
+        their actions' text override it. Keys may hold any text: a custom_id carries
+        them encoded (`bot.cogs.action_keys`)."""
+        return str(action)

@@ -1,6 +1,7 @@
 """Buttons whose custom_id carries the game, the game id and the revision.
 
-Buttons: ``g:<game>:<gid>:<rev>:<verb>[.<arg>]``; selects on private panels:
+Buttons: ``g:<game>:<gid>:<rev>:<verb>[.<arg>]``, where ``arg`` is an action key
+written with `bot.cogs.action_keys`; selects on private panels:
 ``s:<game>:<gid>:<rev>:<key>``. Because everything needed is in
 the id, a button keeps working after a restart, and a click drawn for an older
 revision is recognised as stale.
@@ -14,13 +15,19 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.cogs.action_keys import ARG_ALPHABET, decode, encode
+from bot.cogs.errors import answering_errors
+from bot.engines.base import IllegalAction
+
 if TYPE_CHECKING:
     from bot.bot import TableBot
 
 CUSTOM_ID_PATTERN = (
     r"g:(?P<game>[a-z_]+):(?P<gid>[0-9a-f]{1,16}):(?P<rev>[0-9]{1,12})"
-    r":(?P<verb>[a-z_]{1,16})(?:\.(?P<arg>[A-Za-z0-9_,.\-]{0,60}))?"
+    rf":(?P<verb>[a-z_]{{1,16}})(?:\.(?P<arg>[{ARG_ALPHABET}]{{0,60}}))?"
 )
+MAX_CUSTOM_ID = 100
+"""Discord's limit on a component's custom_id."""
 SELECT_ID_PATTERN = (
     r"s:(?P<game>[a-z_]+):(?P<gid>[0-9a-f]{1,16}):(?P<rev>[0-9]{1,12}):(?P<key>[a-z_]{1,16})"
 )
@@ -35,7 +42,7 @@ STYLES = {
 
 @dataclass(frozen=True)
 class Click:
-    """A parsed button click."""
+    """A parsed button click; ``arg`` is the action key as the adapter wrote it."""
 
     game: str
     gid: str
@@ -44,17 +51,24 @@ class Click:
     arg: str = ""
 
     def custom_id(self) -> str:
-        suffix = f".{self.arg}" if self.arg else ""
-        return f"g:{self.game}:{self.gid}:{self.rev}:{self.verb}{suffix}"
+        """The id, ``arg`` encoded. Raises ValueError for one Discord or `GameButton`
+        would refuse (a key too long to fit)."""
+        suffix = f".{encode(self.arg)}" if self.arg else ""
+        custom_id = f"g:{self.game}:{self.gid}:{self.rev}:{self.verb}{suffix}"
+        if len(custom_id) > MAX_CUSTOM_ID or not re.fullmatch(CUSTOM_ID_PATTERN, custom_id):
+            raise ValueError(f"{self!r} makes no valid custom_id: {custom_id!r}")
+        return custom_id
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Click:
+        """The click a `CUSTOM_ID_PATTERN` match stands for. Raises `IllegalAction` when
+        its arg encodes no key."""
         return cls(
             game=match["game"],
             gid=match["gid"],
             rev=int(match["rev"]),
             verb=match["verb"],
-            arg=match["arg"] or "",
+            arg=decode(match["arg"] or ""),
         )
 
 
@@ -69,6 +83,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM
         *,
         disabled: bool = False,
         row: int | None = None,
+        refusal: IllegalAction | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Button(
@@ -80,6 +95,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM
             )
         )
         self.click = click
+        self.refusal = refusal
+        """Set for a clicked button whose arg encodes no key: the click is answered with
+        it instead of routed (an exception here would leave the click unanswered)."""
 
     @classmethod
     async def from_custom_id(
@@ -89,11 +107,19 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM
         match: re.Match[str],
         /,
     ) -> GameButton:
-        label = item.label if isinstance(item, discord.ui.Button) else None
-        return cls(Click.from_match(match), label or "")
+        label = (item.label if isinstance(item, discord.ui.Button) else None) or ""
+        try:
+            return cls(Click.from_match(match), label)
+        except IllegalAction as refusal:
+            keyless = Click(match["game"], match["gid"], int(match["rev"]), match["verb"])
+            return cls(keyless, label, refusal=refusal)
 
     async def callback(self, interaction: discord.Interaction[TableBot]) -> None:  # type: ignore[override]
-        await interaction.client.route_click(interaction, self.click)
+        if self.refusal is None:
+            await interaction.client.route_click(interaction, self.click)
+            return
+        async with answering_errors(interaction):
+            raise self.refusal
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from bot.engines.escalation import (
     beats,
     is_pass_through,
     parse_action,
+    play,
     play_value,
 )
 from bot.i18n import N_, Lang, plural, tr
@@ -57,11 +58,6 @@ def direction_text(direction: str, lang: Lang) -> str:
 
 def cards_label(cards: Sequence[Card]) -> str:
     return " ".join(card_label(card) for card in cards)
-
-
-def play_key(cards: Sequence[Card]) -> str:
-    """A play as a button key (custom ids allow no spaces): ``"play-9H-9S"``."""
-    return "-".join(["play", *(str(card) for card in cards)])
 
 
 def judge_play(cards: Sequence[Card], view: EscalationView, lang: Lang) -> str:
@@ -103,6 +99,7 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
         return []
 
     def parse_action(self, key: str) -> EscalationAction:
+        # "-" separates too: Play buttons drawn before keys were plain text said play-9H-9S.
         return parse_action(key.replace("-", " "))
 
     def render_table(
@@ -192,9 +189,8 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
             play_label = tr(lang, "Play {cards}", cards=cards_label(sorted(chosen)))
         else:
             play_label = tr(lang, "Play")
-        buttons = [
-            ActionButton(play_label[:80], play_key(sorted(chosen)), "success", disabled=not chosen)
-        ]
+        key = self.action_key(play(*chosen)) if chosen else ""
+        buttons = [ActionButton(play_label[:80], key, "success", disabled=not chosen)]
         if not view.over:
             # Always offered: the panel may be older than the table (the engine explains
             # a take that isn't allowed now, and the panel is redrawn).

@@ -34,9 +34,6 @@ if TYPE_CHECKING:
 CARDS, MOVE = "cards", "move"
 """Keys of the hand panel's selects."""
 MOST_OPTIONS = 25
-KEY_CODES = str.maketrans({" ": "_", "=": ".", "+": ","})
-"""Action text to a custom-id-safe key (custom ids allow no spaces, = or +)."""
-TEXT_CODES = str.maketrans({"_": " ", ".": "=", ",": "+"})
 
 RULES = N_(
     """\
@@ -52,14 +49,6 @@ Example: Alice owns 5♥ 6♥ 7♥; you add 8♥ and take all four. A 13-card ru
 **Discards:** not the card you just took, and never a card that could go on the table.
 **My hand** opens your panel: pick cards, then confirm the move it offers."""
 )
-
-
-def move_key(action: str) -> str:
-    return action.translate(KEY_CODES)
-
-
-def action_text(key: str) -> str:
-    return key.translate(TEXT_CODES)
 
 
 def card_values(hand: Sequence[Card]) -> list[tuple[str, Card]]:
@@ -121,7 +110,7 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
         return []
 
     def parse_action(self, key: str) -> TakeAction:
-        return parse_action(action_text(key))
+        return parse_action(key)
 
     def render_table(self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang) -> bytes:
         return render_table(view, names, lang=lang)
@@ -195,7 +184,7 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
         if view.phase == "draw":
             lines.append(tr(lang, "Draw a card to start your turn."))
             buttons = [
-                ActionButton(describe(option, names, lang), move_key(option.action), "primary")
+                ActionButton(describe(option, names, lang), option.action, "primary")
                 for option in moves
             ]
             return PrivatePanel("\n".join(lines), [], buttons)
@@ -215,10 +204,10 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
         chosen_values = tuple(value for value in picks.get(CARDS, ()) if value in by_value)
         chosen = sorted(by_value[value] for value in chosen_values)
         fitting = [option for option in moves if chosen and sorted(option.cards) == chosen]
-        keys = {move_key(option.action) for option in fitting}
+        keys = {option.action for option in fitting}
         picked = next((key for key in picks.get(MOVE, ()) if key in keys), None)
         if picked is None and len(fitting) == 1:
-            picked = move_key(fitting[0].action)
+            picked = fitting[0].action
         if not chosen:
             lines.append(tr(lang, "Pick cards to meld, add to a run, or discard."))
         elif not fitting:
@@ -235,18 +224,14 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
                 MOVE,
                 tr(lang, "Choose the move"),
                 [
-                    (move_key(option.action), describe(option, names, lang)[:100])
+                    (option.action, describe(option, names, lang)[:100])
                     for option in fitting[:MOST_OPTIONS]
                 ],
                 (picked,) if picked else (),
             ),
         ]
         label = next(
-            (
-                describe(option, names, lang)
-                for option in fitting
-                if move_key(option.action) == picked
-            ),
+            (describe(option, names, lang) for option in fitting if option.action == picked),
             "",
         )
         confirm = ActionButton(

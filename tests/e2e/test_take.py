@@ -87,7 +87,7 @@ class Game:
             values.append(card_value(remaining, str(card)))
         await self.driver.choose(user, panel, pick_cards, values)
         move_select = next(s for s in panel.selects if s.get("placeholder") == choose_move)
-        key = str(action).replace(" ", "_").replace("=", ".").replace("+", ",")
+        key = str(action)
         chosen = [o["value"] for o in move_select["options"] if o.get("default")]
         if chosen != [key]:
             await self.driver.choose(user, panel, choose_move, [key])
