@@ -5,37 +5,39 @@ Key layout (all per guild; nothing here expires except the "recorded" markers):
 ``stats:{guild}:player:{player}`` (hash)
     ``name``: the latest display name;
     ``played``, ``wins``, ``place_sum``: totals over all games;
-    ``g:{game}:played``, ``g:{game}:wins``, ``g:{game}:place_sum``, ``g:{game}:rating``:
-    the same per game, plus the game's rating (a float as text).
-``stats:{guild}:rating:{game}`` (sorted set)
-    member: player id, score: the rating; a mirror of ``g:{game}:rating`` for leaderboards.
+    ``g:{game}:played``, ``g:{game}:wins``, ``g:{game}:place_sum``: the same per game;
+    ``g:{game}:mu``, ``g:{game}:sigma``: the player's skill in that game (floats as text).
+``stats:{guild}:skill:{game}`` (sorted set)
+    member: player id, score: the conservative skill ``mu - 3 sigma``, for leaderboards.
 ``stats:{guild}:recorded:{gid}`` (string, 30-day TTL)
     Marks a finished game as counted, so recording it again changes nothing.
 
-Rating rules:
+Ratings are openskill's Weng-Lin Plackett-Luce model, which rates a free-for-all by
+places (ties share a place). A skill is a belief ``mu`` with an uncertainty ``sigma``;
+what players see is the conservative ``DISPLAY_SCALE * (mu - 3 sigma)``: 0 for a
+newcomer, 1000 for a player known to be exactly average. Computer seats (``ai:`` ids)
+are not recorded as players, but each game they take part as a newcomer would (their
+skill is never kept), and their places count.
 
-* Elo with K = 32; a new player starts at 1000.
-* Every pair of seats plays one "match" decided by their places (lower place wins,
-  equal places draw), with K scaled by 1/(n-1) for n seats. For two seats this is
-  plain Elo; for more, a winner over everyone gains what a two-player win would.
-* Computer seats (``ai:`` ids) are not recorded as players, but they take part in the
-  pairs at a fixed rating of 1000 (theirs never changes), and their places count.
+Before openskill the ratings were Elo numbers in ``g:{game}:rating`` and the sorted set
+``stats:{guild}:rating:{game}``. An Elo number says nothing about ``sigma``, so it is
+not converted: counts carry over (same fields), skills start fresh, and recording a
+player's next game of that kind deletes their Elo field and leaderboard entry.
 
-Recording is optimistic compare-and-set: read the people's current ratings, compute
-the new ones with `elo_update`, then one Lua script checks that the game is not yet
-recorded and that no rating moved meanwhile, and only then writes the marker and all
-updates. A crash can never leave a game marked but uncounted (or counted twice).
+Recording is optimistic compare-and-set: read the people's current skills, compute the
+new ones with `rate`, then one Lua script checks that the game is not yet recorded and
+that no skill moved meanwhile, and only then writes the marker and all updates. A crash
+can never leave a game marked but uncounted (or counted twice).
 """
 
 from __future__ import annotations
 
-import itertools
 import logging
-import math
 from collections.abc import Mapping
 from typing import cast
 
 import redis.asyncio as aioredis
+from openskill.models import PlackettLuce, PlackettLuceRating
 from pydantic import BaseModel, ConfigDict
 
 from bot.engines.base import Outcome, PlayerId
@@ -43,53 +45,62 @@ from bot.store import GameStore, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
-K_FACTOR = 32.0
-START_RATING = 1000.0
-COMPUTER_RATING = 1000.0
-"""The fixed rating computer seats play at."""
+MODEL = PlackettLuce()
+"""openskill's defaults: a newcomer is mu 25, sigma 25/3."""
+DISPLAY_SCALE = 40.0
+"""Shown rating per unit of ``mu - 3 sigma``: an average player (mu 25) known for sure
+shows 1000."""
 RECORDED_TTL_SECONDS = 30 * 24 * 3600
 MAX_ATTEMPTS = 50
 """Compare-and-set rounds before giving up; each lost round means another game was counted."""
+
+
+class Skill(BaseModel):
+    """One player's skill in one game: openskill's belief ``mu`` and its uncertainty."""
+
+    model_config = ConfigDict(frozen=True)
+
+    mu: float
+    sigma: float
+
+    @property
+    def conservative(self) -> float:
+        """``mu - 3 sigma``: a level the player almost surely reaches (99.9% one-sided)."""
+        return self.mu - 3.0 * self.sigma
+
+    @property
+    def display(self) -> float:
+        return DISPLAY_SCALE * self.conservative
+
+
+NEW_SKILL = Skill(mu=MODEL.mu, sigma=MODEL.sigma)
+"""Where every player starts, and what computer seats play as in every game."""
 
 
 def is_computer(player: PlayerId) -> bool:
     return player.startswith("ai:")
 
 
-def expected_score(rating: float, opponent: float) -> float:
-    """Elo's expected score of ``rating`` against ``opponent`` (0..1)."""
-    return 1.0 / (1.0 + math.pow(10.0, (opponent - rating) / 400.0))
+def rate(skills: Mapping[PlayerId, Skill], places: Mapping[PlayerId, int]) -> dict[PlayerId, Skill]:
+    """New skills after one game, from the players' places (1 = best, equal = tie).
 
-
-def elo_update(
-    ratings: Mapping[PlayerId, float], places: Mapping[PlayerId, int], k: float = K_FACTOR
-) -> dict[PlayerId, float]:
-    """New ratings after one game, from the players' places (1 = best, equal = draw).
-
-    Every pair of players is scored as a win, loss or draw by place, with K scaled by
-    1/(n-1); for two players that is standard Elo. ``ratings`` must hold every player
-    in ``places``. All players are updated; callers keep fixed ratings (computers) as
-    they were.
+    ``skills`` must hold every player in ``places``. All players are updated; callers
+    keep fixed skills (computers) as they were. Players are passed to openskill sorted
+    by id, so the result does not depend on the mapping's order. openskill 6 may let
+    players tied for a place gain less than the one right behind them
+    (vivekjoshy/openskill.py#155); that is left to the library.
     """
-    players = list(places)
-    missing = [p for p in players if p not in ratings]
+    players = sorted(places)
+    missing = [p for p in players if p not in skills]
     if missing:
-        raise ValueError(f"No rating for {', '.join(missing)}")
-    new = {p: float(ratings[p]) for p in players}
+        raise ValueError(f"No skill for {', '.join(missing)}")
     if len(players) < 2:
-        return new
-    scale = k / (len(players) - 1)
-    for a, b in itertools.combinations(players, 2):
-        if places[a] < places[b]:
-            score = 1.0
-        elif places[a] > places[b]:
-            score = 0.0
-        else:
-            score = 0.5
-        delta = scale * (score - expected_score(ratings[a], ratings[b]))
-        new[a] += delta
-        new[b] -= delta
-    return new
+        return {p: skills[p] for p in players}
+    teams = [[PlackettLuceRating(skills[p].mu, skills[p].sigma)] for p in players]
+    rated = MODEL.rate(teams, ranks=[float(places[p]) for p in players])
+    return {
+        p: Skill(mu=team[0].mu, sigma=team[0].sigma) for p, team in zip(players, rated, strict=True)
+    }
 
 
 class GameStats(BaseModel):
@@ -98,12 +109,18 @@ class GameStats(BaseModel):
     played: int = 0
     wins: int = 0
     place_sum: int = 0
-    rating: float | None = None
-    """None for the overall totals (ratings are per game)."""
+    skill: Skill | None = None
+    """None for the overall totals (skills are per game), and for a game last played
+    when ratings were Elo."""
 
     @property
     def average_place(self) -> float | None:
         return self.place_sum / self.played if self.played else None
+
+    @property
+    def rating(self) -> float | None:
+        """The rating shown to players (`Skill.display`), if rated."""
+        return self.skill.display if self.skill is not None else None
 
 
 class PlayerStats(BaseModel):
@@ -122,6 +139,7 @@ class LeaderRow(BaseModel):
     player_id: PlayerId
     name: str
     rating: float
+    """The shown rating (`Skill.display`)."""
     played: int
     wins: int
 
@@ -130,7 +148,12 @@ def player_key(guild_id: int, player_id: PlayerId) -> str:
     return f"stats:{guild_id}:player:{player_id}"
 
 
-def rating_key(guild_id: int, game: str) -> str:
+def skill_key(guild_id: int, game: str) -> str:
+    return f"stats:{guild_id}:skill:{game}"
+
+
+def elo_key(guild_id: int, game: str) -> str:
+    """The Elo-era leaderboard, emptied player by player as they play again."""
     return f"stats:{guild_id}:rating:{game}"
 
 
@@ -142,38 +165,45 @@ def _prefix(game: str) -> str:
     return f"g:{game}:"
 
 
-# KEYS: marker, rating zset, then one player hash per person.
-# ARGV: ttl, field prefix, person count, then per person:
-#   id, expected rating ('' = none yet), new rating, place, won (0/1), name ('' = keep).
-# Returns 0: already recorded; -1: a rating moved since it was read; 1: recorded.
+# KEYS: marker, skill zset, Elo zset, then one player hash per person.
+# ARGV: ttl, field prefix, person count, then per person (9 each): id, expected mu and
+#   sigma ('' = none yet), new mu, new sigma, conservative skill, place, won (0/1),
+#   name ('' = keep).
+# Returns 0: already recorded; -1: a skill moved since it was read; 1: recorded.
 _RECORD = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local prefix = ARGV[2]
 local n = tonumber(ARGV[3])
 for i = 1, n do
-  local current = redis.call('HGET', KEYS[2 + i], prefix .. 'rating')
-  if current == false then current = '' end
-  if current ~= ARGV[3 + (i - 1) * 6 + 2] then return -1 end
+  local base = 3 + (i - 1) * 9
+  local current = redis.call('HMGET', KEYS[3 + i], prefix .. 'mu', prefix .. 'sigma')
+  if (current[1] or '') ~= ARGV[base + 2] or (current[2] or '') ~= ARGV[base + 3] then
+    return -1
+  end
 end
 redis.call('SET', KEYS[1], '1', 'EX', tonumber(ARGV[1]))
 for i = 1, n do
-  local key = KEYS[2 + i]
-  local base = 3 + (i - 1) * 6
-  local rating = ARGV[base + 3]
-  local place = tonumber(ARGV[base + 4])
-  local won = tonumber(ARGV[base + 5])
+  local key = KEYS[3 + i]
+  local base = 3 + (i - 1) * 9
+  local place = tonumber(ARGV[base + 7])
+  local won = tonumber(ARGV[base + 8])
   redis.call('HINCRBY', key, prefix .. 'played', 1)
   redis.call('HINCRBY', key, prefix .. 'wins', won)
   redis.call('HINCRBY', key, prefix .. 'place_sum', place)
   redis.call('HINCRBY', key, 'played', 1)
   redis.call('HINCRBY', key, 'wins', won)
   redis.call('HINCRBY', key, 'place_sum', place)
-  redis.call('HSET', key, prefix .. 'rating', rating)
-  if ARGV[base + 6] ~= '' then redis.call('HSET', key, 'name', ARGV[base + 6]) end
-  redis.call('ZADD', KEYS[2], rating, ARGV[base + 1])
+  redis.call('HSET', key, prefix .. 'mu', ARGV[base + 4], prefix .. 'sigma', ARGV[base + 5])
+  redis.call('HDEL', key, prefix .. 'rating')
+  if ARGV[base + 9] ~= '' then redis.call('HSET', key, 'name', ARGV[base + 9]) end
+  redis.call('ZADD', KEYS[2], ARGV[base + 6], ARGV[base + 1])
+  redis.call('ZREM', KEYS[3], ARGV[base + 1])
 end
 return 1
 """
+
+SkillFields = tuple[str | None, str | None]
+"""A player's ``mu`` and ``sigma`` fields as Redis holds them."""
 
 
 class StatsStore:
@@ -194,40 +224,43 @@ class StatsStore:
     ) -> bool:
         """Count one finished game, once: False if ``gid`` was already recorded."""
         people = sorted(p for p in outcome.places if not is_computer(p))
-        prefix = _prefix(game)
         marker = recorded_key(guild_id, gid)
-        keys = [marker, rating_key(guild_id, game)] + [player_key(guild_id, p) for p in people]
+        keys = [marker, skill_key(guild_id, game), elo_key(guild_id, game)]
+        keys += [player_key(guild_id, p) for p in people]
         for _ in range(MAX_ATTEMPTS):
-            async with self.client.pipeline(transaction=True) as pipe:
-                pipe.exists(marker)
-                for key in keys[2:]:
-                    pipe.hget(key, prefix + "rating")
-                marked, *stored = await GameStore._call(pipe.execute())
+            marked, current = await self._read_skills(keys[3:], marker, game, people)
             if marked:
                 return False
-            current = dict(zip(people, stored, strict=True))
-            ratings = {
-                p: COMPUTER_RATING if is_computer(p) else _rating(current[p])
-                for p in outcome.places
-            }
-            new = elo_update(ratings, outcome.places)
-            args: list[str | int] = [RECORDED_TTL_SECONDS, prefix, len(people)]
+            skills = dict.fromkeys(outcome.places, NEW_SKILL)
+            for p in people:
+                skills[p] = _skill(*current[p]) or NEW_SKILL
+            new = rate(skills, outcome.places)
+            args: list[str | int | float] = [RECORDED_TTL_SECONDS, _prefix(game), len(people)]
             for p in people:
                 place = outcome.places[p]
-                args += [
-                    p,
-                    current[p] or "",
-                    repr(new[p]),
-                    place,
-                    int(place == 1),
-                    names.get(p, ""),
-                ]
+                expected_mu, expected_sigma = current[p]
+                args += [p, expected_mu or "", expected_sigma or ""]
+                args += [repr(new[p].mu), repr(new[p].sigma), repr(new[p].conservative)]
+                args += [place, int(place == 1), names.get(p, "")]
             result = int(await GameStore._call(self._record_script(keys=keys, args=args)))
             if result >= 0:
                 return result == 1
-            log.debug("Ratings moved while recording %s; retrying", gid)
+            log.debug("Skills moved while recording %s; retrying", gid)
         log.warning("Gave up recording %s after %d attempts", gid, MAX_ATTEMPTS)
         raise StoreUnavailable()
+
+    async def _read_skills(
+        self, keys: list[str], marker: str, game: str, people: list[PlayerId]
+    ) -> tuple[bool, dict[PlayerId, SkillFields]]:
+        """Whether the game is recorded already, and the people's stored skill fields."""
+        prefix = _prefix(game)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.exists(marker)
+            for key in keys:
+                pipe.hmget(key, prefix + "mu", prefix + "sigma")
+            marked, *stored = await GameStore._call(pipe.execute())
+        current = {p: (mu, sigma) for p, (mu, sigma) in zip(people, stored, strict=True)}
+        return bool(marked), current
 
     async def player(self, guild_id: int, player_id: PlayerId) -> PlayerStats:
         fields = cast(
@@ -244,7 +277,7 @@ class StatsStore:
                 played=int(values.get("played", 0)),
                 wins=int(values.get("wins", 0)),
                 place_sum=int(values.get("place_sum", 0)),
-                rating=_rating(values.get("rating")),
+                skill=_skill(values.get("mu"), values.get("sigma")),
             )
             for game, values in sorted(per_game.items())
         }
@@ -258,13 +291,14 @@ class StatsStore:
         )
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderRow]:
-        """The ``limit`` best-rated players of ``game``, best first."""
+        """The ``limit`` best-rated players of ``game``, best first (Elo-era ratings
+        are not on it: those players appear once they have played again)."""
         if limit <= 0:
             return []
         top = cast(
             list[tuple[str, float]],
             await GameStore._call(
-                self.client.zrevrange(rating_key(guild_id, game), 0, limit - 1, withscores=True)
+                self.client.zrevrange(skill_key(guild_id, game), 0, limit - 1, withscores=True)
             ),
         )
         if not top:
@@ -280,13 +314,16 @@ class StatsStore:
             LeaderRow(
                 player_id=player_id,
                 name=name or player_id,
-                rating=rating,
+                rating=DISPLAY_SCALE * conservative,
                 played=int(played or 0),
                 wins=int(wins or 0),
             )
-            for (player_id, rating), (name, played, wins) in zip(top, details, strict=True)
+            for (player_id, conservative), (name, played, wins) in zip(top, details, strict=True)
         ]
 
 
-def _rating(text: str | None) -> float:
-    return START_RATING if text is None else float(text)
+def _skill(mu: str | None, sigma: str | None) -> Skill | None:
+    """The stored skill, or None if there is none (a newcomer, or only an Elo rating)."""
+    if mu is None or sigma is None:
+        return None
+    return Skill(mu=float(mu), sigma=float(sigma))

@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction[Any]
 COLOUR = 0xF1C40F
 NO_GAMES_YET = N_("No finished games here yet.")
+RATING_NOTE = N_(
+    "Ratings are cautious estimates of skill: 0 for a newcomer, rising as results show "
+    "how well you play; 1000 is a player known to be average."
+)
 
 
 def stats_line(title: str, stats: GameStats, lang: Lang) -> str:
@@ -69,6 +73,8 @@ def stats_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]:
                 description=stats_text(record, titles(), lang),
                 colour=COLOUR,
             )
+            if any(game.rating is not None for game in record.games.values()):
+                embed.set_footer(text=tr(lang, RATING_NOTE))
             await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="leaderboard", description=N_("The best rated players of a game"))
@@ -100,6 +106,8 @@ def stats_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]:
                 description="\n".join(lines) or tr(lang, NO_GAMES_YET),
                 colour=COLOUR,
             )
+            if rows:
+                embed.set_footer(text=tr(lang, RATING_NOTE))
             await interaction.response.send_message(embed=embed)
 
     @leaderboard.autocomplete("game")

@@ -1,71 +1,133 @@
-"""Player statistics and ratings: the Elo math alone, and the store against a real Redis."""
+"""Player statistics and ratings: the openskill rating alone, and the store against a
+real Redis (including stats written when ratings were Elo)."""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import AsyncIterator
 
 import pytest
 import redis.asyncio as aioredis
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.engines.base import Outcome
 from bot.stats import (
+    DISPLAY_SCALE,
+    NEW_SKILL,
     RECORDED_TTL_SECONDS,
-    START_RATING,
+    Skill,
     StatsStore,
-    elo_update,
-    expected_score,
-    rating_key,
+    elo_key,
+    player_key,
+    rate,
     recorded_key,
+    skill_key,
 )
 from bot.store import StoreUnavailable, client_for_url
 
-# --- Elo math ---------------------------------------------------------------------------
+# --- the rating alone ----------------------------------------------------------------
 
 
-def test_equal_ratings_the_winner_gains_16_and_the_loser_loses_16() -> None:
-    new = elo_update({"a": 1000, "b": 1000}, {"a": 1, "b": 2})
-    assert new == pytest.approx({"a": 1016, "b": 984})
+def fresh(*players: str) -> dict[str, Skill]:
+    return dict.fromkeys(players, NEW_SKILL)
 
 
-def test_a_draw_between_equals_changes_nothing() -> None:
-    assert elo_update({"a": 1000, "b": 1000}, {"a": 1, "b": 1}) == {"a": 1000, "b": 1000}
+def alike(a: Skill | None, b: Skill | None) -> bool:
+    """Equal up to float rounding (tied players' sums run in another order)."""
+    if a is None or b is None:
+        return False
+    return (a.mu, a.sigma) == pytest.approx((b.mu, b.sigma))
 
 
-def test_a_draw_moves_the_stronger_player_down() -> None:
-    new = elo_update({"a": 1200, "b": 1000}, {"a": 1, "b": 1})
-    # Expected score of 1200 against 1000 is 1 / (1 + 10 ** -0.5) = 0.7597.
-    assert new["a"] == pytest.approx(1200 + 32 * (0.5 - 0.759747), abs=1e-3)
-    assert new["a"] + new["b"] == pytest.approx(2200)
+def test_a_newcomer_shows_0_and_a_sure_average_player_1000() -> None:
+    assert NEW_SKILL.display == pytest.approx(0)
+    assert Skill(mu=NEW_SKILL.mu, sigma=0).display == pytest.approx(1000)
+    assert Skill(mu=30, sigma=2).display == pytest.approx(DISPLAY_SCALE * 24)
+
+
+def test_between_newcomers_the_winner_rises_and_the_loser_falls() -> None:
+    new = rate(fresh("a", "b"), {"a": 1, "b": 2})
+    assert new["a"].mu > NEW_SKILL.mu > new["b"].mu
+    assert new["a"].mu - NEW_SKILL.mu == pytest.approx(NEW_SKILL.mu - new["b"].mu)
+    assert new["a"].display > NEW_SKILL.display > new["b"].display
+    assert new["a"].sigma == new["b"].sigma < NEW_SKILL.sigma
+
+
+def test_a_draw_between_equals_moves_no_mu_but_makes_both_surer() -> None:
+    new = rate(fresh("a", "b"), {"a": 1, "b": 1})
+    assert alike(new["a"], new["b"])
+    assert new["a"].mu == pytest.approx(NEW_SKILL.mu)
+    assert new["a"].sigma < NEW_SKILL.sigma
+
+
+def test_a_draw_moves_the_stronger_player_down_and_the_weaker_up() -> None:
+    strong, weak = Skill(mu=32, sigma=3), Skill(mu=20, sigma=3)
+    new = rate({"a": strong, "b": weak}, {"a": 1, "b": 1})
+    assert new["a"].mu < strong.mu
+    assert new["b"].mu > weak.mu
 
 
 def test_an_upset_gains_more_than_an_expected_win() -> None:
-    upset = elo_update({"a": 1000, "b": 1400}, {"a": 1, "b": 2})
-    expected = elo_update({"a": 1400, "b": 1000}, {"a": 1, "b": 2})
-    assert upset["a"] - 1000 == pytest.approx(32 * (1 - expected_score(1000, 1400)))
-    assert upset["a"] - 1000 > expected["a"] - 1400 > 0
+    strong, weak = Skill(mu=32, sigma=3), Skill(mu=20, sigma=3)
+    upset = rate({"a": weak, "b": strong}, {"a": 1, "b": 2})
+    expected = rate({"a": strong, "b": weak}, {"a": 1, "b": 2})
+    assert upset["a"].mu - weak.mu > expected["a"].mu - strong.mu > 0
 
 
-def test_three_equal_players_by_place_split_k_over_the_pairs() -> None:
-    new = elo_update({"a": 1000, "b": 1000, "c": 1000}, {"a": 1, "b": 2, "c": 3})
-    # K/(n-1) = 16 per pair: a wins two (+8 each), b wins one and loses one, c loses two.
-    assert new == pytest.approx({"a": 1016, "b": 1000, "c": 984})
+def test_four_newcomers_are_ordered_by_place() -> None:
+    new = rate(fresh("a", "b", "c", "d"), {"c": 3, "a": 1, "d": 4, "b": 2})
+    assert new["a"].mu > new["b"].mu > new["c"].mu > new["d"].mu
+    assert new["a"].mu > NEW_SKILL.mu > new["d"].mu
 
 
-def test_shared_places_are_draws_in_a_multiplayer_game() -> None:
-    new = elo_update({"a": 1000, "b": 1000, "c": 1000, "d": 1000}, {"a": 1, "b": 1, "c": 3, "d": 4})
-    assert new["a"] == pytest.approx(new["b"])
-    assert new["a"] == pytest.approx(1000 + 32 / 3 * (0.5 + 0.5 + 0))
-    assert sum(new.values()) == pytest.approx(4000)
+def test_players_sharing_a_place_are_rated_alike() -> None:
+    new = rate(fresh("a", "b", "c", "d"), {"a": 1, "b": 1, "c": 3, "d": 4})
+    assert alike(new["a"], new["b"])
+    assert new["a"].mu > NEW_SKILL.mu > new["d"].mu
 
 
-def test_a_single_player_keeps_their_rating_and_a_missing_rating_is_an_error() -> None:
-    assert elo_update({"a": 1234}, {"a": 1}) == {"a": 1234}
+def test_the_order_players_are_given_in_changes_nothing() -> None:
+    skills = {"a": Skill(mu=27, sigma=5), "b": Skill(mu=24, sigma=7), "c": NEW_SKILL}
+    places = {"a": 2, "b": 1, "c": 2}
+    backwards = dict(reversed(places.items()))
+    assert rate(skills, places) == rate(dict(reversed(skills.items())), backwards)
+
+
+def test_a_single_player_keeps_their_skill_and_a_missing_skill_is_an_error() -> None:
+    mine = Skill(mu=30, sigma=2)
+    assert rate({"a": mine}, {"a": 1}) == {"a": mine}
     with pytest.raises(ValueError):
-        elo_update({"a": 1000}, {"a": 1, "b": 2})
+        rate(fresh("a"), {"a": 1, "b": 2})
 
 
-# --- the store against Redis -------------------------------------------------------------
+@given(st.lists(st.integers(0, 4), min_size=2, max_size=7))
+def test_newcomers_by_place(scores: list[int]) -> None:
+    """Any finish of 2-7 newcomers (ties included): everyone gets surer, tied players
+    alike, a better place never rated below a worse one unless a tie is between them,
+    the best place rises and the worst falls (unless all tie: then nothing moves)."""
+    places = Outcome.from_scores({str(i): s for i, s in enumerate(scores)}, lower_wins=False)
+    by_place = places.places
+    new = rate(fresh(*by_place), by_place)
+    assert all(skill.sigma < NEW_SKILL.sigma for skill in new.values())
+    counts = {place: list(by_place.values()).count(place) for place in by_place.values()}
+    for a, b in itertools.permutations(by_place, 2):
+        if by_place[a] == by_place[b]:
+            assert alike(new[a], new[b])
+        elif by_place[a] < by_place[b] and counts[by_place[a]] == counts[by_place[b]] == 1:
+            assert new[a].mu > new[b].mu
+    best, worst = min(counts), max(counts)
+    for player, place in by_place.items():
+        if best == worst:
+            assert new[player].mu == pytest.approx(NEW_SKILL.mu)
+        elif place == best:
+            assert new[player].mu > NEW_SKILL.mu
+        elif place == worst:
+            assert new[player].mu < NEW_SKILL.mu
+
+
+# --- the store against Redis -----------------------------------------------------------
 
 GUILD = 10
 
@@ -83,7 +145,7 @@ def stats(client: aioredis.Redis) -> StatsStore:
     return StatsStore(client)
 
 
-NAMES = {"1": "Ann", "2": "Bob", "3": "Cy", "ai:1": "Computer 1", "ai:2": "Computer 2"}
+NAMES = {"1": "Ann", "2": "Bob", "3": "Cy", "4": "Di", "ai:1": "Computer 1", "ai:2": "Computer 2"}
 
 
 def placed(**places: int) -> Outcome:
@@ -94,13 +156,22 @@ def placed(**places: int) -> Outcome:
     return Outcome(scores=dict.fromkeys(ids, 0), places=ids)
 
 
+def chained(*outcomes: Outcome) -> dict[str, Skill]:
+    """The skills after these games in turn, everyone starting new (computers too, each game)."""
+    skills: dict[str, Skill] = {}
+    for outcome in outcomes:
+        before = {p: skills.get(p, NEW_SKILL) for p in outcome.places}
+        skills |= rate(before, outcome.places)
+    return skills
+
+
 async def test_recording_a_game_twice_counts_it_once(stats: StatsStore) -> None:
     outcome = placed(p1=1, p2=2)
     assert await stats.record(GUILD, "draughts", "g1", outcome, NAMES) is True
     assert await stats.record(GUILD, "draughts", "g1", outcome, NAMES) is False
     ann = await stats.player(GUILD, "1")
     assert ann.games["draughts"].played == 1
-    assert ann.games["draughts"].rating == pytest.approx(1016)
+    assert ann.games["draughts"].skill == chained(outcome)["1"]
     assert ann.overall.played == 1
 
 
@@ -113,10 +184,11 @@ async def test_concurrent_records_of_one_game_count_it_once(stats: StatsStore) -
     for player in ("1", "2", "3"):
         assert (await stats.player(GUILD, player)).overall.played == 1
     board = await stats.leaderboard(GUILD, "geschenkt")
-    assert [row.rating for row in board] == pytest.approx([1016, 1000, 984])
+    once = chained(outcome)
+    assert [row.rating for row in board] == pytest.approx([once[p].display for p in "123"])
 
 
-async def test_concurrent_different_games_all_count_and_ratings_chain(
+async def test_concurrent_different_games_all_count_and_skills_chain(
     stats: StatsStore,
 ) -> None:
     outcome = placed(p1=1, p2=2)
@@ -124,14 +196,12 @@ async def test_concurrent_different_games_all_count_and_ratings_chain(
         *(stats.record(GUILD, "draughts", f"g{n}", outcome, NAMES) for n in range(8))
     )
     assert results == [True] * 8
-    ratings = {"1": START_RATING, "2": START_RATING}
-    for _ in range(8):
-        ratings = elo_update(ratings, outcome.places)
+    expected = chained(*[outcome] * 8)
     ann = await stats.player(GUILD, "1")
     bob = await stats.player(GUILD, "2")
     assert ann.games["draughts"].played == bob.games["draughts"].played == 8
-    assert ann.games["draughts"].rating == pytest.approx(ratings["1"])
-    assert bob.games["draughts"].rating == pytest.approx(ratings["2"])
+    assert ann.games["draughts"].skill == expected["1"]
+    assert bob.games["draughts"].skill == expected["2"]
 
 
 async def test_the_recorded_marker_expires_after_30_days(
@@ -143,8 +213,9 @@ async def test_the_recorded_marker_expires_after_30_days(
 
 
 async def test_stats_after_two_games(stats: StatsStore) -> None:
-    await stats.record(GUILD, "geschenkt", "g1", placed(p1=1, p2=2, p3=3), NAMES)
-    await stats.record(GUILD, "geschenkt", "g2", placed(p1=3, p2=1, p3=2), NAMES)
+    first, second = placed(p1=1, p2=2, p3=3), placed(p1=3, p2=1, p3=2)
+    await stats.record(GUILD, "geschenkt", "g1", first, NAMES)
+    await stats.record(GUILD, "geschenkt", "g2", second, NAMES)
     ann = await stats.player(GUILD, "1")
     assert ann.name == "Ann"
     game = ann.games["geschenkt"]
@@ -153,10 +224,11 @@ async def test_stats_after_two_games(stats: StatsStore) -> None:
     assert ann.overall.played == 2
     assert ann.overall.wins == 1
     assert ann.overall.average_place == 2.0
+    assert ann.overall.skill is None
     assert ann.overall.rating is None
-    first = elo_update({"1": 1000, "2": 1000, "3": 1000}, {"1": 1, "2": 2, "3": 3})
-    second = elo_update(first, {"1": 3, "2": 1, "3": 2})
-    assert game.rating == pytest.approx(second["1"])
+    skill = chained(first, second)["1"]
+    assert game.skill == skill
+    assert game.rating == pytest.approx(skill.display)
 
 
 async def test_an_unknown_player_has_empty_stats(stats: StatsStore) -> None:
@@ -183,6 +255,9 @@ async def test_the_leaderboard_is_ordered_by_rating(stats: StatsStore) -> None:
     board = await stats.leaderboard(GUILD, "draughts")
     assert [row.name for row in board] == ["Cy", "Ann", "Bob"]
     assert [row.rating for row in board] == sorted((row.rating for row in board), reverse=True)
+    for row in board:
+        shown = (await stats.player(GUILD, row.player_id)).games["draughts"].rating
+        assert row.rating == pytest.approx(shown)
     cy = board[0]
     assert (cy.player_id, cy.played, cy.wins) == ("3", 2, 2)
     assert [row.player_id for row in await stats.leaderboard(GUILD, "draughts", limit=2)] == [
@@ -192,27 +267,46 @@ async def test_the_leaderboard_is_ordered_by_rating(stats: StatsStore) -> None:
     assert await stats.leaderboard(GUILD, "draughts", limit=0) == []
 
 
+async def test_a_four_player_game_ranks_the_leaderboard_by_place(stats: StatsStore) -> None:
+    outcome = placed(p2=1, p4=2, p1=3, p3=4)
+    await stats.record(GUILD, "take", "g1", outcome, NAMES)
+    board = await stats.leaderboard(GUILD, "take")
+    assert [row.player_id for row in board] == ["2", "4", "1", "3"]
+    assert [(row.played, row.wins) for row in board] == [(1, 1), (1, 0), (1, 0), (1, 0)]
+    assert board[0].rating > NEW_SKILL.display > board[-1].rating
+
+
+async def test_a_shared_place_gives_the_same_rating(stats: StatsStore) -> None:
+    await stats.record(GUILD, "escalation", "g1", placed(p1=1, p2=1, p3=3), NAMES)
+    ann, bob, cy = [(await stats.player(GUILD, p)).games["escalation"] for p in "123"]
+    assert (ann.wins, bob.wins, cy.wins) == (1, 1, 0)
+    assert alike(ann.skill, bob.skill)
+    assert ann.rating is not None and cy.rating is not None
+    assert ann.rating > cy.rating
+
+
 async def test_computers_are_not_players_but_their_places_count(
     stats: StatsStore, client: aioredis.Redis
 ) -> None:
-    await stats.record(GUILD, "geschenkt", "g1", placed(ai1=1, p1=2, ai2=3), NAMES)
+    outcome = placed(ai1=1, p1=2, ai2=3)
+    await stats.record(GUILD, "geschenkt", "g1", outcome, NAMES)
     ann = await stats.player(GUILD, "1")
     game = ann.games["geschenkt"]
     assert (game.played, game.wins, game.place_sum) == (1, 0, 2)
-    # Computers play at a fixed 1000: one loss and one win against equals is no change.
-    assert game.rating == pytest.approx(1000)
+    # Computers play as newcomers: Ann's skill is that of a newcomer between two.
+    assert game.skill == chained(outcome)["1"]
     assert [row.player_id for row in await stats.leaderboard(GUILD, "geschenkt")] == ["1"]
     assert (await stats.player(GUILD, "ai:1")).games == {}
-    assert await client.zscore(rating_key(GUILD, "geschenkt"), "ai:1") is None
+    assert await client.zscore(skill_key(GUILD, "geschenkt"), "ai:1") is None
 
 
-async def test_beating_a_computer_is_a_win_against_1000(stats: StatsStore) -> None:
+async def test_a_computer_is_a_newcomer_in_every_game(stats: StatsStore) -> None:
     await stats.record(GUILD, "draughts", "g1", placed(p1=1, ai1=2), NAMES)
     await stats.record(GUILD, "draughts", "g2", placed(p1=1, ai1=2), NAMES)
     ann = (await stats.player(GUILD, "1")).games["draughts"]
-    once = elo_update({"1": 1000, "ai:1": 1000}, {"1": 1, "ai:1": 2})["1"]
-    twice = elo_update({"1": once, "ai:1": 1000}, {"1": 1, "ai:1": 2})["1"]
-    assert ann.rating == pytest.approx(twice)
+    once = rate({"1": NEW_SKILL, "ai:1": NEW_SKILL}, {"1": 1, "ai:1": 2})["1"]
+    twice = rate({"1": once, "ai:1": NEW_SKILL}, {"1": 1, "ai:1": 2})["1"]
+    assert ann.skill == twice
     assert ann.wins == 2
 
 
@@ -236,17 +330,73 @@ async def test_guilds_are_kept_apart(stats: StatsStore) -> None:
 
 
 async def test_games_are_kept_apart(stats: StatsStore) -> None:
-    await stats.record(GUILD, "draughts", "g1", placed(p1=1, p2=2), NAMES)
-    await stats.record(GUILD, "take", "g2", placed(p2=1, p1=2, p3=3), NAMES)
+    draughts, take = placed(p1=1, p2=2), placed(p2=1, p1=2, p3=3)
+    await stats.record(GUILD, "draughts", "g1", draughts, NAMES)
+    await stats.record(GUILD, "take", "g2", take, NAMES)
     ann = await stats.player(GUILD, "1")
     assert set(ann.games) == {"draughts", "take"}
-    assert ann.games["draughts"].rating == pytest.approx(1016)
-    assert ann.games["take"].rating == pytest.approx(1000)
+    assert ann.games["draughts"].skill == chained(draughts)["1"]
+    assert ann.games["take"].skill == chained(take)["1"]
     assert ann.games["take"].place_sum == 2
     assert ann.overall.played == 2
     assert ann.overall.place_sum == 3
     assert [row.player_id for row in await stats.leaderboard(GUILD, "take")] == ["2", "1", "3"]
     assert [row.player_id for row in await stats.leaderboard(GUILD, "draughts")] == ["1", "2"]
+
+
+# --- stats from the Elo days ---------------------------------------------------------
+
+
+async def write_elo_record(
+    client: aioredis.Redis, player: str, name: str, played: int, wins: int, rating: float
+) -> None:
+    """A player's draughts stats as the Elo version of the bot left them."""
+    place_sum = played + (played - wins)  # wins were 1st places, the rest 2nd
+    await client.hset(
+        player_key(GUILD, player),
+        mapping={
+            "name": name,
+            "played": played,
+            "wins": wins,
+            "place_sum": place_sum,
+            "g:draughts:played": played,
+            "g:draughts:wins": wins,
+            "g:draughts:place_sum": place_sum,
+            "g:draughts:rating": rating,
+        },
+    )
+    await client.zadd(elo_key(GUILD, "draughts"), {player: rating})
+
+
+async def test_an_elo_record_keeps_its_counts_but_is_unrated(
+    stats: StatsStore, client: aioredis.Redis
+) -> None:
+    await write_elo_record(client, "1", "Ann", played=5, wins=4, rating=1090.5)
+    ann = await stats.player(GUILD, "1")
+    game = ann.games["draughts"]
+    assert (game.played, game.wins, game.place_sum) == (5, 4, 6)
+    assert game.skill is None
+    assert game.rating is None
+    assert ann.overall.played == 5
+    assert await stats.leaderboard(GUILD, "draughts") == []
+
+
+async def test_the_next_game_starts_a_fresh_skill_and_counts_on(
+    stats: StatsStore, client: aioredis.Redis
+) -> None:
+    await write_elo_record(client, "1", "Ann", played=5, wins=4, rating=1090.5)
+    await write_elo_record(client, "2", "Bob", played=3, wins=0, rating=950.0)
+    await write_elo_record(client, "3", "Cy", played=2, wins=1, rating=1010.0)
+    outcome = placed(p1=1, p2=2)
+    await stats.record(GUILD, "draughts", "g1", outcome, NAMES)
+    ann = (await stats.player(GUILD, "1")).games["draughts"]
+    assert (ann.played, ann.wins, ann.place_sum) == (6, 5, 7)
+    assert ann.skill == chained(outcome)["1"]
+    assert await client.hget(player_key(GUILD, "1"), "g:draughts:rating") is None
+    assert [row.player_id for row in await stats.leaderboard(GUILD, "draughts")] == ["1", "2"]
+    # Cy has not played since: their Elo entry is all that is left of the old board.
+    assert await client.zrange(elo_key(GUILD, "draughts"), 0, -1) == ["3"]
+    assert await client.hget(player_key(GUILD, "3"), "g:draughts:rating") == "1010.0"
 
 
 async def test_an_unreachable_redis_is_store_unavailable() -> None:

@@ -213,6 +213,11 @@ GERMAN: dict[str, str] = {
         "**{title}**: {played} gespielt · {wins} gewonnen · Platz im Schnitt {average}"
     ),
     " · rating **{rating}**": " · Wertung **{rating}**",
+    "Ratings are cautious estimates of skill: 0 for a newcomer, rising as results show "
+    "how well you play; 1000 is a player known to be average.": (
+        "Wertungen sind vorsichtige Schätzungen des Könnens: 0 für Neue, sie steigen, je "
+        "mehr Ergebnisse zeigen, wie gut du spielst; 1000 ist, wer sicher Durchschnitt ist."
+    ),
     "{name}: stats": "{name}: Statistik",
     "{title}: leaderboard": "{title}: Bestenliste",
     "**{place}.** {name}: **{rating}** ({played} played, {wins} won)": (
