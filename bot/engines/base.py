@@ -8,8 +8,9 @@ game replays exactly from its JSON.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, MutableSequence, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -152,6 +153,11 @@ class Engine(Protocol[S, A, V]):
     @property
     def max_players(self) -> int: ...
     @property
+    def hidden_information(self) -> bool:
+        """Whether a view may hide something from its viewer (a hand, chips, the
+        stock); the conformance suite then insists on a secret-scrambler."""
+
+    @property
     def Options(self) -> type[BaseModel]: ...
     @property
     def State(self) -> type[S]: ...
@@ -196,3 +202,86 @@ class EngineInfo(Protocol):
     def min_players(self) -> int: ...
     @property
     def max_players(self) -> int: ...
+
+
+class SeatedState(Protocol):
+    """What `TurnEngine` needs of a state: who sits at the table."""
+
+    @property
+    def players(self) -> Sequence[PlayerId]: ...
+
+
+StateT = TypeVar("StateT", bound=SeatedState)
+
+
+class TurnEngine(ABC, Generic[StateT, A, V]):
+    """An `Engine` whose `apply` makes the checks every game shares, then hands over.
+
+    `apply` is a template method, as OpenSpiel's ``State.apply_action`` calls
+    ``_apply_action``: it reads a text action with `parse_text`, refuses a finished
+    game, an outsider, a foreign action model and (`_check_turn`) a player who is not
+    to act, and only then calls the game's `_apply_action`, which keeps the checks
+    that belong to its rules. A game whose players may act out of turn, or that words
+    "not your turn" its own way, overrides `_check_turn`.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    hidden_information: ClassVar[bool]
+    Options: ClassVar[type[BaseModel]]
+    """Each game narrows this to its own options model."""
+    State: type[StateT]
+    Action: type[A]
+
+    @abstractmethod
+    def is_over(self, state: StateT) -> bool: ...
+
+    @abstractmethod
+    def to_act(self, state: StateT) -> list[PlayerId]: ...
+
+    @abstractmethod
+    def parse_text(self, text: str) -> A:
+        """The action ``text`` stands for (the game's ``parse_action``)."""
+
+    @abstractmethod
+    def _foreign_action(self) -> IllegalAction:
+        """The error for an action model that is not this game's ``Action``."""
+
+    @abstractmethod
+    def _apply_action(self, state: StateT, player: PlayerId, action: A) -> StateT:
+        """Apply an action of a seated player whose turn `_check_turn` confirmed, or
+        raise `IllegalAction` for what the game's own rules forbid."""
+
+    def apply(self, state: StateT, player: PlayerId, action: A | str) -> StateT:
+        """Apply an action (the model or its text form) for ``player``."""
+        if isinstance(action, str):
+            parsed = self.parse_text(action)
+            self._check_actor(state, player, parsed)
+            return self._apply_action(state, player, self._resolve_text(state, parsed))
+        self._check_actor(state, player, action)
+        return self._apply_action(state, player, action)
+
+    def _check_actor(self, state: StateT, player: PlayerId, action: object) -> None:
+        self._check_seated(state, player)
+        if not isinstance(action, self.Action):
+            raise self._foreign_action()
+        self._check_turn(state, player, action)
+
+    def _check_seated(self, state: StateT, player: PlayerId) -> None:
+        """Refuse any action in a finished game or by someone not at the table."""
+        if self.is_over(state):
+            raise IllegalAction("The game is over.")
+        if player not in state.players:
+            raise IllegalAction("You are not playing in this game.")
+
+    def _check_turn(self, state: StateT, player: PlayerId, action: A) -> None:
+        """Refuse ``action`` by a seated ``player`` who may not act now."""
+        if player not in self.to_act(state):
+            raise IllegalAction("It's not your turn.")
+
+    def _resolve_text(self, state: StateT, action: A) -> A:
+        """The action a player meant by typing ``action``: itself, unless the game
+        reads typed actions more leniently than models (another way to write a move)."""
+        return action

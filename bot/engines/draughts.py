@@ -69,7 +69,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 from threading import Lock
-from typing import Literal, NamedTuple
+from typing import ClassVar, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -79,6 +79,7 @@ from bot.engines.base import (
     IllegalAction,
     Outcome,
     PlayerId,
+    TurnEngine,
     VersionedModel,
     check_player_count,
     parse_options,
@@ -1022,12 +1023,13 @@ def repetition_key(position: Position) -> str:
     return f"{position.fen()}@{SQUARE_NAMES[position.last_moved]}"
 
 
-class DraughtsEngine:
+class DraughtsEngine(TurnEngine[DraughtsState, DraughtsAction, DraughtsView]):
     name = "draughts"
     title = "Give and Take draughts"
     min_players = 2
     max_players = 2
-    Options = DraughtsOptions
+    hidden_information = False
+    Options: ClassVar[type[DraughtsOptions]] = DraughtsOptions
     State = DraughtsState
     Action = DraughtsAction
 
@@ -1035,7 +1037,7 @@ class DraughtsEngine:
         self, players: Sequence[PlayerId], seed: int, options: BaseModel | None = None
     ) -> DraughtsState:
         """Seat 0 plays White. The seed is unused: draughts has no chance."""
-        opts = parse_options(DraughtsOptions, options)
+        opts = parse_options(self.Options, options)
         return self.setup(players, Position.initial(opts.ruleset))
 
     def setup(self, players: Sequence[PlayerId], position: Position | str) -> DraughtsState:
@@ -1083,22 +1085,22 @@ class DraughtsEngine:
         actions.extend(_move_actions(position_of(state)))
         return actions
 
-    def apply(
-        self, state: DraughtsState, player: PlayerId, action: DraughtsAction | str
+    def parse_text(self, text: str) -> DraughtsAction:
+        return parse_action(text)
+
+    def _foreign_action(self) -> IllegalAction:
+        return IllegalAction("That is not a draughts move.")
+
+    def _resolve_text(self, state: DraughtsState, action: DraughtsAction) -> DraughtsAction:
+        """A typed move may use another path of the same capture or, when unambiguous,
+        only its start and end squares; a move model must be legal as it stands."""
+        if action.move is None:
+            return action
+        return move_action(position_of(state).parse_move(action.move))
+
+    def _apply_action(
+        self, state: DraughtsState, player: PlayerId, action: DraughtsAction
     ) -> DraughtsState:
-        """Apply an action or its text. Text moves may use another path of the same
-        capture or, when unambiguous, only its start and end squares."""
-        lenient = isinstance(action, str)
-        if isinstance(action, str):
-            action = parse_action(action)
-        if self.is_over(state):
-            raise IllegalAction("The game is over.")
-        if player not in state.players:
-            raise IllegalAction("You are not playing in this game.")
-        if player not in self.to_act(state):
-            raise IllegalAction("It's not your turn.")
-        if not isinstance(action, DraughtsAction):
-            raise IllegalAction("That is not a draughts move.")
         seat = self.seat_to_move(state)
         if action.kind == "resign":
             return self._resign(state, seat)
@@ -1116,21 +1118,14 @@ class DraughtsEngine:
             )
         assert action.move is not None
         position = position_of(state)
-        if lenient:
-            move = position.parse_move(action.move)
-        else:
-            found = position._legal()[1].get(action.move)
-            if found is None:
-                raise position._illegal(Move.parse(action.move))
-            move = found
+        move = position._legal()[1].get(action.move)
+        if move is None:
+            raise position._illegal(Move.parse(action.move))
         return self._move(state, position, move, seat)
 
     def resign(self, state: DraughtsState, player: PlayerId) -> DraughtsState:
         """``player`` resigns, in turn or not (the ``resign`` action is the in-turn way)."""
-        if self.is_over(state):
-            raise IllegalAction("The game is over.")
-        if player not in state.players:
-            raise IllegalAction("You are not playing in this game.")
+        self._check_seated(state, player)
         return self._resign(state, state.players.index(player))
 
     def _resign(self, state: DraughtsState, seat: int) -> DraughtsState:

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -55,6 +55,7 @@ from bot.engines.base import (
     Outcome,
     PlayerId,
     SeededRng,
+    TurnEngine,
     VersionedModel,
     check_player_count,
     parse_options,
@@ -345,12 +346,13 @@ def _remove(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
     return [card for card in hand if card not in gone]
 
 
-class EscalationEngine:
+class EscalationEngine(TurnEngine[EscalationState, EscalationAction, EscalationView]):
     name = "escalation"
     title = "Escalation"
     min_players = 2
     max_players = 6
-    Options = EscalationOptions
+    hidden_information = True
+    Options: ClassVar[type[EscalationOptions]] = EscalationOptions
     State = EscalationState
     Action = EscalationAction
 
@@ -358,7 +360,7 @@ class EscalationEngine:
         self, players: Sequence[PlayerId], seed: int, options: BaseModel | None = None
     ) -> EscalationState:
         check_player_count(self, players)
-        opts = parse_options(EscalationOptions, options)
+        opts = parse_options(self.Options, options)
         deck = None if opts.deck is None else [Card.parse(text) for text in opts.deck]
         if deck is not None and len(deck) < HAND_SIZE * len(players):
             raise GameError(
@@ -427,26 +429,19 @@ class EscalationEngine:
             actions.append(TAKE)
         return actions
 
-    def apply(
-        self, state: EscalationState, player: PlayerId, action: EscalationAction | str
+    def parse_text(self, text: str) -> EscalationAction:
+        return parse_action(text)
+
+    def _foreign_action(self) -> IllegalAction:
+        return IllegalAction("That is not an Escalation move.")
+
+    def _apply_action(
+        self, state: EscalationState, player: PlayerId, action: EscalationAction
     ) -> EscalationState:
-        """Apply a ``play`` or ``take`` (the action model or its text form)."""
-        if isinstance(action, str):
-            action = parse_action(action)
-        self._check_turn(state, player, action)
+        """Apply a ``play`` or ``take``."""
         if action.kind == "take":
             return self._take(state, action)
         return self._play(state, action.cards)
-
-    def _check_turn(self, state: EscalationState, player: PlayerId, action: object) -> None:
-        if self.is_over(state):
-            raise IllegalAction("The game is over.")
-        if player not in state.players:
-            raise IllegalAction("You are not playing in this game.")
-        if player not in self.to_act(state):
-            raise IllegalAction("It's not your turn.")
-        if not isinstance(action, EscalationAction):
-            raise IllegalAction("That is not an Escalation move.")
 
     def _take(self, state: EscalationState, action: EscalationAction) -> EscalationState:
         if action.cards:

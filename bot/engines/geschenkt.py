@@ -18,7 +18,7 @@ in a seeded random order, which stands in for "select a start player at random")
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
@@ -29,6 +29,7 @@ from bot.engines.base import (
     Outcome,
     PlayerId,
     SeededRng,
+    TurnEngine,
     VersionedModel,
     check_player_count,
     parse_options,
@@ -151,12 +152,13 @@ def card_pool(tactical: bool) -> list[int]:
     return [c for c in range(LOWEST_CARD, HIGHEST_CARD + 1) if c not in excluded]
 
 
-class GeschenktEngine:
+class GeschenktEngine(TurnEngine[GeschenktState, GeschenktAction, GeschenktView]):
     name = "geschenkt"
     title = "Geschenkt (No Thanks!)"
     min_players = 3
     max_players = 7
-    Options = GeschenktOptions
+    hidden_information = True
+    Options: ClassVar[type[GeschenktOptions]] = GeschenktOptions
     State = GeschenktState
     Action = GeschenktAction
 
@@ -164,7 +166,7 @@ class GeschenktEngine:
         self, players: Sequence[PlayerId], seed: int, options: BaseModel | None = None
     ) -> GeschenktState:
         check_player_count(self, players)
-        opts = parse_options(GeschenktOptions, options)
+        opts = parse_options(self.Options, options)
         rng = SeededRng.from_seed(seed)
         pool = card_pool(opts.tactical)
         if opts.deck is not None:
@@ -199,17 +201,22 @@ class GeschenktEngine:
             return []
         return [TAKE, REFUSE] if state.chips[state.turn] > 0 else [TAKE]
 
-    def apply(
-        self, state: GeschenktState, player: PlayerId, action: GeschenktAction | str
+    def parse_text(self, text: str) -> GeschenktAction:
+        return parse_action(text)
+
+    def _foreign_action(self) -> IllegalAction:
+        return IllegalAction("That is not a Geschenkt move.")
+
+    def _apply_action(
+        self, state: GeschenktState, player: PlayerId, action: GeschenktAction
     ) -> GeschenktState:
-        """Apply ``take`` or ``refuse`` (the action model or its text form)."""
-        if isinstance(action, str):
-            action = parse_action(action)
-        self._check_legal(state, player, action)
+        """Apply ``take`` or ``refuse``."""
         # Copy only what the action changes: apply never mutates in place, so the new
         # state may share the untouched lists with the old one (5x faster than deep).
         seat, chips = state.turn, list(state.chips)
         if action.kind == "refuse":
+            if chips[seat] == 0:
+                raise IllegalAction("You have no chips left, so you must take the card.")
             chips[seat] -= 1
             return replaced(
                 state, chips=chips, pot=state.pot + 1, turn=(seat + 1) % len(state.players)
@@ -226,18 +233,6 @@ class GeschenktEngine:
             stack=state.stack[1:],
             current=state.stack[0] if state.stack else None,
         )
-
-    def _check_legal(self, state: GeschenktState, player: PlayerId, action: object) -> None:
-        if self.is_over(state):
-            raise IllegalAction("The game is over.")
-        if player not in state.players:
-            raise IllegalAction("You are not playing in this game.")
-        if player not in self.to_act(state):
-            raise IllegalAction("It's not your turn.")
-        if not isinstance(action, GeschenktAction):
-            raise IllegalAction("That is not a Geschenkt move.")
-        if action.kind == "refuse" and state.chips[state.turn] == 0:
-            raise IllegalAction("You have no chips left, so you must take the card.")
 
     def view(self, state: GeschenktState, viewer: PlayerId | None) -> GeschenktView:
         over = self.is_over(state)

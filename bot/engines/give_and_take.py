@@ -68,7 +68,7 @@ Decisions where the rules are silent:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -79,6 +79,7 @@ from bot.engines.base import (
     Outcome,
     PlayerId,
     SeededRng,
+    TurnEngine,
     VersionedModel,
     check_player_count,
     parse_options,
@@ -408,12 +409,13 @@ def board_size(state: GiveAndTakeState) -> int:
 # --- The engine -------------------------------------------------------------------------
 
 
-class GiveAndTakeEngine:
+class GiveAndTakeEngine(TurnEngine[GiveAndTakeState, GiveAndTakeAction, GiveAndTakeView]):
     name = "give_and_take"
     title = "Give & Take"
     min_players = 2
     max_players = 5
-    Options = GiveAndTakeOptions
+    hidden_information = True
+    Options: ClassVar[type[GiveAndTakeOptions]] = GiveAndTakeOptions
     State = GiveAndTakeState
     Action = GiveAndTakeAction
 
@@ -421,7 +423,7 @@ class GiveAndTakeEngine:
         self, players: Sequence[PlayerId], seed: int, options: BaseModel | None = None
     ) -> GiveAndTakeState:
         check_player_count(self, players)
-        opts = parse_options(GiveAndTakeOptions, options)
+        opts = parse_options(self.Options, options)
         rng = SeededRng.from_seed(seed)
         count = len(players)
         if opts.deck is None:
@@ -470,24 +472,16 @@ class GiveAndTakeEngine:
             return []
         return [GO] if state.phase == "go" else [GIVE, TAKE]
 
-    def apply(
-        self, state: GiveAndTakeState, player: PlayerId, action: GiveAndTakeAction | str
-    ) -> GiveAndTakeState:
-        """Apply ``go``, ``give`` or ``take`` (the action model or its text form)."""
-        if isinstance(action, str):
-            action = parse_action(action)
-        self._check_legal(state, player, action)
-        if action.kind == "go":
-            return self._advance(self._reveal(state))
-        return self._advance(self._capture(state, action.kind))
+    def parse_text(self, text: str) -> GiveAndTakeAction:
+        return parse_action(text)
 
-    def _check_legal(self, state: GiveAndTakeState, player: PlayerId, action: object) -> None:
-        if self.is_over(state):
-            raise IllegalAction("The game is over.")
-        if player not in state.players:
-            raise IllegalAction("You are not playing in this game.")
-        if not isinstance(action, GiveAndTakeAction):
-            raise IllegalAction("That is not a Give & Take move.")
+    def _foreign_action(self) -> IllegalAction:
+        return IllegalAction("That is not a Give & Take move.")
+
+    def _check_turn(
+        self, state: GiveAndTakeState, player: PlayerId, action: GiveAndTakeAction
+    ) -> None:
+        """Say why the player may not act: out, not the director, or not the capturer."""
         if state.out[state.players.index(player)]:
             raise IllegalAction("You are out of this game.")
         if state.phase == "go":
@@ -500,6 +494,14 @@ class GiveAndTakeEngine:
                 raise IllegalAction("It's not your capture: wait for the capturer's choice.")
             if action.kind == "go":
                 raise IllegalAction("Choose the give or the take pile for your capture first.")
+
+    def _apply_action(
+        self, state: GiveAndTakeState, player: PlayerId, action: GiveAndTakeAction
+    ) -> GiveAndTakeState:
+        """Apply ``go``, ``give`` or ``take``."""
+        if action.kind == "go":
+            return self._advance(self._reveal(state))
+        return self._advance(self._capture(state, action.kind))
 
     # --- Steps ---------------------------------------------------------------------------
 

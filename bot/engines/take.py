@@ -82,7 +82,7 @@ reachable by these.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -100,6 +100,7 @@ from bot.engines.base import (
     Outcome,
     PlayerId,
     SeededRng,
+    TurnEngine,
     VersionedModel,
     check_player_count,
     parse_options,
@@ -841,12 +842,13 @@ def _next_seat(state: TakeState, seat: int) -> int:
     return (seat + 1) % len(state.players)
 
 
-class TakeEngine:
+class TakeEngine(TurnEngine[TakeState, TakeAction, TakeView]):
     name = "take"
     title = "TAKE"
     min_players = 2
     max_players = 4
-    Options = TakeOptions
+    hidden_information = True
+    Options: ClassVar[type[TakeOptions]] = TakeOptions
     State = TakeState
     Action = TakeAction
 
@@ -856,7 +858,7 @@ class TakeEngine:
         self, players: Sequence[PlayerId], seed: int, options: BaseModel | None = None
     ) -> TakeState:
         check_player_count(self, players)
-        opts = parse_options(TakeOptions, options)
+        opts = parse_options(self.Options, options)
         count = len(players)
         hand_size = opts.hand_size if count == 2 else DEFAULT_HAND_SIZE
         deck = None if opts.deck is None else [Card.parse(text) for text in opts.deck]
@@ -976,18 +978,14 @@ class TakeEngine:
 
     # --- Applying
 
-    def apply(self, state: TakeState, player: PlayerId, action: TakeAction | str) -> TakeState:
-        """Apply an action (the model or its text form)."""
-        if isinstance(action, str):
-            action = parse_action(action)
-        if self.is_over(state):
-            raise IllegalAction("The game is over.")
-        if player not in state.players:
-            raise IllegalAction("You are not playing in this game.")
-        if player not in self.to_act(state):
-            raise IllegalAction("It's not your turn.")
-        if not isinstance(action, TakeAction):
-            raise IllegalAction("That is not a TAKE move.")
+    def parse_text(self, text: str) -> TakeAction:
+        return parse_action(text)
+
+    def _foreign_action(self) -> IllegalAction:
+        return IllegalAction("That is not a TAKE move.")
+
+    def _apply_action(self, state: TakeState, player: PlayerId, action: TakeAction) -> TakeState:
+        """Apply a draw, discard, meld or add."""
         if action.kind == "draw":
             return self._draw(state, action)
         if state.phase == "draw":

@@ -49,7 +49,7 @@ class EngineCase:
     invariant: Callable[[Any], Hashable] | None = None
     """A value no action may change, e.g. every card and the chip total (conservation)."""
     scramble_private: Scrambler | None = None
-    """None only for games without hidden information."""
+    """Required when the engine declares ``hidden_information``; None otherwise."""
     lower_wins: bool | None = None
     """True/False: places rank scores ascending/descending. None: places need not follow
     scores (e.g. ranked by elimination order); only their shape is checked."""

@@ -1,8 +1,9 @@
 """Every engine in the conformance suite: one `EngineCase` per game in `CASES`.
 
-To add a game, write its conservation invariant and its private-data scrambler (here
-or in the game's test module) and append its `EngineCase` to `CASES`; `test_conformance.py`
-picks it up.
+To add a game, write its conservation invariant and, if its engine declares
+``hidden_information``, its private-data scrambler (here or in the game's test module)
+and append its `EngineCase` to `CASES`; `test_conformance.py` picks it up, and fails
+for a module of `bot.engines` exposing ``ENGINE`` that has no case here.
 """
 
 from __future__ import annotations

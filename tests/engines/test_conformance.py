@@ -8,8 +8,11 @@ derandomized and keeps no database, so CI runs are reproducible; set
 
 from __future__ import annotations
 
+import importlib
 import os
+import pkgutil
 import random
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -17,7 +20,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from bot.engines.base import GameError, IllegalAction
+import bot.engines
+from bot.engines.base import Engine, GameError, IllegalAction
 from tests.engines.conformance import (
     EngineCase,
     check_illegal_actions,
@@ -27,6 +31,7 @@ from tests.engines.conformance import (
     check_round_trip,
     check_turns,
     dump,
+    expect_illegal,
     make_players,
     random_playout,
 )
@@ -52,12 +57,20 @@ WALK_SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 STUBBORNNESS = st.sampled_from([0.0, 0.5, 0.8])
 """How often a walk plays the last legal move instead of a uniform pick."""
 
-GAMES = [
-    pytest.param(case, variant, players, id=f"{case.name}-{variant}-{players}p")
-    for case in CASES
-    for variant in case.variants
-    for players in range(case.engine.min_players, case.engine.max_players + 1)
-]
+
+def games_of(cases: Iterable[EngineCase]) -> list[pytest.ParameterSet]:
+    """Test parameters for every case, option variant and player count."""
+    return [
+        pytest.param(case, variant, players, id=f"{case.name}-{variant}-{players}p")
+        for case in cases
+        for variant in case.variants
+        for players in range(case.engine.min_players, case.engine.max_players + 1)
+    ]
+
+
+GAMES = games_of(CASES)
+HIDDEN_GAMES = games_of(case for case in CASES if case.engine.hidden_information)
+"""The games whose views hide something: their secrets get scrambled."""
 ENGINES = [pytest.param(case, id=case.name) for case in CASES]
 
 
@@ -74,6 +87,39 @@ def test_registry_is_sane() -> None:
     for case in CASES:
         assert 1 <= case.engine.min_players <= case.engine.max_players, case.name
         assert case.variants, f"{case.name} has no option variants"
+
+
+def engine_modules() -> dict[str, Engine[Any, Any, Any]]:
+    """The ``ENGINE`` of every module in `bot.engines` that has one, by module name."""
+    engines: dict[str, Engine[Any, Any, Any]] = {}
+    for info in pkgutil.iter_modules(bot.engines.__path__):
+        module = importlib.import_module(f"{bot.engines.__name__}.{info.name}")
+        engine = getattr(module, "ENGINE", None)
+        if engine is not None:
+            engines[module.__name__] = engine
+    return engines
+
+
+def test_every_engine_module_has_a_conformance_case() -> None:
+    """A game joins the suite when its module lands: an ``ENGINE`` without a case in
+    the registry fails here, as does a case whose engine no module exposes."""
+    modules = engine_modules()
+    assert modules, "no module of bot.engines exposes ENGINE"
+    registered = [case.engine for case in CASES]
+    unregistered = [name for name, engine in modules.items() if engine not in registered]
+    assert unregistered == [], f"no EngineCase in tests/engines/registry.py for {unregistered}"
+    strays = [case.name for case in CASES if case.engine not in modules.values()]
+    assert strays == [], f"cases for engines that no bot.engines module exposes: {strays}"
+
+
+@pytest.mark.parametrize("case", ENGINES)
+def test_a_game_with_hidden_information_has_a_scrambler(case: EngineCase) -> None:
+    """The privacy check needs a scrambler for every game whose views hide something;
+    a game without hidden information has nothing to scramble."""
+    if case.engine.hidden_information:
+        assert case.scramble_private is not None, f"{case.name} hides data: add a scrambler"
+    else:
+        assert case.scramble_private is None, f"{case.name} hides nothing yet has a scrambler"
 
 
 @pytest.mark.parametrize(("case", "variant", "count"), GAMES)
@@ -168,7 +214,7 @@ def test_states_actions_and_views_round_trip_json(
         check_round_trip(case, state, players)
 
 
-@pytest.mark.parametrize(("case", "variant", "count"), GAMES)
+@pytest.mark.parametrize(("case", "variant", "count"), HIDDEN_GAMES)
 @conformance
 @given(seed=SEEDS, walk_seed=WALK_SEEDS, stubbornness=STUBBORNNESS, data=st.data())
 def test_views_never_depend_on_hidden_data(
@@ -181,8 +227,7 @@ def test_views_never_depend_on_hidden_data(
     data: st.DataObject,
 ) -> None:
     """Scrambling secrets changes neither the public view nor anyone else's view."""
-    if case.scramble_private is None:
-        return  # a game without hidden information has nothing to leak
+    assert case.scramble_private is not None, f"{case.name} hides data but has no scrambler"
     players = make_players(count)
     options = draw_options(data, case, variant)
     rng = random.Random(walk_seed ^ 0x5EC12E7)
@@ -228,6 +273,19 @@ def test_new_game_rejects_bad_seating(case: EngineCase) -> None:
     for players in (too_few, too_many, twice):
         with pytest.raises(GameError):
             engine.new_game(players, 0)
+
+
+@pytest.mark.parametrize("case", ENGINES)
+def test_another_games_action_is_refused(case: EngineCase) -> None:
+    """An action model of another game is an IllegalAction for the player to act."""
+    state = case.engine.new_game(make_players(case.engine.min_players), 0)
+    actor = case.engine.to_act(state)[0]
+    for other in CASES:
+        if other is case:
+            continue
+        opening = other.engine.new_game(make_players(other.engine.min_players), 0)
+        foreign = other.engine.legal_actions(opening, other.engine.to_act(opening)[0])[0]
+        expect_illegal(case, state, actor, foreign)
 
 
 @pytest.mark.parametrize("case", ENGINES)
