@@ -23,32 +23,32 @@ from PIL import Image, ImageDraw
 
 from bot.engines.draughts import QUIET_PLY_LIMIT, Colour, DraughtsView, Reason
 from bot.i18n import N_, Lang, plural, tr
-from bot.render.common import (
-    PALETTE,
-    RGBA,
+from bot.render.output import to_png
+from bot.render.palette import PALETTE, RGBA, Point
+from bot.render.shapes import (
     SUPERSAMPLE,
-    Point,
     Sprite,
-    TextStyle,
     cross,
     disc,
-    display_name,
     downsample,
     draw_arrow,
     draw_rounded,
     faded,
-    fit_text,
     new_panel,
-    pill,
     place,
     ring,
     rounded_rect,
+    supersampled,
+    with_shadow,
+)
+from bot.render.text import (
+    TextStyle,
+    display_name,
+    fit_text,
+    pill,
     shrink_to_fit,
     stamp_text,
-    supersampled,
     text_width,
-    to_png,
-    with_shadow,
     wrap_text,
 )
 

@@ -19,30 +19,19 @@ from PIL import Image
 from bot.engines.cards import Card
 from bot.engines.escalation import DealResultView, EscalationView, PlayView, SeatView
 from bot.i18n import N_, Lang, plural, tr
-from bot.render.common import (
-    BIG_CARD,
-    PALETTE,
-    RGBA,
-    SMALL_CARD,
-    CardSize,
+from bot.render.cards import BIG_CARD, SMALL_CARD, CardSize, card_stack, fanned_backs, playing_card
+from bot.render.output import to_png
+from bot.render.palette import PALETTE, RGBA, place_colour
+from bot.render.shapes import draw_rounded, new_panel, place, triangle, turn_arrow
+from bot.render.text import (
     TextStyle,
     badge,
-    card_stack,
     display_name,
-    draw_rounded,
-    fanned_backs,
     fit_text,
     join_words,
-    new_panel,
     pill,
-    place,
-    place_colour,
-    playing_card,
     stamp_text,
     text_width,
-    to_png,
-    triangle,
-    turn_arrow,
     wrap_text,
 )
 

@@ -17,30 +17,11 @@ from PIL import Image, ImageDraw
 
 from bot.engines.geschenkt import GeschenktView, SeatView
 from bot.i18n import Lang, plural, tr
-from bot.render.common import (
-    BIG_CARD,
-    PALETTE,
-    RGBA,
-    ROW_CARD,
-    SMALL_CARD,
-    CardSize,
-    TextStyle,
-    badge,
-    card_stack,
-    chip_tower,
-    display_name,
-    draw_rounded,
-    draw_text,
-    faded,
-    fit_text,
-    join_words,
-    new_panel,
-    number_card,
-    place,
-    place_colour,
-    to_png,
-    triangle,
-)
+from bot.render.cards import BIG_CARD, ROW_CARD, SMALL_CARD, CardSize, card_stack, number_card
+from bot.render.output import to_png
+from bot.render.palette import PALETTE, RGBA, place_colour
+from bot.render.shapes import chip_tower, draw_rounded, faded, new_panel, place, triangle
+from bot.render.text import TextStyle, badge, display_name, draw_text, fit_text, join_words
 
 WIDTH = 800
 MARGIN = 20

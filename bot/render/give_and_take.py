@@ -27,31 +27,20 @@ from PIL import Image, ImageDraw
 from bot.engines.cards import Card
 from bot.engines.give_and_take import DuetView, EliminationView, GiveAndTakeView, SeatView
 from bot.i18n import Lang, plural, tr
-from bot.render.common import (
-    PALETTE,
-    RGBA,
-    ROW_CARD,
-    SMALL_CARD,
-    Box,
-    Point,
+from bot.render.cards import ROW_CARD, SMALL_CARD, card_stack, empty_slot, playing_card
+from bot.render.output import to_png
+from bot.render.palette import PALETTE, RGBA, Box, Point, place_colour
+from bot.render.shapes import draw_rounded, new_panel, place, triangle
+from bot.render.text import (
     TextStyle,
     badge,
-    card_stack,
     display_name,
-    draw_rounded,
-    empty_slot,
     fit_name,
     fit_text,
     join_words,
-    new_panel,
     pill,
-    place,
-    place_colour,
-    playing_card,
     stamp_text,
     text_width,
-    to_png,
-    triangle,
 )
 
 WIDTH = 800

@@ -40,32 +40,28 @@ from bot.engines.take import (
     card_points,
 )
 from bot.i18n import Lang, plural, tr
-from bot.render.common import (
-    PALETTE,
+from bot.render.cards import (
     CardSize,
-    Sprite,
-    TextStyle,
-    badge,
     card_stack,
     card_tag,
-    display_name,
-    draw_rounded,
     fanned_backs,
-    fit_text,
-    join_words,
     joker_card,
-    new_panel,
-    padlock,
-    pill,
-    place,
-    place_colour,
     plain_card,
     playing_card,
+)
+from bot.render.output import to_png
+from bot.render.palette import PALETTE, place_colour
+from bot.render.shapes import Sprite, draw_rounded, new_panel, padlock, place, triangle
+from bot.render.text import (
+    TextStyle,
+    badge,
+    display_name,
+    fit_text,
+    join_words,
+    pill,
     signed,
     stamp_text,
     text_width,
-    to_png,
-    triangle,
 )
 
 WIDTH = 800
