@@ -32,8 +32,8 @@ class CardSize:
     """Font size of a playing card's corner rank."""
 
 
-SMALL_CARD = CardSize(30, 42, 5, 17, 12)
-ROW_CARD = CardSize(50, 66, 7, 23, 15)
+SMALL_CARD = CardSize(30, 42, 5, 18, 18)
+ROW_CARD = CardSize(50, 66, 7, 23, 18)
 BIG_CARD = CardSize(90, 124, 10, 52, 18)
 
 

@@ -70,7 +70,7 @@ SIDE_RIGHT = WIDTH - MARGIN
 SIDE_WIDTH = SIDE_RIGHT - SIDE_LEFT
 PAD = 14
 """Inside a player's lane."""
-LANE_HEIGHT = 92
+LANE_HEIGHT = 124
 PIECE_RADIUS = 24
 ICON_RADIUS = 12
 
@@ -102,18 +102,18 @@ LOOKS: dict[Colour, PieceLook] = {
 }
 
 # --- text ---
-LABEL = TextStyle(14, PALETTE.muted, bold=True)
-COORDINATE = TextStyle(14, RIM_INK, bold=True)
+LABEL = TextStyle(18, PALETTE.muted, bold=True)
+COORDINATE = TextStyle(18, RIM_INK, bold=True)
 NAME = TextStyle(19, PALETTE.text, bold=True)
-DETAIL = TextStyle(15, PALETTE.muted)
-COUNT = TextStyle(15, PALETTE.text)
+DETAIL = TextStyle(18, PALETTE.muted)
+COUNT = TextStyle(18, PALETTE.text)
 STATUS = TextStyle(24, PALETTE.text, bold=True)
 RESULT = TextStyle(30, PALETTE.accent, bold=True)
-REASON = TextStyle(16, PALETTE.text)
+REASON = TextStyle(18, PALETTE.text)
 NOTATION = TextStyle(19, PALETTE.text, bold=True)
 NOTATION_LINES = 3
-TAG = TextStyle(13, PALETTE.accent_ink, bold=True)
-WARNING_TAG = TextStyle(13, WARNING_INK, bold=True)
+TAG = TextStyle(18, PALETTE.accent_ink, bold=True)
+WARNING_TAG = TextStyle(18, WARNING_INK, bold=True)
 
 RULESET_TITLES = {"give-and-take": N_("GIVE AND TAKE"), "turkish": N_("TURKISH RULES")}
 
@@ -386,13 +386,12 @@ def _draw_lane(image: Image.Image, side: Side, top: int, lang: Lang) -> None:
     stamp_text(
         image, (left + PAD, row), fit_text(pieces, COUNT, right - left - 2 * PAD), COUNT, "lm"
     )
-    row += 23
+    row += 24
     lost = tr(lang, "lost {n}", n=side.lost) if side.lost else tr(lang, "none lost")
     stamp_text(image, (left + PAD, row), lost, DETAIL, "lm")
     tag = tr(lang, "WINNER") if side.won else tr(lang, "TO MOVE") if side.to_move else ""
     if tag:
-        width = _pill_width(tag, TAG)
-        pill(image, (right - PAD - width, row), tag, TAG, PALETTE.accent)
+        pill(image, (left + PAD - 2, row + 30), tag, TAG, PALETTE.accent)
 
 
 def _pill_width(text: str, style: TextStyle, pad_x: int = 8) -> int:

@@ -55,7 +55,7 @@ PLAY_RIGHT = VALUE_X - 26
 LATEST_CARD = BIG_CARD
 LATEST_STEP, LATEST_MIN_STEP, LATEST_MAX_WIDTH = 36, 18, 230
 """The latest play fans its cards this far apart, closer when it is a long set."""
-TRAIL_CARD = CardSize(40, 56, 6, 22, 13)
+TRAIL_CARD = CardSize(44, 60, 6, 22, 18)
 TRAIL_STEP = 17
 TRAIL_GAP = 12
 """Between two earlier plays."""
@@ -79,18 +79,19 @@ NAME_RIGHT = 250
 HAND_X = 262
 HAND_STEP = 12
 HAND_SHOWN = 6
-PENALTY_X = 424
-TAKE_X = 548
+PENALTY_X = 448
+TAKE_X = 612
 TOTAL_RIGHT = WIDTH - MARGIN - 18
 
-LABEL = TextStyle(14, PALETTE.muted, bold=True)
+LABEL = TextStyle(18, PALETTE.muted, bold=True)
 NAME = TextStyle(21, PALETTE.text, bold=True)
-DETAIL = TextStyle(16, PALETTE.muted)
-CAPTION = TextStyle(13, PALETTE.muted, bold=True)
+DETAIL = TextStyle(18, PALETTE.muted)
+CAPTION = TextStyle(18, PALETTE.muted, bold=True)
 COUNT = TextStyle(22, PALETTE.text, bold=True)
 BIG_NUMBER = TextStyle(34, PALETTE.text, bold=True)
 VALUE = TextStyle(64, PALETTE.text, bold=True)
-TAG = TextStyle(13, PALETTE.accent_ink, bold=True)
+TAG = TextStyle(18, PALETTE.accent_ink, bold=True)
+TOOK = TextStyle(18, PALETTE.text, bold=True)
 TAG_PAD = 8
 
 
@@ -233,9 +234,9 @@ def _draw_lane(image: Image.Image, lang: Lang, lane: Lane, top: int) -> None:
     _draw_hand(image, lang, lane.hand, middle, fill)
     _draw_penalty(image, lang, lane.penalty, middle, fill)
     if lane.took is not None:
-        style = TextStyle(14, PALETTE.text, bold=True)
         text = plural(lang, lane.took, "took {n} card last", "took {n} cards last")
-        pill(image, (TAKE_X, middle), text, style, PALETTE.panel, 10)
+        text = fit_text(text, TOOK, right - 10 - 2 * 10 - TAKE_X)
+        pill(image, (TAKE_X, middle), text, TOOK, PALETTE.panel, 10)
     if not lane.show_total:
         return
     winner = lane.place == 1
@@ -390,7 +391,7 @@ def _draw_trail_play(image: Image.Image, lang: Lang, group: PlacedPlay) -> None:
         text = tr(lang, "reverse") if group.play.cards[0].rank == 3 else tr(lang, "pass")
         stamp_text(image, centre, text, CAPTION.but(fill=PALETTE.accent), "mm")
     else:
-        stamp_text(image, centre, str(group.play.value), CAPTION.but(size=15), "mm")
+        stamp_text(image, centre, str(group.play.value), CAPTION, "mm")
 
 
 def _draw_latest_play(image: Image.Image, table: _Table, group: PlacedPlay) -> None:
@@ -578,7 +579,7 @@ def _draw_deal(
     wide: bool,
 ) -> None:
     lang = table.lang
-    number_style = CAPTION.but(size=14)
+    number_style = CAPTION
     number = tr(lang, "Deal {deal}", deal=result.deal) if wide else str(result.deal)
     number_width = max(64, round(text_width(number, number_style)) + 10) if wide else 30
     stamp_text(image, (left, middle), number, number_style, "lm")

@@ -21,17 +21,29 @@ from bot.render.cards import BIG_CARD, ROW_CARD, SMALL_CARD, CardSize, card_stac
 from bot.render.output import to_png
 from bot.render.palette import PALETTE, RGBA, place_colour
 from bot.render.shapes import chip_tower, draw_rounded, faded, new_panel, place, triangle
-from bot.render.text import TextStyle, badge, display_name, draw_text, fit_text, join_words
+from bot.render.text import (
+    TextStyle,
+    badge,
+    display_name,
+    draw_text,
+    fit_text,
+    join_words,
+    wrap_text,
+)
 
 WIDTH = 800
 MARGIN = 20
-HEADER_HEIGHT = 160
-LABEL_Y, MIDDLE_Y, DETAIL_Y = 6, 58, 100
+HEADER_HEIGHT = 178
+LABEL_Y, MIDDLE_Y, DETAIL_Y = 6, 56, 94
 """Header rows, below the top margin: small caps label, big figure, detail line."""
 FINAL_HEADER_HEIGHT = 140
 LANE_GAP = 8
 LANE_PAD = 10
-NAME_COLUMN = 214
+NAME_COLUMN = 250
+STACK_X, TURN_X = 356, 530
+"""Where the header's stack and turn columns start."""
+COLUMN_GAP = 12
+DETAIL_LINES, DETAIL_LINE = 2, 21
 SCORE_COLUMN = 92
 SPACING = (35, 14)
 """Horizontal offset between overlapping cards of one run, gap between groups."""
@@ -42,9 +54,9 @@ EMPTY_LANE_HEIGHT = 62
 REMOVED_STEP = 35
 REMOVED_PER_LINE = 9
 
-LABEL = TextStyle(14, PALETTE.muted, bold=True)
+LABEL = TextStyle(18, PALETTE.muted, bold=True)
 NAME = TextStyle(21, PALETTE.text, bold=True)
-DETAIL = TextStyle(16, PALETTE.muted)
+DETAIL = TextStyle(18, PALETTE.muted)
 BIG_NUMBER = TextStyle(34, PALETTE.text, bold=True)
 
 
@@ -74,12 +86,12 @@ def render_table(view: GeschenktView, names: Mapping[str, str], *, lang: Lang = 
 def card_ink(value: int) -> RGBA:
     """Number colour by value band: the higher, the warmer (and the worse)."""
     if value < 10:
-        return (36, 120, 62, 255)
+        return (30, 106, 54, 255)
     if value < 20:
         return (30, 88, 160, 255)
     if value < 30:
-        return (184, 92, 8, 255)
-    return (190, 36, 36, 255)
+        return (160, 78, 6, 255)
+    return PALETTE.red_ink
 
 
 def card_points(seat: SeatView) -> int:
@@ -296,8 +308,14 @@ def _draw_header(
         sprite = number_card(view.current_card, BIG_CARD, card_ink(view.current_card))
         place(image, sprite, card_x, card_y)
     _draw_pot(image, draw, view.pot, card_x + BIG_CARD.width + 34, card_y, lang)
-    _draw_stack(image, draw, view.cards_left, 356, card_y, lang)
-    _draw_turn(image, draw, view, names, 530, card_y, lang)
+    _draw_stack(image, draw, view.cards_left, STACK_X, card_y, lang)
+    _draw_turn(image, draw, view, names, TURN_X, card_y, lang)
+
+
+def _draw_detail(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, width: int) -> None:
+    """A header column's detail, on two lines if it needs them."""
+    for k, line in enumerate(wrap_text(text, DETAIL, width, DETAIL_LINES)):
+        draw_text(draw, (xy[0], xy[1] + k * DETAIL_LINE), line, DETAIL)
 
 
 def _draw_pot(
@@ -309,7 +327,7 @@ def _draw_pot(
     place(image, tower if pot else faded(tower, 0.3), x, y + MIDDLE_Y - height / 2 + 2)
     draw_text(draw, (x + 52, y + MIDDLE_Y), str(pot), BIG_NUMBER, "lm")
     detail = plural(lang, pot, "chip on the card", "chips on the card")
-    draw_text(draw, (x, y + DETAIL_Y), detail, DETAIL)
+    _draw_detail(draw, (x, y + DETAIL_Y), detail, STACK_X - COLUMN_GAP - x)
 
 
 def _draw_stack(
@@ -322,7 +340,7 @@ def _draw_stack(
     number_x = x + (stack.image.width - 2 * stack.dx + 12 if layers else 0)
     draw_text(draw, (number_x, y + MIDDLE_Y), str(left), BIG_NUMBER, "lm")
     detail = plural(lang, left, "card to come", "cards to come")
-    draw_text(draw, (x, y + DETAIL_Y), detail, DETAIL)
+    _draw_detail(draw, (x, y + DETAIL_Y), detail, TURN_X - COLUMN_GAP - x)
 
 
 def _draw_turn(
@@ -345,7 +363,7 @@ def _draw_turn(
     draw_text(draw, (x + 24, y + MIDDLE_Y), fit_text(name, style, width - 24), style, "lm")
     if view.current_card is not None:
         hint = tr(lang, "take the {card} or pay a chip", card=view.current_card)
-        draw_text(draw, (x, y + DETAIL_Y), fit_text(hint, DETAIL, width), DETAIL)
+        _draw_detail(draw, (x, y + DETAIL_Y), hint, width)
 
 
 def _removed_lines(count: int) -> int:

@@ -74,30 +74,30 @@ TRACK_WIDTH = 8
 """The band joining seats and duets into a ring."""
 
 # --- centre ---
-BOX_W, BOX_H = 300, 188
+BOX_W, BOX_H = 330, 188
 BOX_PAD = 16
 
 # --- players who are out, under the ring ---
 OUT_LABEL = 22
-OUT_H = 46
+OUT_H = 58
 OUT_GAP = 8
-OUT_COLUMNS = 4
+OUT_COLUMNS = 3
 
 # --- the final standings ---
 FINAL_TOP = MARGIN + 100
 LANE_H = 56
 LANE_GAP = 8
 
-LABEL = TextStyle(13, PALETTE.muted, bold=True)
+LABEL = TextStyle(18, PALETTE.muted, bold=True)
 NAME = TextStyle(18, PALETTE.text, bold=True)
 COUNT = TextStyle(18, PALETTE.text, bold=True)
-CAPTION = TextStyle(12, PALETTE.muted, bold=True)
+CAPTION = TextStyle(18, PALETTE.muted, bold=True)
 HEADLINE = TextStyle(19, PALETTE.text, bold=True)
-DETAIL = TextStyle(14, PALETTE.muted)
-BODY = TextStyle(14, PALETTE.text)
-TAG = TextStyle(12, PALETTE.accent_ink, bold=True)
+DETAIL = TextStyle(18, PALETTE.muted)
+BODY = TextStyle(18, PALETTE.text)
+TAG = TextStyle(18, PALETTE.accent_ink, bold=True)
 TAG_PAD = 7
-FIGHT = TextStyle(13, PALETTE.text, bold=True)
+FIGHT = TextStyle(18, PALETTE.text, bold=True)
 
 # Seat centres and duet centres relative to the ring's centre, by how many players are
 # still in, in ring order: duet k lies between seat k and seat k + 1 (counterclockwise).
@@ -467,7 +467,7 @@ def _draw_centre(image: Image.Image, table: _Table, centre_y: int) -> None:
         else:
             text = tr(lang, "Fight!")
         width = text_width(text, FIGHT) + 2 * TAG_PAD
-        pill(image, (right - width, top + 20), text, FIGHT, PALETTE.chip, TAG_PAD)
+        pill(image, (right - width, top + 20), text, FIGHT, PALETTE.red_ink, TAG_PAD)
         room -= width + 8
     stamp_text(image, (x, top + 20), fit_text(label, LABEL, room), LABEL, "lm")
     headline, detail = _status(table)
@@ -566,14 +566,14 @@ def _draw_out(image: Image.Image, table: _Table, gone: Sequence[SeatView], top: 
         place_ = places.get(seat.player)
         x = left + 10
         if place_ is not None:
-            badge(image, (x + 11, middle), 11, str(place_), PALETTE.faint, PALETTE.panel)
-            x += 30
-        name_style = NAME.but(size=15, fill=PALETTE.muted)
+            badge(image, (x + 16, middle), 16, str(place_), PALETTE.faint, PALETTE.panel)
+            x += 40
+        name_style = NAME.but(fill=PALETTE.muted)
         name = fit_text(table.name(seat.player), name_style, left + width - 8 - x)
-        stamp_text(image, (x, middle - 9), name, name_style, "lm")
+        stamp_text(image, (x, middle - 12), name, name_style, "lm")
         out = _out_detail(view, seat.player, table.lang)
         detail = fit_text(out, CAPTION, left + width - 8 - x)
-        stamp_text(image, (x, middle + 10), detail, CAPTION.but(fill=PALETTE.faint), "lm")
+        stamp_text(image, (x, middle + 13), detail, CAPTION, "lm")
 
 
 # --- the end ---------------------------------------------------------------------------

@@ -63,6 +63,9 @@ BOLD_WEIGHT = 700
 REPLACEMENT = "\ufffd"
 """Drawn (by the main face) in place of a character no face has."""
 ELLIPSIS = "…"
+MIN_TEXT_SIZE = 18
+"""The smallest text on an 800-px-wide image: 9 px when Discord shows it 400 px wide
+on a phone."""
 
 
 def font_path(face: Face) -> Path:
@@ -363,11 +366,12 @@ def stamp_text(
 
 
 def badge(base: Image.Image, center: Point, radius: int, text: str, fill: RGBA, ink: RGBA) -> None:
-    """A filled disc with short ``text`` (e.g. a place "1") in its middle."""
+    """A filled disc with short ``text`` (e.g. a place "1") in its middle, the text no
+    smaller than `MIN_TEXT_SIZE`."""
     base.alpha_composite(
         disc(radius, fill), dest=(round(center[0]) - radius, round(center[1]) - radius)
     )
-    style = TextStyle(round(radius * 1.15), ink, bold=True)
+    style = TextStyle(max(MIN_TEXT_SIZE, round(radius * 1.15)), ink, bold=True)
     draw_centered(ImageDraw.Draw(base), (round(center[0]), round(center[1])), text, style)
 
 

@@ -484,7 +484,7 @@ def test_last_action_in_words(action: str, took_from: list[str], expected: list[
     view = view.model_copy(
         update={"last": LastView(player="p0", action=action, took_from=took_from)}
     )
-    tokens = last_action_tokens(view, _Names(view, NAMES), 400)
+    tokens = last_action_tokens(view, _Names(view, NAMES), 520)
     words = [
         token if isinstance(token, str) else (f"JK={token[1]}" if token[1] else str(token[0]))
         for token in tokens
@@ -513,7 +513,7 @@ def test_last_action_in_german_words(
     view = view.model_copy(
         update={"last": LastView(player="p0", action=action, took_from=took_from)}
     )
-    tokens = last_action_tokens(view, _Names(view, NAMES, "de"), 400)
+    tokens = last_action_tokens(view, _Names(view, NAMES, "de"), 520)
     words = [token if isinstance(token, str) else str(token[0]) for token in tokens]
     assert words == expected
 
