@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.engines.cards import Card
 from bot.render.palette import PALETTE, RGBA, Box
 from bot.render.shapes import (
     SUPERSAMPLE,
@@ -126,6 +127,11 @@ def fanned_backs(size: CardSize, count: int, step: int) -> Sprite:
 
 
 # --- playing cards and suits -----------------------------------------------------
+
+
+def rank_text(card: Card) -> str:
+    """A card's rank as printed: "10" for 10♥."""
+    return str(card)[:-1]
 
 
 def suit_colour(suit: str) -> RGBA:

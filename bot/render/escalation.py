@@ -16,20 +16,28 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from bot.engines.cards import Card
 from bot.engines.escalation import DealResultView, EscalationView, PlayView, SeatView
 from bot.i18n import N_, Lang, plural, tr
-from bot.render.cards import BIG_CARD, SMALL_CARD, CardSize, card_stack, fanned_backs, playing_card
+from bot.render.cards import (
+    BIG_CARD,
+    SMALL_CARD,
+    CardSize,
+    card_stack,
+    fanned_backs,
+    playing_card,
+    rank_text,
+)
 from bot.render.output import to_png
 from bot.render.palette import PALETTE, RGBA, place_colour
 from bot.render.shapes import draw_rounded, new_panel, place, triangle, turn_arrow
 from bot.render.text import (
     TextStyle,
     badge,
-    display_name,
     fit_text,
     join_words,
     pill,
+    seat_name,
+    signed,
     stamp_text,
     text_width,
     wrap_text,
@@ -127,21 +135,12 @@ class _Table:
     lang: Lang = "en"
 
     def name(self, player: str) -> str:
-        seat = next((i for i, s in enumerate(self.view.seats) if s.player == player), 0)
-        return display_name(player, self.names, seat, self.lang)
+        players = [seat.player for seat in self.view.seats]
+        return seat_name(player, players, self.names, self.lang)
 
     def score(self, seat: SeatView) -> int:
         scores = self.view.scores or {}
         return scores.get(seat.player, seat.total)
-
-
-def signed(number: int) -> str:
-    """The number with its sign: +5, -3, 0 (the font has no minus sign)."""
-    return f"+{number}" if number > 0 else str(number)
-
-
-def rank_text(card: Card) -> str:
-    return str(card)[:-1]
 
 
 # --- seat lanes ------------------------------------------------------------------

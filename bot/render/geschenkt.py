@@ -28,6 +28,7 @@ from bot.render.text import (
     draw_text,
     fit_text,
     join_words,
+    seat_name,
     wrap_text,
 )
 
@@ -354,12 +355,11 @@ def _draw_turn(
 ) -> None:
     if view.to_act is None:
         return
-    seat = next((i for i, s in enumerate(view.seats) if s.player == view.to_act), 0)
     width = WIDTH - MARGIN - 16 - x
     draw_text(draw, (x, y + LABEL_Y), tr(lang, "TO ACT"), LABEL)
     image.alpha_composite(triangle(18, PALETTE.accent), dest=(x, y + MIDDLE_Y - 9))
     style = BIG_NUMBER.but(size=27, fill=PALETTE.accent)
-    name = display_name(view.to_act, names, seat, lang)
+    name = seat_name(view.to_act, [seat.player for seat in view.seats], names, lang)
     draw_text(draw, (x + 24, y + MIDDLE_Y), fit_text(name, style, width - 24), style, "lm")
     if view.current_card is not None:
         hint = tr(lang, "take the {card} or pay a chip", card=view.current_card)

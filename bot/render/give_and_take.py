@@ -27,18 +27,18 @@ from PIL import Image, ImageDraw
 from bot.engines.cards import Card
 from bot.engines.give_and_take import DuetView, EliminationView, GiveAndTakeView, SeatView
 from bot.i18n import Lang, plural, tr
-from bot.render.cards import ROW_CARD, SMALL_CARD, card_stack, empty_slot, playing_card
+from bot.render.cards import ROW_CARD, SMALL_CARD, card_stack, empty_slot, playing_card, rank_text
 from bot.render.output import to_png
 from bot.render.palette import PALETTE, RGBA, Box, Point, place_colour
 from bot.render.shapes import draw_rounded, new_panel, place, triangle
 from bot.render.text import (
     TextStyle,
     badge,
-    display_name,
     fit_name,
     fit_text,
     join_words,
     pill,
+    seat_name,
     stamp_text,
     text_width,
 )
@@ -134,12 +134,8 @@ class _Table:
     lang: Lang = "en"
 
     def name(self, player: str) -> str:
-        seat = next((i for i, s in enumerate(self.view.seats) if s.player == player), 0)
-        return display_name(player, self.names, seat, self.lang)
-
-
-def rank_text(card: Card) -> str:
-    return str(card)[:-1]
+        players = [seat.player for seat in self.view.seats]
+        return seat_name(player, players, self.names, self.lang)
 
 
 # --- layout ------------------------------------------------------------------------

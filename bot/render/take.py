@@ -48,6 +48,7 @@ from bot.render.cards import (
     joker_card,
     plain_card,
     playing_card,
+    rank_text,
 )
 from bot.render.output import to_png
 from bot.render.palette import PALETTE, place_colour
@@ -59,6 +60,7 @@ from bot.render.text import (
     fit_text,
     join_words,
     pill,
+    seat_name,
     signed,
     stamp_text,
     text_width,
@@ -156,12 +158,8 @@ class _Names:
     lang: Lang = "en"
 
     def __call__(self, player: str) -> str:
-        seat = next((i for i, s in enumerate(self.view.seats) if s.player == player), 0)
-        return display_name(player, self.names, seat, self.lang)
-
-
-def rank_text(card: Card) -> str:
-    return str(card)[:-1]
+        players = [seat.player for seat in self.view.seats]
+        return seat_name(player, players, self.names, self.lang)
 
 
 def card_sprite(

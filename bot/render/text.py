@@ -460,6 +460,12 @@ def display_name(player: str, names: Mapping[str, str], seat: int, lang: Lang) -
     return cleaned or tr(lang, "Player {n}", n=seat + 1)
 
 
+def seat_name(player: str, players: Sequence[str], names: Mapping[str, str], lang: Lang) -> str:
+    """`display_name` of ``player`` at its seat among ``players`` (in seat order)."""
+    seat = players.index(player) if player in players else 0
+    return display_name(player, names, seat, lang)
+
+
 def join_words(words: Sequence[str], lang: Lang) -> str:
     """Join for prose in ``lang``: "A", "A and B", "A, B and C"."""
     if len(words) <= 1:

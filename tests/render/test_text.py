@@ -17,6 +17,8 @@ from bot.render.text import (
     draw_text,
     fit_text,
     runs,
+    seat_name,
+    signed,
     text_width,
     uncovered,
 )
@@ -122,3 +124,14 @@ def test_every_hard_name_draws_ink_unlike_the_replacement() -> None:
     for name in HARD_NAMES:
         drawn = ink(name)
         assert drawn.size != box.size or drawn.tobytes() != box.tobytes()
+
+
+def test_a_seat_name_falls_back_to_its_seat_number() -> None:
+    players = ["a", "b", "c"]
+    assert seat_name("b", players, {"b": "Søren"}, "en") == "Søren"
+    assert seat_name("c", players, {"c": " "}, "en") == "Player 3"
+    assert seat_name("c", players, {"c": ""}, "de") == "Spieler 3"
+
+
+def test_signed_numbers_use_a_true_minus() -> None:
+    assert [signed(n) for n in (5, 0, -3)] == ["+5", "0", "−3"]
