@@ -14,7 +14,6 @@ from bot.render.shapes import (
     SUPERSAMPLE,
     Sprite,
     downsample,
-    draw_rounded,
     rounded_rect,
     supersampled,
     with_shadow,
@@ -99,16 +98,6 @@ def card_stack(size: CardSize, count: int, spread: int = 3) -> tuple[Sprite, int
     for layer in range(layers):
         canvas.alpha_composite(back.image, dest=(layer * spread, layer * spread))
     return Sprite(canvas, back.dx, back.dy), layers
-
-
-def empty_slot(
-    base: Image.Image, x: float, y: float, size: CardSize, ground: RGBA = PALETTE.panel
-) -> None:
-    """Where a card would be, top-left corner at (x, y): a faint rounded outline on
-    the ``ground`` colour (which ``base`` must be opaque under)."""
-    left, top = round(x), round(y)
-    box = (left, top, left + size.width, top + size.height)
-    draw_rounded(base, box, size.radius, ground, PALETTE.faint, 1)
 
 
 @lru_cache(maxsize=64)

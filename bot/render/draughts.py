@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -28,10 +28,8 @@ from bot.render.palette import PALETTE, RGBA, Point
 from bot.render.shapes import (
     SUPERSAMPLE,
     Sprite,
-    cross,
     disc,
     downsample,
-    draw_arrow,
     draw_rounded,
     faded,
     new_panel,
@@ -473,3 +471,75 @@ def _capture_detail(view: DraughtsView, lang: Lang) -> str:
     if view.last_moved:
         return tr(lang, "take the piece on {square}", square=view.last_moved)
     return tr(lang, "a capture must be made")
+
+
+# --- sprites only this game draws ------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def cross(size: int, width: float, fill: RGBA) -> Image.Image:
+    """An anti-aliased "x" ``size`` pixels square with round ends (a "taken" mark)."""
+    image, draw = supersampled(size, size)
+    stroke = width * SUPERSAMPLE
+    low, high = stroke / 2, size * SUPERSAMPLE - 1 - stroke / 2
+    for line in (((low, low), (high, high)), ((low, high), (high, low))):
+        draw.line(line, fill=fill, width=max(1, round(stroke)))
+        for x, y in line:
+            draw.ellipse((x - stroke / 2, y - stroke / 2, x + stroke / 2, y + stroke / 2), fill)
+    return downsample(image)
+
+
+def draw_arrow(
+    base: Image.Image,
+    points: Sequence[Point],
+    width: float,
+    fill: RGBA,
+    head: float | None = None,
+) -> None:
+    """An anti-aliased path through ``points`` (round joints and start) ending in an
+    arrowhead whose tip is the last point, composited onto ``base`` (``fill``'s alpha
+    applies to the whole arrow at once: overlapping strokes don't darken). Only the
+    path's bounding box is supersampled. Fewer than two distinct points: nothing."""
+    if len(points) < 2 or points[-1] == points[-2]:
+        return
+    head = width * 2.6 if head is None else head
+    (x0, y0), (x1, y1) = points[-2], points[-1]
+    length = math.hypot(x1 - x0, y1 - y0)
+    head = min(head, length * 0.8)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    pad = head + width
+    left = max(0, math.floor(min(x for x, _ in points) - pad))
+    top = max(0, math.floor(min(y for _, y in points) - pad))
+    right = min(base.width, math.ceil(max(x for x, _ in points) + pad))
+    bottom = min(base.height, math.ceil(max(y for _, y in points) + pad))
+    if right <= left or bottom <= top:
+        return
+    s = SUPERSAMPLE
+    mask = Image.new("L", ((right - left) * s, (bottom - top) * s), 0)
+    draw = ImageDraw.Draw(mask)
+
+    def scaled(x: float, y: float) -> Point:
+        return (x - left) * s, (y - top) * s
+
+    neck = (x1 - ux * head * 0.9, y1 - uy * head * 0.9)
+    path = [scaled(x, y) for x, y in points[:-1]] + [scaled(*neck)]
+    stroke = width * s
+    draw.line(path, fill=255, width=max(1, round(stroke)), joint="curve")
+    for x, y in path[:-1]:
+        draw.ellipse((x - stroke / 2, y - stroke / 2, x + stroke / 2, y + stroke / 2), 255)
+    bx, by = x1 - ux * head, y1 - uy * head
+    spread = head * 0.62
+    draw.polygon(
+        [
+            scaled(x1, y1),
+            scaled(bx - uy * spread, by + ux * spread),
+            scaled(bx + uy * spread, by - ux * spread),
+        ],
+        fill=255,
+    )
+    small = mask.resize((right - left, bottom - top), Image.Resampling.BOX)
+    if fill[3] < 255:
+        small = small.point(lambda v: v * fill[3] // 255)
+    layer = Image.new("RGBA", small.size, (*fill[:3], 0))
+    layer.putalpha(small)
+    base.alpha_composite(layer, dest=(left, top))

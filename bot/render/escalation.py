@@ -11,8 +11,10 @@ are listed best first with places and scores, and each deal's winner and chips.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image
 
@@ -29,7 +31,15 @@ from bot.render.cards import (
 )
 from bot.render.output import to_png
 from bot.render.palette import PALETTE, RGBA, place_colour
-from bot.render.shapes import draw_rounded, new_panel, place, triangle, turn_arrow
+from bot.render.shapes import (
+    SUPERSAMPLE,
+    downsample,
+    draw_rounded,
+    new_panel,
+    place,
+    supersampled,
+    triangle,
+)
 from bot.render.text import (
     TextStyle,
     badge,
@@ -591,3 +601,36 @@ def _draw_deal(
     suffix = " " + tr(lang, "went out") if wide else ""
     winner = fit_text(table.name(result.winner), style, room - text_width(suffix, style))
     stamp_text(image, (left + number_width, middle), winner + suffix, style, "lm")
+
+
+# --- sprites only this game draws ------------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def turn_arrow(size: int, fill: RGBA, *, clockwise: bool = True) -> Image.Image:
+    """A circular arrow ``size`` pixels square going clockwise (or counterclockwise):
+    a direction-of-play marker."""
+    s = SUPERSAMPLE
+    image, draw = supersampled(size, size)
+    full = size * s
+    thick = max(s, round(full * 0.13))
+    head = full * 0.2
+    radius = full / 2 - head * 0.95
+    cx = cy = full / 2
+    start, end = -70.0, 215.0  # degrees; screen angles grow clockwise
+    draw.arc((cx - radius, cy - radius, cx + radius, cy + radius), start, end, fill, thick)
+    mid = radius - thick / 2  # the stroke's centre line
+    angle = math.radians(end)
+    px, py = cx + mid * math.cos(angle), cy + mid * math.sin(angle)
+    nx, ny = math.cos(angle), math.sin(angle)  # outwards
+    tx, ty = -ny, nx  # along the turn
+    draw.polygon(
+        [
+            (px + tx * head * 1.1, py + ty * head * 1.1),
+            (px + nx * head, py + ny * head),
+            (px - nx * head, py - ny * head),
+        ],
+        fill=fill,
+    )
+    arrow = downsample(image)
+    return arrow if clockwise else arrow.transpose(Image.Transpose.FLIP_LEFT_RIGHT)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -20,7 +21,18 @@ from bot.i18n import Lang, plural, tr
 from bot.render.cards import BIG_CARD, ROW_CARD, SMALL_CARD, CardSize, card_stack, number_card
 from bot.render.output import to_png
 from bot.render.palette import PALETTE, RGBA, place_colour
-from bot.render.shapes import chip_tower, draw_rounded, faded, new_panel, place, triangle
+from bot.render.shapes import (
+    SUPERSAMPLE,
+    Sprite,
+    downsample,
+    draw_rounded,
+    faded,
+    new_panel,
+    place,
+    supersampled,
+    triangle,
+    with_shadow,
+)
 from bot.render.text import (
     TextStyle,
     badge,
@@ -418,3 +430,41 @@ def _draw_removed(
         sprite = number_card(value, SMALL_CARD, card_ink(value), muted=True)
         y = y0 + 30 + line * (SMALL_CARD.height + LINE_GAP)
         place(image, sprite, x0 + column * REMOVED_STEP, y)
+
+
+# --- sprites only this game draws ------------------------------------------------
+
+
+def _darker(colour: RGBA, factor: float) -> RGBA:
+    r, g, b, a = colour
+    return (round(r * factor), round(g * factor), round(b * factor), a)
+
+
+@lru_cache(maxsize=64)
+def chip_tower(count: int, radius: int, most: int = 6, colour: RGBA = PALETTE.chip) -> Sprite:
+    """A stack of ``min(count, most)`` chips (at least one) seen slightly from the
+    side, like a pot on the table. The sprite's (dx, dy) is the top-left corner of
+    the bottom chip's footprint box (2·radius wide)."""
+    s = SUPERSAMPLE
+    shown = max(1, min(count, most))
+    face_h = round(radius * 0.9)  # the ellipse of a chip's face
+    thick = max(3, round(radius * 0.32))
+    width, height = 2 * radius, face_h + thick * shown
+    image, draw = supersampled(width, height)
+    side, edge = _darker(colour, 0.7), _darker(colour, 0.5)
+    for k in range(shown):
+        top = (height - face_h - thick * (k + 1)) * s
+        bottom_face = (0, top + thick * s, width * s - 1, top + thick * s + face_h * s)
+        draw.ellipse(bottom_face, fill=edge)
+        draw.rectangle(
+            (0, top + face_h * s / 2, width * s - 1, top + thick * s + face_h * s / 2), fill=side
+        )
+        face = (0, top, width * s - 1, top + face_h * s)
+        draw.ellipse(face, fill=colour)
+        inset_x, inset_y = width * s * 0.2, face_h * s * 0.2
+        draw.ellipse(
+            (inset_x, top + inset_y, width * s - 1 - inset_x, top + face_h * s - inset_y),
+            outline=PALETTE.chip_stripe,
+            width=max(1, round(s * radius * 0.1)),
+        )
+    return with_shadow(downsample(image), radius // 2, blur=1, drop=1)

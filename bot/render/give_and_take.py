@@ -27,7 +27,14 @@ from PIL import Image, ImageDraw
 from bot.engines.cards import Card
 from bot.engines.give_and_take import DuetView, EliminationView, GiveAndTakeView, SeatView
 from bot.i18n import Lang, plural, tr
-from bot.render.cards import ROW_CARD, SMALL_CARD, card_stack, empty_slot, playing_card, rank_text
+from bot.render.cards import (
+    ROW_CARD,
+    SMALL_CARD,
+    CardSize,
+    card_stack,
+    playing_card,
+    rank_text,
+)
 from bot.render.output import to_png
 from bot.render.palette import PALETTE, RGBA, Box, Point, place_colour
 from bot.render.shapes import draw_rounded, new_panel, place, triangle
@@ -673,3 +680,16 @@ def _draw_final_lane(
     stamp_text(image, (number_x, middle - 7), str(score), number_style, "rm")
     caption = plural(table.lang, score, "card", "cards")
     stamp_text(image, (number_x, middle + 16), caption, CAPTION, "rm")
+
+
+# --- sprites only this game draws ------------------------------------------------
+
+
+def empty_slot(
+    base: Image.Image, x: float, y: float, size: CardSize, ground: RGBA = PALETTE.panel
+) -> None:
+    """Where a card would be, top-left corner at (x, y): a faint rounded outline on
+    the ``ground`` colour (which ``base`` must be opaque under)."""
+    left, top = round(x), round(y)
+    box = (left, top, left + size.width, top + size.height)
+    draw_rounded(base, box, size.radius, ground, PALETTE.faint, 1)

@@ -8,14 +8,12 @@ so edges are anti-aliased.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFilter
 
-from bot.render.palette import PALETTE, RGBA, Point
+from bot.render.palette import PALETTE, RGBA
 
 SUPERSAMPLE = 4
 """Shapes are drawn this many times larger, then scaled down (anti-aliasing)."""
@@ -195,41 +193,6 @@ def chip(radius: int, colour: RGBA = PALETTE.chip) -> Sprite:
     return with_shadow(downsample(image), radius, blur=1, drop=1)
 
 
-def _darker(colour: RGBA, factor: float) -> RGBA:
-    r, g, b, a = colour
-    return (round(r * factor), round(g * factor), round(b * factor), a)
-
-
-@lru_cache(maxsize=64)
-def chip_tower(count: int, radius: int, most: int = 6, colour: RGBA = PALETTE.chip) -> Sprite:
-    """A stack of ``min(count, most)`` chips (at least one) seen slightly from the
-    side, like a pot on the table. The sprite's (dx, dy) is the top-left corner of
-    the bottom chip's footprint box (2·radius wide)."""
-    s = SUPERSAMPLE
-    shown = max(1, min(count, most))
-    face_h = round(radius * 0.9)  # the ellipse of a chip's face
-    thick = max(3, round(radius * 0.32))
-    width, height = 2 * radius, face_h + thick * shown
-    image, draw = supersampled(width, height)
-    side, edge = _darker(colour, 0.7), _darker(colour, 0.5)
-    for k in range(shown):
-        top = (height - face_h - thick * (k + 1)) * s
-        bottom_face = (0, top + thick * s, width * s - 1, top + thick * s + face_h * s)
-        draw.ellipse(bottom_face, fill=edge)
-        draw.rectangle(
-            (0, top + face_h * s / 2, width * s - 1, top + thick * s + face_h * s / 2), fill=side
-        )
-        face = (0, top, width * s - 1, top + face_h * s)
-        draw.ellipse(face, fill=colour)
-        inset_x, inset_y = width * s * 0.2, face_h * s * 0.2
-        draw.ellipse(
-            (inset_x, top + inset_y, width * s - 1 - inset_x, top + face_h * s - inset_y),
-            outline=PALETTE.chip_stripe,
-            width=max(1, round(s * radius * 0.1)),
-        )
-    return with_shadow(downsample(image), radius // 2, blur=1, drop=1)
-
-
 def faded(sprite: Sprite, opacity: float) -> Sprite:
     """``sprite`` with its alpha scaled by ``opacity`` (0–1)."""
     image = sprite.image.copy()
@@ -255,62 +218,6 @@ def triangle(size: int, fill: RGBA) -> Image.Image:
     return downsample(image)
 
 
-@lru_cache(maxsize=32)
-def padlock(size: int, fill: RGBA) -> Image.Image:
-    """A closed padlock ``size`` pixels tall (a little narrower): a "locked" mark.
-    The keyhole is cut out (transparent)."""
-    s = SUPERSAMPLE
-    width = round(size * 0.8)
-    image, draw = supersampled(width, size)
-    w, h = width * s, size * s
-    body_top = h * 0.42
-    stroke = max(s, round(w * 0.16))
-    arc = (w * 0.2, h * 0.04, w * 0.8 - 1, body_top + h * 0.3)
-    draw.arc(arc, 180, 360, fill=fill, width=stroke)
-    legs = body_top - (arc[1] + arc[3]) / 2 + 1
-    for x in (arc[0], arc[2] - stroke + 1):
-        draw.rectangle(
-            (x, (arc[1] + arc[3]) / 2 - 1, x + stroke - 1, (arc[1] + arc[3]) / 2 + legs), fill
-        )
-    draw.rounded_rectangle((0, body_top, w - 1, h - 1), radius=round(w * 0.14), fill=fill)
-    hole = w * 0.11
-    cx, cy = w / 2, body_top + (h - body_top) * 0.42
-    clear = (0, 0, 0, 0)
-    draw.ellipse((cx - hole, cy - hole, cx + hole, cy + hole), fill=clear)
-    draw.polygon([(cx - hole * 0.6, cy), (cx + hole * 0.6, cy), (cx, cy + hole * 2.6)], fill=clear)
-    return downsample(image)
-
-
-@lru_cache(maxsize=32)
-def turn_arrow(size: int, fill: RGBA, *, clockwise: bool = True) -> Image.Image:
-    """A circular arrow ``size`` pixels square going clockwise (or counterclockwise):
-    a direction-of-play marker."""
-    s = SUPERSAMPLE
-    image, draw = supersampled(size, size)
-    full = size * s
-    thick = max(s, round(full * 0.13))
-    head = full * 0.2
-    radius = full / 2 - head * 0.95
-    cx = cy = full / 2
-    start, end = -70.0, 215.0  # degrees; screen angles grow clockwise
-    draw.arc((cx - radius, cy - radius, cx + radius, cy + radius), start, end, fill, thick)
-    mid = radius - thick / 2  # the stroke's centre line
-    angle = math.radians(end)
-    px, py = cx + mid * math.cos(angle), cy + mid * math.sin(angle)
-    nx, ny = math.cos(angle), math.sin(angle)  # outwards
-    tx, ty = -ny, nx  # along the turn
-    draw.polygon(
-        [
-            (px + tx * head * 1.1, py + ty * head * 1.1),
-            (px + nx * head, py + ny * head),
-            (px - nx * head, py - ny * head),
-        ],
-        fill=fill,
-    )
-    arrow = downsample(image)
-    return arrow if clockwise else arrow.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
-
-
 @lru_cache(maxsize=64)
 def ring(radius: int, width: float, fill: RGBA) -> Image.Image:
     """An anti-aliased circle outline ``width`` pixels thick, its outer edge touching
@@ -319,72 +226,3 @@ def ring(radius: int, width: float, fill: RGBA) -> Image.Image:
     full = 2 * radius * SUPERSAMPLE - 1
     draw.ellipse((0, 0, full, full), outline=fill, width=max(1, round(width * SUPERSAMPLE)))
     return downsample(image)
-
-
-@lru_cache(maxsize=64)
-def cross(size: int, width: float, fill: RGBA) -> Image.Image:
-    """An anti-aliased "x" ``size`` pixels square with round ends (a "taken" mark)."""
-    image, draw = supersampled(size, size)
-    stroke = width * SUPERSAMPLE
-    low, high = stroke / 2, size * SUPERSAMPLE - 1 - stroke / 2
-    for line in (((low, low), (high, high)), ((low, high), (high, low))):
-        draw.line(line, fill=fill, width=max(1, round(stroke)))
-        for x, y in line:
-            draw.ellipse((x - stroke / 2, y - stroke / 2, x + stroke / 2, y + stroke / 2), fill)
-    return downsample(image)
-
-
-def draw_arrow(
-    base: Image.Image,
-    points: Sequence[Point],
-    width: float,
-    fill: RGBA,
-    head: float | None = None,
-) -> None:
-    """An anti-aliased path through ``points`` (round joints and start) ending in an
-    arrowhead whose tip is the last point, composited onto ``base`` (``fill``'s alpha
-    applies to the whole arrow at once: overlapping strokes don't darken). Only the
-    path's bounding box is supersampled. Fewer than two distinct points: nothing."""
-    if len(points) < 2 or points[-1] == points[-2]:
-        return
-    head = width * 2.6 if head is None else head
-    (x0, y0), (x1, y1) = points[-2], points[-1]
-    length = math.hypot(x1 - x0, y1 - y0)
-    head = min(head, length * 0.8)
-    ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    pad = head + width
-    left = max(0, math.floor(min(x for x, _ in points) - pad))
-    top = max(0, math.floor(min(y for _, y in points) - pad))
-    right = min(base.width, math.ceil(max(x for x, _ in points) + pad))
-    bottom = min(base.height, math.ceil(max(y for _, y in points) + pad))
-    if right <= left or bottom <= top:
-        return
-    s = SUPERSAMPLE
-    mask = Image.new("L", ((right - left) * s, (bottom - top) * s), 0)
-    draw = ImageDraw.Draw(mask)
-
-    def scaled(x: float, y: float) -> Point:
-        return (x - left) * s, (y - top) * s
-
-    neck = (x1 - ux * head * 0.9, y1 - uy * head * 0.9)
-    path = [scaled(x, y) for x, y in points[:-1]] + [scaled(*neck)]
-    stroke = width * s
-    draw.line(path, fill=255, width=max(1, round(stroke)), joint="curve")
-    for x, y in path[:-1]:
-        draw.ellipse((x - stroke / 2, y - stroke / 2, x + stroke / 2, y + stroke / 2), 255)
-    bx, by = x1 - ux * head, y1 - uy * head
-    spread = head * 0.62
-    draw.polygon(
-        [
-            scaled(x1, y1),
-            scaled(bx - uy * spread, by + ux * spread),
-            scaled(bx + uy * spread, by - ux * spread),
-        ],
-        fill=255,
-    )
-    small = mask.resize((right - left, bottom - top), Image.Resampling.BOX)
-    if fill[3] < 255:
-        small = small.point(lambda v: v * fill[3] // 255)
-    layer = Image.new("RGBA", small.size, (*fill[:3], 0))
-    layer.putalpha(small)
-    base.alpha_composite(layer, dest=(left, top))

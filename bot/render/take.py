@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image
 
@@ -51,8 +52,17 @@ from bot.render.cards import (
     rank_text,
 )
 from bot.render.output import to_png
-from bot.render.palette import PALETTE, place_colour
-from bot.render.shapes import Sprite, draw_rounded, new_panel, padlock, place, triangle
+from bot.render.palette import PALETTE, RGBA, place_colour
+from bot.render.shapes import (
+    SUPERSAMPLE,
+    Sprite,
+    downsample,
+    draw_rounded,
+    new_panel,
+    place,
+    supersampled,
+    triangle,
+)
 from bot.render.text import (
     TextStyle,
     badge,
@@ -982,3 +992,32 @@ def _draw_hand_side(image: Image.Image, view: TakeView, lang: Lang) -> None:
     _draw_count(image, number_x, HAND_TOP + 26, str(view.discard_size), tr(lang, "pile"), room)
     stock = fit_text(tr(lang, "stock {n}", n=view.stock_size), SMALL, WIDTH - MARGIN - 8 - x)
     stamp_text(image, (x, HINT_Y), stock, SMALL.but(fill=PALETTE.text), "lm")
+
+
+# --- sprites only this game draws ------------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def padlock(size: int, fill: RGBA) -> Image.Image:
+    """A closed padlock ``size`` pixels tall (a little narrower): a "locked" mark.
+    The keyhole is cut out (transparent)."""
+    s = SUPERSAMPLE
+    width = round(size * 0.8)
+    image, draw = supersampled(width, size)
+    w, h = width * s, size * s
+    body_top = h * 0.42
+    stroke = max(s, round(w * 0.16))
+    arc = (w * 0.2, h * 0.04, w * 0.8 - 1, body_top + h * 0.3)
+    draw.arc(arc, 180, 360, fill=fill, width=stroke)
+    legs = body_top - (arc[1] + arc[3]) / 2 + 1
+    for x in (arc[0], arc[2] - stroke + 1):
+        draw.rectangle(
+            (x, (arc[1] + arc[3]) / 2 - 1, x + stroke - 1, (arc[1] + arc[3]) / 2 + legs), fill
+        )
+    draw.rounded_rectangle((0, body_top, w - 1, h - 1), radius=round(w * 0.14), fill=fill)
+    hole = w * 0.11
+    cx, cy = w / 2, body_top + (h - body_top) * 0.42
+    clear = (0, 0, 0, 0)
+    draw.ellipse((cx - hole, cy - hole, cx + hole, cy + hole), fill=clear)
+    draw.polygon([(cx - hole * 0.6, cy), (cx + hole * 0.6, cy), (cx, cy + hole * 2.6)], fill=clear)
+    return downsample(image)

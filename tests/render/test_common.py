@@ -17,9 +17,10 @@ from bot.render.cards import (
     playing_card,
     suit_icon,
 )
+from bot.render.geschenkt import chip_tower
 from bot.render.output import to_png
 from bot.render.palette import PALETTE
-from bot.render.shapes import chip, chip_tower, draw_rounded, new_panel, place
+from bot.render.shapes import chip, draw_rounded, new_panel, place
 from bot.render.text import (
     Face,
     Run,

@@ -36,6 +36,8 @@ from bot.render.draughts import (
     SQUARE,
     WARNING,
     WIDTH,
+    cross,
+    draw_arrow,
     notation_lines,
     piece_sprite,
     pieces_text,
@@ -46,7 +48,7 @@ from bot.render.draughts import (
     square_origin,
 )
 from bot.render.palette import PALETTE
-from bot.render.shapes import cross, draw_arrow, new_panel, ring
+from bot.render.shapes import new_panel, ring
 from bot.render.text import TextStyle, shrink_to_fit, text_width, wrap_text
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -27,12 +27,13 @@ from bot.engines.give_and_take import (
     default_action,
 )
 from bot.i18n.german import GERMAN
-from bot.render.cards import SMALL_CARD, empty_slot
+from bot.render.cards import SMALL_CARD
 from bot.render.give_and_take import (
     DUET_SPOTS,
     HEADLINE,
     SEAT_SPOTS,
     WIDTH,
+    empty_slot,
     ending_text,
     layout_ring,
     render_table,

@@ -33,7 +33,6 @@ from bot.i18n import tr
 from bot.render import take as take_render
 from bot.render.cards import ROW_CARD, SMALL_CARD, card_tag, joker_card, plain_card, playing_card
 from bot.render.palette import PALETTE
-from bot.render.shapes import padlock
 from bot.render.take import (
     HAND_HEIGHT,
     PROSE,
@@ -47,6 +46,7 @@ from bot.render.take import (
     last_action_tokens,
     layout_prose,
     layout_runs,
+    padlock,
     render_hand,
     render_table,
     sentence,
