@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -23,32 +23,30 @@ from PIL import Image, ImageDraw
 
 from bot.engines.draughts import QUIET_PLY_LIMIT, Colour, DraughtsView, Reason
 from bot.i18n import N_, Lang, plural, tr
-from bot.render.common import (
-    PALETTE,
-    RGBA,
+from bot.render.output import to_png
+from bot.render.palette import PALETTE, RGBA, Point
+from bot.render.shapes import (
     SUPERSAMPLE,
-    Point,
     Sprite,
-    TextStyle,
-    cross,
     disc,
-    display_name,
     downsample,
-    draw_arrow,
     draw_rounded,
     faded,
-    fit_text,
     new_panel,
-    pill,
     place,
     ring,
     rounded_rect,
+    supersampled,
+    with_shadow,
+)
+from bot.render.text import (
+    TextStyle,
+    display_name,
+    fit_text,
+    pill,
     shrink_to_fit,
     stamp_text,
-    supersampled,
     text_width,
-    to_png,
-    with_shadow,
     wrap_text,
 )
 
@@ -70,7 +68,7 @@ SIDE_RIGHT = WIDTH - MARGIN
 SIDE_WIDTH = SIDE_RIGHT - SIDE_LEFT
 PAD = 14
 """Inside a player's lane."""
-LANE_HEIGHT = 92
+LANE_HEIGHT = 124
 PIECE_RADIUS = 24
 ICON_RADIUS = 12
 
@@ -102,18 +100,18 @@ LOOKS: dict[Colour, PieceLook] = {
 }
 
 # --- text ---
-LABEL = TextStyle(14, PALETTE.muted, bold=True)
-COORDINATE = TextStyle(14, RIM_INK, bold=True)
+LABEL = TextStyle(18, PALETTE.muted, bold=True)
+COORDINATE = TextStyle(18, RIM_INK, bold=True)
 NAME = TextStyle(19, PALETTE.text, bold=True)
-DETAIL = TextStyle(15, PALETTE.muted)
-COUNT = TextStyle(15, PALETTE.text)
+DETAIL = TextStyle(18, PALETTE.muted)
+COUNT = TextStyle(18, PALETTE.text)
 STATUS = TextStyle(24, PALETTE.text, bold=True)
 RESULT = TextStyle(30, PALETTE.accent, bold=True)
-REASON = TextStyle(16, PALETTE.text)
+REASON = TextStyle(18, PALETTE.text)
 NOTATION = TextStyle(19, PALETTE.text, bold=True)
 NOTATION_LINES = 3
-TAG = TextStyle(13, PALETTE.accent_ink, bold=True)
-WARNING_TAG = TextStyle(13, WARNING_INK, bold=True)
+TAG = TextStyle(18, PALETTE.accent_ink, bold=True)
+WARNING_TAG = TextStyle(18, WARNING_INK, bold=True)
 
 RULESET_TITLES = {"give-and-take": N_("GIVE AND TAKE"), "turkish": N_("TURKISH RULES")}
 
@@ -386,13 +384,12 @@ def _draw_lane(image: Image.Image, side: Side, top: int, lang: Lang) -> None:
     stamp_text(
         image, (left + PAD, row), fit_text(pieces, COUNT, right - left - 2 * PAD), COUNT, "lm"
     )
-    row += 23
+    row += 24
     lost = tr(lang, "lost {n}", n=side.lost) if side.lost else tr(lang, "none lost")
     stamp_text(image, (left + PAD, row), lost, DETAIL, "lm")
     tag = tr(lang, "WINNER") if side.won else tr(lang, "TO MOVE") if side.to_move else ""
     if tag:
-        width = _pill_width(tag, TAG)
-        pill(image, (right - PAD - width, row), tag, TAG, PALETTE.accent)
+        pill(image, (left + PAD - 2, row + 30), tag, TAG, PALETTE.accent)
 
 
 def _pill_width(text: str, style: TextStyle, pad_x: int = 8) -> int:
@@ -474,3 +471,75 @@ def _capture_detail(view: DraughtsView, lang: Lang) -> str:
     if view.last_moved:
         return tr(lang, "take the piece on {square}", square=view.last_moved)
     return tr(lang, "a capture must be made")
+
+
+# --- sprites only this game draws ------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def cross(size: int, width: float, fill: RGBA) -> Image.Image:
+    """An anti-aliased "x" ``size`` pixels square with round ends (a "taken" mark)."""
+    image, draw = supersampled(size, size)
+    stroke = width * SUPERSAMPLE
+    low, high = stroke / 2, size * SUPERSAMPLE - 1 - stroke / 2
+    for line in (((low, low), (high, high)), ((low, high), (high, low))):
+        draw.line(line, fill=fill, width=max(1, round(stroke)))
+        for x, y in line:
+            draw.ellipse((x - stroke / 2, y - stroke / 2, x + stroke / 2, y + stroke / 2), fill)
+    return downsample(image)
+
+
+def draw_arrow(
+    base: Image.Image,
+    points: Sequence[Point],
+    width: float,
+    fill: RGBA,
+    head: float | None = None,
+) -> None:
+    """An anti-aliased path through ``points`` (round joints and start) ending in an
+    arrowhead whose tip is the last point, composited onto ``base`` (``fill``'s alpha
+    applies to the whole arrow at once: overlapping strokes don't darken). Only the
+    path's bounding box is supersampled. Fewer than two distinct points: nothing."""
+    if len(points) < 2 or points[-1] == points[-2]:
+        return
+    head = width * 2.6 if head is None else head
+    (x0, y0), (x1, y1) = points[-2], points[-1]
+    length = math.hypot(x1 - x0, y1 - y0)
+    head = min(head, length * 0.8)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    pad = head + width
+    left = max(0, math.floor(min(x for x, _ in points) - pad))
+    top = max(0, math.floor(min(y for _, y in points) - pad))
+    right = min(base.width, math.ceil(max(x for x, _ in points) + pad))
+    bottom = min(base.height, math.ceil(max(y for _, y in points) + pad))
+    if right <= left or bottom <= top:
+        return
+    s = SUPERSAMPLE
+    mask = Image.new("L", ((right - left) * s, (bottom - top) * s), 0)
+    draw = ImageDraw.Draw(mask)
+
+    def scaled(x: float, y: float) -> Point:
+        return (x - left) * s, (y - top) * s
+
+    neck = (x1 - ux * head * 0.9, y1 - uy * head * 0.9)
+    path = [scaled(x, y) for x, y in points[:-1]] + [scaled(*neck)]
+    stroke = width * s
+    draw.line(path, fill=255, width=max(1, round(stroke)), joint="curve")
+    for x, y in path[:-1]:
+        draw.ellipse((x - stroke / 2, y - stroke / 2, x + stroke / 2, y + stroke / 2), 255)
+    bx, by = x1 - ux * head, y1 - uy * head
+    spread = head * 0.62
+    draw.polygon(
+        [
+            scaled(x1, y1),
+            scaled(bx - uy * spread, by + ux * spread),
+            scaled(bx + uy * spread, by - ux * spread),
+        ],
+        fill=255,
+    )
+    small = mask.resize((right - left, bottom - top), Image.Resampling.BOX)
+    if fill[3] < 255:
+        small = small.point(lambda v: v * fill[3] // 255)
+    layer = Image.new("RGBA", small.size, (*fill[:3], 0))
+    layer.putalpha(small)
+    base.alpha_composite(layer, dest=(left, top))

@@ -11,38 +11,45 @@ are listed best first with places and scores, and each deal's winner and chips.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image
 
-from bot.engines.cards import Card
 from bot.engines.escalation import DealResultView, EscalationView, PlayView, SeatView
 from bot.i18n import N_, Lang, plural, tr
-from bot.render.common import (
+from bot.render.cards import (
     BIG_CARD,
-    PALETTE,
-    RGBA,
     SMALL_CARD,
     CardSize,
+    card_stack,
+    fanned_backs,
+    playing_card,
+    rank_text,
+)
+from bot.render.output import to_png
+from bot.render.palette import PALETTE, RGBA, place_colour
+from bot.render.shapes import (
+    SUPERSAMPLE,
+    downsample,
+    draw_rounded,
+    new_panel,
+    place,
+    supersampled,
+    triangle,
+)
+from bot.render.text import (
     TextStyle,
     badge,
-    card_stack,
-    display_name,
-    draw_rounded,
-    fanned_backs,
     fit_text,
     join_words,
-    new_panel,
     pill,
-    place,
-    place_colour,
-    playing_card,
+    seat_name,
+    signed,
     stamp_text,
     text_width,
-    to_png,
-    triangle,
-    turn_arrow,
     wrap_text,
 )
 
@@ -66,7 +73,7 @@ PLAY_RIGHT = VALUE_X - 26
 LATEST_CARD = BIG_CARD
 LATEST_STEP, LATEST_MIN_STEP, LATEST_MAX_WIDTH = 36, 18, 230
 """The latest play fans its cards this far apart, closer when it is a long set."""
-TRAIL_CARD = CardSize(40, 56, 6, 22, 13)
+TRAIL_CARD = CardSize(44, 60, 6, 22, 18)
 TRAIL_STEP = 17
 TRAIL_GAP = 12
 """Between two earlier plays."""
@@ -90,18 +97,19 @@ NAME_RIGHT = 250
 HAND_X = 262
 HAND_STEP = 12
 HAND_SHOWN = 6
-PENALTY_X = 424
-TAKE_X = 548
+PENALTY_X = 448
+TAKE_X = 612
 TOTAL_RIGHT = WIDTH - MARGIN - 18
 
-LABEL = TextStyle(14, PALETTE.muted, bold=True)
+LABEL = TextStyle(18, PALETTE.muted, bold=True)
 NAME = TextStyle(21, PALETTE.text, bold=True)
-DETAIL = TextStyle(16, PALETTE.muted)
-CAPTION = TextStyle(13, PALETTE.muted, bold=True)
+DETAIL = TextStyle(18, PALETTE.muted)
+CAPTION = TextStyle(18, PALETTE.muted, bold=True)
 COUNT = TextStyle(22, PALETTE.text, bold=True)
 BIG_NUMBER = TextStyle(34, PALETTE.text, bold=True)
 VALUE = TextStyle(64, PALETTE.text, bold=True)
-TAG = TextStyle(13, PALETTE.accent_ink, bold=True)
+TAG = TextStyle(18, PALETTE.accent_ink, bold=True)
+TOOK = TextStyle(18, PALETTE.text, bold=True)
 TAG_PAD = 8
 
 
@@ -137,21 +145,12 @@ class _Table:
     lang: Lang = "en"
 
     def name(self, player: str) -> str:
-        seat = next((i for i, s in enumerate(self.view.seats) if s.player == player), 0)
-        return display_name(player, self.names, seat, self.lang)
+        players = [seat.player for seat in self.view.seats]
+        return seat_name(player, players, self.names, self.lang)
 
     def score(self, seat: SeatView) -> int:
         scores = self.view.scores or {}
         return scores.get(seat.player, seat.total)
-
-
-def signed(number: int) -> str:
-    """The number with its sign: +5, -3, 0 (the font has no minus sign)."""
-    return f"+{number}" if number > 0 else str(number)
-
-
-def rank_text(card: Card) -> str:
-    return str(card)[:-1]
 
 
 # --- seat lanes ------------------------------------------------------------------
@@ -244,9 +243,9 @@ def _draw_lane(image: Image.Image, lang: Lang, lane: Lane, top: int) -> None:
     _draw_hand(image, lang, lane.hand, middle, fill)
     _draw_penalty(image, lang, lane.penalty, middle, fill)
     if lane.took is not None:
-        style = TextStyle(14, PALETTE.text, bold=True)
         text = plural(lang, lane.took, "took {n} card last", "took {n} cards last")
-        pill(image, (TAKE_X, middle), text, style, PALETTE.panel, 10)
+        text = fit_text(text, TOOK, right - 10 - 2 * 10 - TAKE_X)
+        pill(image, (TAKE_X, middle), text, TOOK, PALETTE.panel, 10)
     if not lane.show_total:
         return
     winner = lane.place == 1
@@ -401,7 +400,7 @@ def _draw_trail_play(image: Image.Image, lang: Lang, group: PlacedPlay) -> None:
         text = tr(lang, "reverse") if group.play.cards[0].rank == 3 else tr(lang, "pass")
         stamp_text(image, centre, text, CAPTION.but(fill=PALETTE.accent), "mm")
     else:
-        stamp_text(image, centre, str(group.play.value), CAPTION.but(size=15), "mm")
+        stamp_text(image, centre, str(group.play.value), CAPTION, "mm")
 
 
 def _draw_latest_play(image: Image.Image, table: _Table, group: PlacedPlay) -> None:
@@ -589,7 +588,7 @@ def _draw_deal(
     wide: bool,
 ) -> None:
     lang = table.lang
-    number_style = CAPTION.but(size=14)
+    number_style = CAPTION
     number = tr(lang, "Deal {deal}", deal=result.deal) if wide else str(result.deal)
     number_width = max(64, round(text_width(number, number_style)) + 10) if wide else 30
     stamp_text(image, (left, middle), number, number_style, "lm")
@@ -602,3 +601,36 @@ def _draw_deal(
     suffix = " " + tr(lang, "went out") if wide else ""
     winner = fit_text(table.name(result.winner), style, room - text_width(suffix, style))
     stamp_text(image, (left + number_width, middle), winner + suffix, style, "lm")
+
+
+# --- sprites only this game draws ------------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def turn_arrow(size: int, fill: RGBA, *, clockwise: bool = True) -> Image.Image:
+    """A circular arrow ``size`` pixels square going clockwise (or counterclockwise):
+    a direction-of-play marker."""
+    s = SUPERSAMPLE
+    image, draw = supersampled(size, size)
+    full = size * s
+    thick = max(s, round(full * 0.13))
+    head = full * 0.2
+    radius = full / 2 - head * 0.95
+    cx = cy = full / 2
+    start, end = -70.0, 215.0  # degrees; screen angles grow clockwise
+    draw.arc((cx - radius, cy - radius, cx + radius, cy + radius), start, end, fill, thick)
+    mid = radius - thick / 2  # the stroke's centre line
+    angle = math.radians(end)
+    px, py = cx + mid * math.cos(angle), cy + mid * math.sin(angle)
+    nx, ny = math.cos(angle), math.sin(angle)  # outwards
+    tx, ty = -ny, nx  # along the turn
+    draw.polygon(
+        [
+            (px + tx * head * 1.1, py + ty * head * 1.1),
+            (px + nx * head, py + ny * head),
+            (px - nx * head, py - ny * head),
+        ],
+        fill=fill,
+    )
+    arrow = downsample(image)
+    return arrow if clockwise else arrow.transpose(Image.Transpose.FLIP_LEFT_RIGHT)

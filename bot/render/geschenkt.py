@@ -12,45 +12,51 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from bot.engines.geschenkt import GeschenktView, SeatView
 from bot.i18n import Lang, plural, tr
-from bot.render.common import (
-    BIG_CARD,
-    PALETTE,
-    RGBA,
-    ROW_CARD,
-    SMALL_CARD,
-    CardSize,
+from bot.render.cards import BIG_CARD, ROW_CARD, SMALL_CARD, CardSize, card_stack, number_card
+from bot.render.output import to_png
+from bot.render.palette import PALETTE, RGBA, place_colour
+from bot.render.shapes import (
+    SUPERSAMPLE,
+    Sprite,
+    downsample,
+    draw_rounded,
+    faded,
+    new_panel,
+    place,
+    supersampled,
+    triangle,
+    with_shadow,
+)
+from bot.render.text import (
     TextStyle,
     badge,
-    card_stack,
-    chip_tower,
     display_name,
-    draw_rounded,
     draw_text,
-    faded,
     fit_text,
     join_words,
-    new_panel,
-    number_card,
-    place,
-    place_colour,
-    to_png,
-    triangle,
+    seat_name,
+    wrap_text,
 )
 
 WIDTH = 800
 MARGIN = 20
-HEADER_HEIGHT = 160
-LABEL_Y, MIDDLE_Y, DETAIL_Y = 6, 58, 100
+HEADER_HEIGHT = 178
+LABEL_Y, MIDDLE_Y, DETAIL_Y = 6, 56, 94
 """Header rows, below the top margin: small caps label, big figure, detail line."""
 FINAL_HEADER_HEIGHT = 140
 LANE_GAP = 8
 LANE_PAD = 10
-NAME_COLUMN = 214
+NAME_COLUMN = 250
+STACK_X, TURN_X = 356, 530
+"""Where the header's stack and turn columns start."""
+COLUMN_GAP = 12
+DETAIL_LINES, DETAIL_LINE = 2, 21
 SCORE_COLUMN = 92
 SPACING = (35, 14)
 """Horizontal offset between overlapping cards of one run, gap between groups."""
@@ -61,9 +67,9 @@ EMPTY_LANE_HEIGHT = 62
 REMOVED_STEP = 35
 REMOVED_PER_LINE = 9
 
-LABEL = TextStyle(14, PALETTE.muted, bold=True)
+LABEL = TextStyle(18, PALETTE.muted, bold=True)
 NAME = TextStyle(21, PALETTE.text, bold=True)
-DETAIL = TextStyle(16, PALETTE.muted)
+DETAIL = TextStyle(18, PALETTE.muted)
 BIG_NUMBER = TextStyle(34, PALETTE.text, bold=True)
 
 
@@ -93,12 +99,12 @@ def render_table(view: GeschenktView, names: Mapping[str, str], *, lang: Lang = 
 def card_ink(value: int) -> RGBA:
     """Number colour by value band: the higher, the warmer (and the worse)."""
     if value < 10:
-        return (36, 120, 62, 255)
+        return (30, 106, 54, 255)
     if value < 20:
         return (30, 88, 160, 255)
     if value < 30:
-        return (184, 92, 8, 255)
-    return (190, 36, 36, 255)
+        return (160, 78, 6, 255)
+    return PALETTE.red_ink
 
 
 def card_points(seat: SeatView) -> int:
@@ -315,8 +321,14 @@ def _draw_header(
         sprite = number_card(view.current_card, BIG_CARD, card_ink(view.current_card))
         place(image, sprite, card_x, card_y)
     _draw_pot(image, draw, view.pot, card_x + BIG_CARD.width + 34, card_y, lang)
-    _draw_stack(image, draw, view.cards_left, 356, card_y, lang)
-    _draw_turn(image, draw, view, names, 530, card_y, lang)
+    _draw_stack(image, draw, view.cards_left, STACK_X, card_y, lang)
+    _draw_turn(image, draw, view, names, TURN_X, card_y, lang)
+
+
+def _draw_detail(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, width: int) -> None:
+    """A header column's detail, on two lines if it needs them."""
+    for k, line in enumerate(wrap_text(text, DETAIL, width, DETAIL_LINES)):
+        draw_text(draw, (xy[0], xy[1] + k * DETAIL_LINE), line, DETAIL)
 
 
 def _draw_pot(
@@ -328,7 +340,7 @@ def _draw_pot(
     place(image, tower if pot else faded(tower, 0.3), x, y + MIDDLE_Y - height / 2 + 2)
     draw_text(draw, (x + 52, y + MIDDLE_Y), str(pot), BIG_NUMBER, "lm")
     detail = plural(lang, pot, "chip on the card", "chips on the card")
-    draw_text(draw, (x, y + DETAIL_Y), detail, DETAIL)
+    _draw_detail(draw, (x, y + DETAIL_Y), detail, STACK_X - COLUMN_GAP - x)
 
 
 def _draw_stack(
@@ -341,7 +353,7 @@ def _draw_stack(
     number_x = x + (stack.image.width - 2 * stack.dx + 12 if layers else 0)
     draw_text(draw, (number_x, y + MIDDLE_Y), str(left), BIG_NUMBER, "lm")
     detail = plural(lang, left, "card to come", "cards to come")
-    draw_text(draw, (x, y + DETAIL_Y), detail, DETAIL)
+    _draw_detail(draw, (x, y + DETAIL_Y), detail, TURN_X - COLUMN_GAP - x)
 
 
 def _draw_turn(
@@ -355,16 +367,15 @@ def _draw_turn(
 ) -> None:
     if view.to_act is None:
         return
-    seat = next((i for i, s in enumerate(view.seats) if s.player == view.to_act), 0)
     width = WIDTH - MARGIN - 16 - x
     draw_text(draw, (x, y + LABEL_Y), tr(lang, "TO ACT"), LABEL)
     image.alpha_composite(triangle(18, PALETTE.accent), dest=(x, y + MIDDLE_Y - 9))
     style = BIG_NUMBER.but(size=27, fill=PALETTE.accent)
-    name = display_name(view.to_act, names, seat, lang)
+    name = seat_name(view.to_act, [seat.player for seat in view.seats], names, lang)
     draw_text(draw, (x + 24, y + MIDDLE_Y), fit_text(name, style, width - 24), style, "lm")
     if view.current_card is not None:
         hint = tr(lang, "take the {card} or pay a chip", card=view.current_card)
-        draw_text(draw, (x, y + DETAIL_Y), fit_text(hint, DETAIL, width), DETAIL)
+        _draw_detail(draw, (x, y + DETAIL_Y), hint, width)
 
 
 def _removed_lines(count: int) -> int:
@@ -419,3 +430,41 @@ def _draw_removed(
         sprite = number_card(value, SMALL_CARD, card_ink(value), muted=True)
         y = y0 + 30 + line * (SMALL_CARD.height + LINE_GAP)
         place(image, sprite, x0 + column * REMOVED_STEP, y)
+
+
+# --- sprites only this game draws ------------------------------------------------
+
+
+def _darker(colour: RGBA, factor: float) -> RGBA:
+    r, g, b, a = colour
+    return (round(r * factor), round(g * factor), round(b * factor), a)
+
+
+@lru_cache(maxsize=64)
+def chip_tower(count: int, radius: int, most: int = 6, colour: RGBA = PALETTE.chip) -> Sprite:
+    """A stack of ``min(count, most)`` chips (at least one) seen slightly from the
+    side, like a pot on the table. The sprite's (dx, dy) is the top-left corner of
+    the bottom chip's footprint box (2·radius wide)."""
+    s = SUPERSAMPLE
+    shown = max(1, min(count, most))
+    face_h = round(radius * 0.9)  # the ellipse of a chip's face
+    thick = max(3, round(radius * 0.32))
+    width, height = 2 * radius, face_h + thick * shown
+    image, draw = supersampled(width, height)
+    side, edge = _darker(colour, 0.7), _darker(colour, 0.5)
+    for k in range(shown):
+        top = (height - face_h - thick * (k + 1)) * s
+        bottom_face = (0, top + thick * s, width * s - 1, top + thick * s + face_h * s)
+        draw.ellipse(bottom_face, fill=edge)
+        draw.rectangle(
+            (0, top + face_h * s / 2, width * s - 1, top + thick * s + face_h * s / 2), fill=side
+        )
+        face = (0, top, width * s - 1, top + face_h * s)
+        draw.ellipse(face, fill=colour)
+        inset_x, inset_y = width * s * 0.2, face_h * s * 0.2
+        draw.ellipse(
+            (inset_x, top + inset_y, width * s - 1 - inset_x, top + face_h * s - inset_y),
+            outline=PALETTE.chip_stripe,
+            width=max(1, round(s * radius * 0.1)),
+        )
+    return with_shadow(downsample(image), radius // 2, blur=1, drop=1)

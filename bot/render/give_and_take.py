@@ -27,31 +27,27 @@ from PIL import Image, ImageDraw
 from bot.engines.cards import Card
 from bot.engines.give_and_take import DuetView, EliminationView, GiveAndTakeView, SeatView
 from bot.i18n import Lang, plural, tr
-from bot.render.common import (
-    PALETTE,
-    RGBA,
+from bot.render.cards import (
     ROW_CARD,
     SMALL_CARD,
-    Box,
-    Point,
+    CardSize,
+    card_stack,
+    playing_card,
+    rank_text,
+)
+from bot.render.output import to_png
+from bot.render.palette import PALETTE, RGBA, Box, Point, place_colour
+from bot.render.shapes import draw_rounded, new_panel, place, triangle
+from bot.render.text import (
     TextStyle,
     badge,
-    card_stack,
-    display_name,
-    draw_rounded,
-    empty_slot,
     fit_name,
     fit_text,
     join_words,
-    new_panel,
     pill,
-    place,
-    place_colour,
-    playing_card,
+    seat_name,
     stamp_text,
     text_width,
-    to_png,
-    triangle,
 )
 
 WIDTH = 800
@@ -85,30 +81,30 @@ TRACK_WIDTH = 8
 """The band joining seats and duets into a ring."""
 
 # --- centre ---
-BOX_W, BOX_H = 300, 188
+BOX_W, BOX_H = 330, 188
 BOX_PAD = 16
 
 # --- players who are out, under the ring ---
 OUT_LABEL = 22
-OUT_H = 46
+OUT_H = 58
 OUT_GAP = 8
-OUT_COLUMNS = 4
+OUT_COLUMNS = 3
 
 # --- the final standings ---
 FINAL_TOP = MARGIN + 100
 LANE_H = 56
 LANE_GAP = 8
 
-LABEL = TextStyle(13, PALETTE.muted, bold=True)
+LABEL = TextStyle(18, PALETTE.muted, bold=True)
 NAME = TextStyle(18, PALETTE.text, bold=True)
 COUNT = TextStyle(18, PALETTE.text, bold=True)
-CAPTION = TextStyle(12, PALETTE.muted, bold=True)
+CAPTION = TextStyle(18, PALETTE.muted, bold=True)
 HEADLINE = TextStyle(19, PALETTE.text, bold=True)
-DETAIL = TextStyle(14, PALETTE.muted)
-BODY = TextStyle(14, PALETTE.text)
-TAG = TextStyle(12, PALETTE.accent_ink, bold=True)
+DETAIL = TextStyle(18, PALETTE.muted)
+BODY = TextStyle(18, PALETTE.text)
+TAG = TextStyle(18, PALETTE.accent_ink, bold=True)
 TAG_PAD = 7
-FIGHT = TextStyle(13, PALETTE.text, bold=True)
+FIGHT = TextStyle(18, PALETTE.text, bold=True)
 
 # Seat centres and duet centres relative to the ring's centre, by how many players are
 # still in, in ring order: duet k lies between seat k and seat k + 1 (counterclockwise).
@@ -145,12 +141,8 @@ class _Table:
     lang: Lang = "en"
 
     def name(self, player: str) -> str:
-        seat = next((i for i, s in enumerate(self.view.seats) if s.player == player), 0)
-        return display_name(player, self.names, seat, self.lang)
-
-
-def rank_text(card: Card) -> str:
-    return str(card)[:-1]
+        players = [seat.player for seat in self.view.seats]
+        return seat_name(player, players, self.names, self.lang)
 
 
 # --- layout ------------------------------------------------------------------------
@@ -478,7 +470,7 @@ def _draw_centre(image: Image.Image, table: _Table, centre_y: int) -> None:
         else:
             text = tr(lang, "Fight!")
         width = text_width(text, FIGHT) + 2 * TAG_PAD
-        pill(image, (right - width, top + 20), text, FIGHT, PALETTE.chip, TAG_PAD)
+        pill(image, (right - width, top + 20), text, FIGHT, PALETTE.red_ink, TAG_PAD)
         room -= width + 8
     stamp_text(image, (x, top + 20), fit_text(label, LABEL, room), LABEL, "lm")
     headline, detail = _status(table)
@@ -577,14 +569,14 @@ def _draw_out(image: Image.Image, table: _Table, gone: Sequence[SeatView], top: 
         place_ = places.get(seat.player)
         x = left + 10
         if place_ is not None:
-            badge(image, (x + 11, middle), 11, str(place_), PALETTE.faint, PALETTE.panel)
-            x += 30
-        name_style = NAME.but(size=15, fill=PALETTE.muted)
+            badge(image, (x + 16, middle), 16, str(place_), PALETTE.faint, PALETTE.panel)
+            x += 40
+        name_style = NAME.but(fill=PALETTE.muted)
         name = fit_text(table.name(seat.player), name_style, left + width - 8 - x)
-        stamp_text(image, (x, middle - 9), name, name_style, "lm")
+        stamp_text(image, (x, middle - 12), name, name_style, "lm")
         out = _out_detail(view, seat.player, table.lang)
         detail = fit_text(out, CAPTION, left + width - 8 - x)
-        stamp_text(image, (x, middle + 10), detail, CAPTION.but(fill=PALETTE.faint), "lm")
+        stamp_text(image, (x, middle + 13), detail, CAPTION, "lm")
 
 
 # --- the end ---------------------------------------------------------------------------
@@ -688,3 +680,16 @@ def _draw_final_lane(
     stamp_text(image, (number_x, middle - 7), str(score), number_style, "rm")
     caption = plural(table.lang, score, "card", "cards")
     stamp_text(image, (number_x, middle + 16), caption, CAPTION, "rm")
+
+
+# --- sprites only this game draws ------------------------------------------------
+
+
+def empty_slot(
+    base: Image.Image, x: float, y: float, size: CardSize, ground: RGBA = PALETTE.panel
+) -> None:
+    """Where a card would be, top-left corner at (x, y): a faint rounded outline on
+    the ``ground`` colour (which ``base`` must be opaque under)."""
+    left, top = round(x), round(y)
+    box = (left, top, left + size.width, top + size.height)
+    draw_rounded(base, box, size.radius, ground, PALETTE.faint, 1)

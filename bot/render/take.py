@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image
 
@@ -40,32 +41,39 @@ from bot.engines.take import (
     card_points,
 )
 from bot.i18n import Lang, plural, tr
-from bot.render.common import (
-    PALETTE,
+from bot.render.cards import (
     CardSize,
-    Sprite,
-    TextStyle,
-    badge,
     card_stack,
     card_tag,
-    display_name,
-    draw_rounded,
     fanned_backs,
-    fit_text,
-    join_words,
     joker_card,
-    new_panel,
-    padlock,
-    pill,
-    place,
-    place_colour,
     plain_card,
     playing_card,
+    rank_text,
+)
+from bot.render.output import to_png
+from bot.render.palette import PALETTE, RGBA, place_colour
+from bot.render.shapes import (
+    SUPERSAMPLE,
+    Sprite,
+    downsample,
+    draw_rounded,
+    new_panel,
+    place,
+    supersampled,
+    triangle,
+)
+from bot.render.text import (
+    TextStyle,
+    badge,
+    display_name,
+    fit_text,
+    join_words,
+    pill,
+    seat_name,
     signed,
     stamp_text,
     text_width,
-    to_png,
-    triangle,
 )
 
 WIDTH = 800
@@ -76,13 +84,13 @@ RIGHT = WIDTH - MARGIN - 14
 
 # --- header geometry ---
 LABEL_Y = MARGIN + 6
-PILE_CARD = CardSize(56, 78, 8, 26, 16)
+PILE_CARD = CardSize(56, 78, 8, 26, 18)
 CARDS_TOP = MARGIN + 34
 CARDS_BOTTOM = CARDS_TOP + PILE_CARD.height
 HEADER_HEIGHT = CARDS_BOTTOM + 26
 STOCK_X = INSET
-DISCARD_X = 198
-INFO_X = 372
+DISCARD_X = 214
+INFO_X = 384
 INFO_LINE = 25
 """Between the lines of the turn column."""
 INFO_LINES = 3
@@ -108,41 +116,43 @@ TINY_STEP = 7
 LAID_X = 486
 TOTAL_RIGHT = WIDTH - MARGIN - 16
 
-RUN_CARD = CardSize(36, 50, 5, 20, 13)
-RUN_STEP = 20
-"""Overlap of a run's cards: the left strip shows the corner index."""
-TRAY_PAD = 5
-BADGE_RADIUS = 10
-BADGE_COLUMN = 2 * BADGE_RADIUS + 6
-TRAY_HEIGHT = RUN_CARD.height + 2 * TRAY_PAD
+RUN_TEXT = 20
+"""Text size beside a run's card tags (their text is 2 px smaller): a run is drawn
+as its ends ("9♦ – A♦"), not as a fan of small cards, so it reads on a phone."""
+TRAY_PAD = 6
+BADGE_RADIUS = 16
+TRAY_HEIGHT = 2 * BADGE_RADIUS + 2 * TRAY_PAD
+PART_GAP = 6
 RUN_GAP = 10
 RUN_LINE = TRAY_HEIGHT + 6
 RUNS_LEFT = MARGIN + 10
 RUNS_RIGHT = WIDTH - MARGIN - 10
 
 # --- hand image ---
-HAND_HEIGHT = 190
 HAND_CARD = PILE_CARD
 HAND_GAP = 6
 """Between two cards of the hand when they all fit without overlapping."""
 SUIT_GAP = 10
 """Extra room between two suits."""
-HAND_TOP = MARGIN + 32
-HAND_RIGHT = 632
-SIDE_X = 654
-HINT_Y = HAND_TOP + HAND_CARD.height + 17
+HAND_TOP = MARGIN + 40
+HAND_RIGHT = 596
+SIDE_X = 616
+HINT_Y = HAND_TOP + HAND_CARD.height + 18
+STATUS_Y = HINT_Y + 32
+HAND_HEIGHT = STATUS_Y + 22 + MARGIN
 
-LABEL = TextStyle(14, PALETTE.muted, bold=True)
+LABEL = TextStyle(18, PALETTE.muted, bold=True)
 NAME = TextStyle(19, PALETTE.text, bold=True)
-DETAIL = TextStyle(16, PALETTE.muted)
-PROSE = TextStyle(16, PALETTE.text)
-CAPTION = TextStyle(13, PALETTE.muted, bold=True)
-SMALL = TextStyle(12, PALETTE.muted, bold=True)
+DETAIL = TextStyle(18, PALETTE.muted)
+PROSE = TextStyle(18, PALETTE.text)
+CAPTION = TextStyle(18, PALETTE.muted, bold=True)
+SMALL = TextStyle(18, PALETTE.muted, bold=True)
 COUNT = TextStyle(20, PALETTE.text, bold=True)
 BIG_NUMBER = TextStyle(28, PALETTE.text, bold=True)
 TITLE = TextStyle(30, PALETTE.accent, bold=True)
-TAG = TextStyle(11, PALETTE.accent_ink, bold=True)
-RUN_ID = TextStyle(13, PALETTE.ink, bold=True)
+TAG = TextStyle(18, PALETTE.accent_ink, bold=True)
+RUN_STYLE = TextStyle(RUN_TEXT, PALETTE.text, bold=True)
+RUN_POINTS = TextStyle(RUN_TEXT, PALETTE.muted, bold=True)
 
 HAND_SUITS = "SHCD"
 """Suit order in a hand: alternating colours."""
@@ -158,12 +168,8 @@ class _Names:
     lang: Lang = "en"
 
     def __call__(self, player: str) -> str:
-        seat = next((i for i, s in enumerate(self.view.seats) if s.player == player), 0)
-        return display_name(player, self.names, seat, self.lang)
-
-
-def rank_text(card: Card) -> str:
-    return str(card)[:-1]
+        players = [seat.player for seat in self.view.seats]
+        return seat_name(player, players, self.names, self.lang)
 
 
 def card_sprite(
@@ -220,9 +226,12 @@ def _runs_text(lang: Lang, ids: Sequence[str], separator: str) -> str:
     return tr(lang, "runs {ids}", ids=joined)
 
 
-def _draw_count(image: Image.Image, x: float, middle: float, number: str, caption: str) -> None:
+def _draw_count(
+    image: Image.Image, x: float, middle: float, number: str, caption: str, room: float = WIDTH
+) -> None:
+    """A big number with its caption below, the caption cut to ``room``."""
     stamp_text(image, (x, middle - 9), number, BIG_NUMBER, "lm")
-    stamp_text(image, (x, middle + 16), caption, CAPTION, "lm")
+    stamp_text(image, (x, middle + 16), fit_text(caption, CAPTION, room), CAPTION, "lm")
 
 
 # --- prose with card tags ------------------------------------------------------------
@@ -398,7 +407,8 @@ def render_table(view: TakeView, names: Mapping[str, str], *, lang: Lang = "en")
 
 
 def _draw_stock(image: Image.Image, view: TakeView, lang: Lang) -> None:
-    stamp_text(image, (STOCK_X, LABEL_Y), tr(lang, "STOCK"), LABEL)
+    stock = fit_text(tr(lang, "STOCK"), LABEL, DISCARD_X - STOCK_X - 12)
+    stamp_text(image, (STOCK_X, LABEL_Y), stock, LABEL)
     stack, layers = card_stack(PILE_CARD, view.stock_size)
     if layers:
         place(image, stack, STOCK_X, CARDS_TOP)
@@ -409,7 +419,8 @@ def _draw_stock(image: Image.Image, view: TakeView, lang: Lang) -> None:
     caption = tr(lang, "cards") if view.stock_size else tr(lang, "empty")
     _draw_count(image, x, middle, str(view.stock_size), caption)
     if view.turned_over:
-        pill(image, (x - 2, CARDS_BOTTOM - 6), tr(lang, "TURNED OVER"), TAG, PALETTE.muted, 6)
+        turned = tr(lang, "TURNED OVER")
+        pill(image, (STOCK_X - 6, CARDS_BOTTOM - 8), turned, TAG, PALETTE.muted, 6)
 
 
 def _draw_discard(image: Image.Image, view: TakeView, lang: Lang) -> None:
@@ -628,8 +639,37 @@ class PlacedRun:
     held: tuple[Card, ...] = ()
 
 
-def run_width(cards: int) -> int:
-    return 2 * TRAY_PAD + BADGE_COLUMN + RUN_CARD.width + RUN_STEP * max(0, cards - 1)
+def run_parts(run: RunView | None, held: Sequence[Card] = ()) -> list[Image.Image | str]:
+    """What a run's tray shows after its badge: the first card's tag, a joker's tag
+    for each joker inside, a dash and the last card's tag; the held cards all."""
+    if run is None:
+        return [_tag((card, None), RUN_STYLE) for card in held]
+    tokens = list(zip(run.cards, run.stands_for, strict=True))
+    inner = [token for token in tokens[1:-1] if token[0].is_joker]
+    ends = [tokens[0], *inner, *tokens[1:][-1:]]
+    parts: list[Image.Image | str] = [_tag(token, RUN_STYLE) for token in ends]
+    if len(ends) > 1:
+        parts.insert(len(parts) - 1, "–")
+    return parts
+
+
+def _part_width(part: Image.Image | str) -> float:
+    return text_width(part, RUN_STYLE) if isinstance(part, str) else part.width
+
+
+def _trailer(run: RunView | None) -> str:
+    """The points after a run (a locked run shows a padlock instead)."""
+    return "" if run is None or run.locked else str(run.points)
+
+
+def run_width(run: RunView | None, held: Sequence[Card] = ()) -> int:
+    parts = run_parts(run, held)
+    width: float = 2 * TRAY_PAD + 2 * BADGE_RADIUS + PART_GAP
+    width += sum(_part_width(part) + PART_GAP for part in parts)
+    trailer = _trailer(run)
+    width += text_width(trailer, RUN_POINTS) + PART_GAP if trailer else 0
+    width += 16 + PART_GAP if run is not None and run.locked else 0
+    return round(width)
 
 
 def layout_runs(
@@ -640,13 +680,13 @@ def layout_runs(
 ) -> list[PlacedRun]:
     """Trays left to right, wrapping onto a new line when one doesn't fit; the held
     cards (if any) come last."""
-    items: list[tuple[RunView | None, int]] = [(run, len(run.cards)) for run in runs]
+    items: list[RunView | None] = list(runs)
     if held:
-        items.append((None, len(held)))
+        items.append(None)
     placed = []
     x, line = left, 0
-    for run, count in items:
-        width = run_width(count)
+    for run in items:
+        width = run_width(run, held)
         if x > left and x + width > right:
             x, line = left, line + 1
         placed.append(PlacedRun(run, x, line, width, () if run is not None else tuple(held)))
@@ -754,7 +794,7 @@ def _draw_lane_name(image: Image.Image, lane: Lane, middle: float, lang: Lang) -
 
 def _draw_lane_hand(image: Image.Image, lane: Lane, middle: float, lang: Lang) -> None:
     seat = lane.seat
-    tag = TAG.but(size=12)
+    tag = TAG
     if lane.place is not None:
         if lane.went_out:
             pill(image, (HAND_X, middle), tr(lang, "WENT OUT"), tag, PALETTE.accent, 8)
@@ -781,7 +821,7 @@ def _draw_lane_points(image: Image.Image, lane: Lane, middle: float, lang: Lang)
         stamp_text(image, (number_x, middle), str(laid), COUNT, "lm")
     else:
         no_runs = tr(lang, "no runs")
-        stamp_text(image, (LAID_X, middle), no_runs, DETAIL.but(fill=PALETTE.faint), "lm")
+        stamp_text(image, (LAID_X, middle), no_runs, DETAIL, "lm")
     winner = lane.place == 1
     style = COUNT.but(size=24, fill=PALETTE.accent if winner else PALETTE.text)
     number = str(lane.total)
@@ -797,32 +837,27 @@ def _draw_run(image: Image.Image, lane: Lane, placed: PlacedRun, top: int, lang:
     outline = PALETTE.accent if locked else None
     box = (placed.x, top, placed.x + placed.width, top + TRAY_HEIGHT)
     draw_rounded(image, box, 8, PALETTE.panel, outline, 2)
-    badge_x = placed.x + TRAY_PAD + BADGE_RADIUS + 1
-    cards_x = placed.x + TRAY_PAD + BADGE_COLUMN
-    cards_top = top + TRAY_PAD
+    middle = top + TRAY_HEIGHT / 2
+    badge_x = placed.x + TRAY_PAD + BADGE_RADIUS
     if run is None:
-        held = fit_text(tr(lang, "held"), SMALL, BADGE_COLUMN + TRAY_PAD)
-        stamp_text(image, (badge_x, top + TRAY_HEIGHT / 2), held, SMALL, "mm")
-        for k, card in enumerate(placed.held):
-            place(image, card_sprite(card, RUN_CARD, muted=True), cards_x + k * RUN_STEP, cards_top)
-        return
-    fill = PALETTE.accent if run.id in lane.highlight else PALETTE.text
-    badge(
-        image,
-        (badge_x, top + TRAY_PAD + BADGE_RADIUS + 1),
-        BADGE_RADIUS,
-        str(run.id),
-        fill,
-        PALETTE.ink,
-    )
-    below = top + TRAY_PAD + 2 * BADGE_RADIUS + 4
-    if locked:
-        lock = padlock(16, PALETTE.accent)
-        image.alpha_composite(lock, dest=(round(badge_x - lock.width / 2), below + 2))
+        label = tr(lang, "held")
+        stamp_text(image, (placed.x + TRAY_PAD, middle), label, RUN_POINTS, "lm")
+        x = placed.x + TRAY_PAD + text_width(label, RUN_POINTS) + PART_GAP
     else:
-        stamp_text(image, (badge_x, below + 10), str(run.points), SMALL, "mm")
-    for k, (card, stand) in enumerate(zip(run.cards, run.stands_for, strict=True)):
-        place(image, card_sprite(card, RUN_CARD, stand), cards_x + k * RUN_STEP, cards_top)
+        fill = PALETTE.accent if run.id in lane.highlight else PALETTE.text
+        badge(image, (badge_x, middle), BADGE_RADIUS, str(run.id), fill, PALETTE.ink)
+        x = badge_x + BADGE_RADIUS + PART_GAP
+    for part in run_parts(run, placed.held):
+        if isinstance(part, str):
+            stamp_text(image, (x, middle), part, RUN_STYLE, "lm")
+        else:
+            image.alpha_composite(part, dest=(round(x), round(middle - part.height / 2)))
+        x += _part_width(part) + PART_GAP
+    if run is not None and run.locked:
+        lock = padlock(16, PALETTE.accent)
+        image.alpha_composite(lock, dest=(round(x), round(middle - lock.height / 2)))
+    elif trailer := _trailer(run):
+        stamp_text(image, (x, middle), trailer, RUN_POINTS, "lm")
 
 
 # --- the hand ------------------------------------------------------------------------
@@ -842,8 +877,8 @@ def render_hand(view: TakeView, names: Mapping[str, str], *, lang: Lang = "en") 
     if cards:
         count = plural(lang, len(cards), "{n} CARD", "{n} CARDS")
         label += f" · {count} · {plural(lang, points, '{n} POINT', '{n} POINTS')}"
-    stamp_text(image, (INSET, LABEL_Y), label, LABEL)
-    _draw_status(image, view, name, INSET + text_width(label, LABEL) + 24)
+    stamp_text(image, (INSET, LABEL_Y), fit_text(label, LABEL, SIDE_X - 20 - INSET), LABEL)
+    _draw_status(image, view, name)
     if cards:
         _draw_hand_cards(image, view, cards, lang)
     else:
@@ -852,7 +887,8 @@ def render_hand(view: TakeView, names: Mapping[str, str], *, lang: Lang = "en") 
     return to_png(image)
 
 
-def _draw_status(image: Image.Image, view: TakeView, name: _Names, left: float) -> None:
+def _draw_status(image: Image.Image, view: TakeView, name: _Names) -> None:
+    """Whose turn it is, on a line of its own under the hand."""
     lang = name.lang
     if view.over:
         text, style = tr(lang, "match over"), DETAIL
@@ -871,8 +907,8 @@ def _draw_status(image: Image.Image, view: TakeView, name: _Names, left: float) 
         else:
             text = tr(lang, "{name} to play", name=who)
         style = DETAIL
-    right = SIDE_X - 20
-    stamp_text(image, (right, LABEL_Y + 7), fit_text(text, style, right - left), style, "rm")
+    room = SIDE_X - 20 - INSET
+    stamp_text(image, (INSET, STATUS_Y), fit_text(text, style, room), style, "lm")
 
 
 def hand_layout(cards: Sequence[Card], left: int = INSET, right: int = HAND_RIGHT) -> list[int]:
@@ -952,6 +988,36 @@ def _draw_hand_side(image: Image.Image, view: TakeView, lang: Lang) -> None:
     else:
         place(image, card_sprite(view.discard_top, HAND_CARD), x, HAND_TOP)
     number_x = x + HAND_CARD.width + 12
-    _draw_count(image, number_x, HAND_TOP + 26, str(view.discard_size), tr(lang, "pile"))
-    stock = tr(lang, "stock {n}", n=view.stock_size)
+    room = WIDTH - MARGIN - 8 - number_x
+    _draw_count(image, number_x, HAND_TOP + 26, str(view.discard_size), tr(lang, "pile"), room)
+    stock = fit_text(tr(lang, "stock {n}", n=view.stock_size), SMALL, WIDTH - MARGIN - 8 - x)
     stamp_text(image, (x, HINT_Y), stock, SMALL.but(fill=PALETTE.text), "lm")
+
+
+# --- sprites only this game draws ------------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def padlock(size: int, fill: RGBA) -> Image.Image:
+    """A closed padlock ``size`` pixels tall (a little narrower): a "locked" mark.
+    The keyhole is cut out (transparent)."""
+    s = SUPERSAMPLE
+    width = round(size * 0.8)
+    image, draw = supersampled(width, size)
+    w, h = width * s, size * s
+    body_top = h * 0.42
+    stroke = max(s, round(w * 0.16))
+    arc = (w * 0.2, h * 0.04, w * 0.8 - 1, body_top + h * 0.3)
+    draw.arc(arc, 180, 360, fill=fill, width=stroke)
+    legs = body_top - (arc[1] + arc[3]) / 2 + 1
+    for x in (arc[0], arc[2] - stroke + 1):
+        draw.rectangle(
+            (x, (arc[1] + arc[3]) / 2 - 1, x + stroke - 1, (arc[1] + arc[3]) / 2 + legs), fill
+        )
+    draw.rounded_rectangle((0, body_top, w - 1, h - 1), radius=round(w * 0.14), fill=fill)
+    hole = w * 0.11
+    cx, cy = w / 2, body_top + (h - body_top) * 0.42
+    clear = (0, 0, 0, 0)
+    draw.ellipse((cx - hole, cy - hole, cx + hole, cy + hole), fill=clear)
+    draw.polygon([(cx - hole * 0.6, cy), (cx + hole * 0.6, cy), (cx, cy + hole * 2.6)], fill=clear)
+    return downsample(image)

@@ -20,6 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 from bot.metrics import RENDER_SECONDS
+from bot.render.text import load_fonts
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ class RenderWorkers:
         return ProcessPoolExecutor(
             max_workers=self._processes,
             mp_context=context,
-            initializer=exit_with_parent,
+            initializer=start_worker,
             initargs=(os.getpid(),),
         )
 
@@ -67,6 +68,13 @@ class RenderWorkers:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+def start_worker(parent: int) -> None:
+    """Run in each worker as it starts: watch the bot process, and load the fonts (their
+    character maps take ~0.2 s to read, once, before the first table)."""
+    exit_with_parent(parent)
+    load_fonts()
 
 
 def exit_with_parent(parent: int) -> None:

@@ -8,36 +8,40 @@ import pytest
 from PIL import Image
 
 from bot.i18n.german import GERMAN
-from bot.render.common import (
+from bot.render.cards import (
     BIG_CARD,
-    PALETTE,
     ROW_CARD,
     SMALL_CARD,
-    TextStyle,
     card_stack,
-    chip,
-    chip_tower,
-    draw_rounded,
-    font,
-    for_font,
-    has_glyph,
-    join_words,
-    new_panel,
     number_card,
-    pill,
-    place,
     playing_card,
     suit_icon,
+)
+from bot.render.geschenkt import chip_tower
+from bot.render.output import to_png
+from bot.render.palette import PALETTE
+from bot.render.shapes import chip, draw_rounded, new_panel, place
+from bot.render.text import (
+    Face,
+    Run,
+    TextStyle,
+    face_for,
+    font,
+    join_words,
+    pill,
+    runs,
     text_width,
-    to_png,
+    uncovered,
 )
 
 
-def test_font_is_pillows_own_scalable_font() -> None:
+def test_main_font_scales_and_fallbacks_cover_other_scripts() -> None:
     small, large = font(12), font(40)
     assert small.getlength("35") < large.getlength("35")
-    assert has_glyph("A")
-    assert not has_glyph("日")
+    assert face_for("A") is Face.MAIN
+    assert face_for("日") is Face.CJK
+    assert face_for("ש") is Face.HEBREW
+    assert uncovered("A日ש\U000f0000") == "\U000f0000"
 
 
 def test_number_card_sprites_have_the_card_inside() -> None:
@@ -113,14 +117,14 @@ def test_join_words() -> None:
     assert join_words(["A", "B", "C"], "de") == "A, B und C"
 
 
-def test_german_text_is_drawn_as_german_spells_it_without_umlauts() -> None:
+def test_german_text_is_drawn_with_its_umlauts() -> None:
     style = TextStyle(20, (0, 0, 0, 255))
-    assert for_font("Zähler „Stöße“ – groß") == 'Zaehler "Stoesse" - gross'
-    assert for_font("TÜRKISCH, ZÜGE, Über, Ü") == "TUERKISCH, ZUEGE, Ueber, Ue"
-    assert text_width("Müll", style) == text_width("Muell", style)
+    assert runs("Zähler „Stöße“ – groß") == (Run(Face.MAIN, "Zähler „Stöße“ – groß"),)
+    assert text_width("Müll", style) != text_width("Muell", style)
 
 
 def test_every_german_letter_in_the_catalogue_can_be_drawn() -> None:
     german_letters = {char for text in GERMAN.values() for char in text if char in "äöüÄÖÜß"}
     assert german_letters, "the catalogue has German text"
-    assert all(has_glyph(char) for char in for_font("".join(german_letters) + "„“–"))
+    assert uncovered("".join(german_letters) + "„“–") == ""
+    assert all(face_for(char) is Face.MAIN for char in german_letters)

@@ -29,17 +29,6 @@ from bot.engines.draughts import (
     Ruleset,
     reason_text,
 )
-from bot.render.common import (
-    PALETTE,
-    TextStyle,
-    cross,
-    draw_arrow,
-    new_panel,
-    ring,
-    shrink_to_fit,
-    text_width,
-    wrap_text,
-)
 from bot.render.draughts import (
     HEIGHT,
     LOOKS,
@@ -47,6 +36,8 @@ from bot.render.draughts import (
     SQUARE,
     WARNING,
     WIDTH,
+    cross,
+    draw_arrow,
     notation_lines,
     piece_sprite,
     pieces_text,
@@ -56,6 +47,9 @@ from bot.render.draughts import (
     square_centre,
     square_origin,
 )
+from bot.render.palette import PALETTE
+from bot.render.shapes import new_panel, ring
+from bot.render.text import TextStyle, shrink_to_fit, text_width, wrap_text
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PLAYERS = ["w", "b"]
@@ -373,11 +367,11 @@ def test_a_long_king_capture_and_a_crowded_panel_still_fit() -> None:
 
 def test_long_notation_breaks_before_a_separator() -> None:
     style = TextStyle(19, PALETTE.text, bold=True)
-    lines = notation_lines("a1xa4xa8xd8xh8xh4xh1xd1xd4xd2", style, 120, 3)
+    lines = notation_lines("a1xa4xa8xd8xh8xh4xh1xd1xd4xd2", style, 150, 3)
     assert 1 < len(lines) <= 3
     assert "".join(lines) == "a1xa4xa8xd8xh8xh4xh1xd1xd4xd2"
     assert all(line.startswith("x") for line in lines[1:])
-    assert all(text_width(line, style) <= 120 for line in lines)
+    assert all(text_width(line, style) <= 150 for line in lines)
     assert notation_lines("c3-c4", style, 120, 3) == ["c3-c4"]
     cut = notation_lines("a1xa4xa8xd8xh8xh4xh1xd1xd4xd2" * 3, style, 120, 2)
     assert len(cut) == 2 and cut[-1].endswith("…")

@@ -23,19 +23,11 @@ from bot.engines.escalation import (
     EscalationView,
     PlayView,
 )
-from bot.render.common import (
-    PALETTE,
-    SMALL_CARD,
-    TextStyle,
-    card_back,
-    draw_text,
-    fanned_backs,
-    new_panel,
-    place_colour,
-    stamp_text,
-    turn_arrow,
-)
-from bot.render.escalation import LATEST_CARD, WIDTH, layout_round, render_table
+from bot.render.cards import SMALL_CARD, card_back, fanned_backs
+from bot.render.escalation import LATEST_CARD, WIDTH, layout_round, render_table, turn_arrow
+from bot.render.palette import PALETTE, place_colour
+from bot.render.shapes import new_panel
+from bot.render.text import TextStyle, draw_text, stamp_text
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NAMES = {

@@ -27,20 +27,13 @@ from bot.engines.give_and_take import (
     default_action,
 )
 from bot.i18n.german import GERMAN
-from bot.render.common import (
-    PALETTE,
-    SMALL_CARD,
-    empty_slot,
-    fit_name,
-    for_font,
-    has_glyph,
-    new_panel,
-)
+from bot.render.cards import SMALL_CARD
 from bot.render.give_and_take import (
     DUET_SPOTS,
     HEADLINE,
     SEAT_SPOTS,
     WIDTH,
+    empty_slot,
     ending_text,
     layout_ring,
     render_table,
@@ -48,6 +41,9 @@ from bot.render.give_and_take import (
     ring_extent,
     running_places,
 )
+from bot.render.palette import PALETTE
+from bot.render.shapes import new_panel
+from bot.render.text import fit_name, uncovered
 from tests.test_i18n import template_sites
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -500,7 +496,7 @@ def test_german_tables_render_with_their_own_words(scene: str) -> None:
 
 
 def test_german_image_words_use_only_glyphs_the_font_has() -> None:
-    """Umlauts are fine: `for_font` spells them out (ü → ue) when drawing."""
+    """Every German word drawn into images, umlauts and all, is in the fonts."""
     drawn: list[str] = []
     for site in template_sites():
         node = site.node
@@ -508,9 +504,7 @@ def test_german_image_words_use_only_glyphs_the_font_has() -> None:
             assert isinstance(node.value, str)
             drawn.append(node.value)
     assert drawn
-    missing = {
-        text: GERMAN[text] for text in drawn if not all(map(has_glyph, for_font(GERMAN[text])))
-    }
+    missing = {text: GERMAN[text] for text in drawn if uncovered(GERMAN[text])}
     assert missing == {}
 
 

@@ -31,19 +31,8 @@ from bot.engines.take import (
 )
 from bot.i18n import tr
 from bot.render import take as take_render
-from bot.render.common import (
-    PALETTE,
-    ROW_CARD,
-    SMALL_CARD,
-    card_tag,
-    for_font,
-    has_glyph,
-    joker_card,
-    padlock,
-    plain_card,
-    playing_card,
-    signed,
-)
+from bot.render.cards import ROW_CARD, SMALL_CARD, card_tag, joker_card, plain_card, playing_card
+from bot.render.palette import PALETTE
 from bot.render.take import (
     HAND_HEIGHT,
     PROSE,
@@ -57,10 +46,12 @@ from bot.render.take import (
     last_action_tokens,
     layout_prose,
     layout_runs,
+    padlock,
     render_hand,
     render_table,
     sentence,
 )
+from bot.render.text import signed, uncovered
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NAMES = {
@@ -482,7 +473,7 @@ def test_long_runs_for_every_player_still_fit() -> None:
         (
             "add 8C to 3",
             ["p1"],
-            ["Alice", "took", "run", "3", "from", "Bjorn", "Odegard", "with", "8C"],
+            ["Alice", "took", "run", "3", "from", "Bjørn", "Ødegård", "with", "8C"],
         ),
         ("add 6D to 3+7", [], ["Alice", "joined", "runs", "3", "and", "7", "with", "6D"]),
         ("shrug", [], ["Alice", "shrug"]),
@@ -493,7 +484,7 @@ def test_last_action_in_words(action: str, took_from: list[str], expected: list[
     view = view.model_copy(
         update={"last": LastView(player="p0", action=action, took_from=took_from)}
     )
-    tokens = last_action_tokens(view, _Names(view, NAMES), 400)
+    tokens = last_action_tokens(view, _Names(view, NAMES), 520)
     words = [
         token if isinstance(token, str) else (f"JK={token[1]}" if token[1] else str(token[0]))
         for token in tokens
@@ -510,7 +501,7 @@ def test_last_action_in_words(action: str, took_from: list[str], expected: list[
         (
             "add 8C to 3",
             ["p1"],
-            ["Alice", "übernahm", "Reihe", "3", "von", "Bjorn", "Odegard", "mit", "8C"],
+            ["Alice", "übernahm", "Reihe", "3", "von", "Bjørn", "Ødegård", "mit", "8C"],
         ),
         ("add 6D to 3+7", [], ["Alice", "verband", "Reihen", "3", "und", "7", "mit", "6D"]),
     ],
@@ -522,7 +513,7 @@ def test_last_action_in_german_words(
     view = view.model_copy(
         update={"last": LastView(player="p0", action=action, took_from=took_from)}
     )
-    tokens = last_action_tokens(view, _Names(view, NAMES, "de"), 400)
+    tokens = last_action_tokens(view, _Names(view, NAMES, "de"), 520)
     words = [token if isinstance(token, str) else str(token[0]) for token in tokens]
     assert words == expected
 
@@ -546,15 +537,10 @@ def _image_templates() -> list[str]:
 
 
 def test_german_image_words_use_only_letters_the_font_draws() -> None:
-    """The bundled font has no umlauts, but `for_font` spells them out (ü → ue) when
-    drawing: every German word drawn into images ends up in letters the font has."""
+    """Every German word drawn into images, umlauts and all, is in the fonts."""
     templates = _image_templates()
     assert len(templates) > 50
-    undrawable = {
-        text: tr("de", text)
-        for text in templates
-        if not all(map(has_glyph, for_font(tr("de", text))))
-    }
+    undrawable = {text: tr("de", text) for text in templates if uncovered(tr("de", text))}
     assert undrawable == {}
 
 
@@ -651,4 +637,4 @@ def test_card_tags_plain_cards_and_padlocks() -> None:
     lock = padlock(20, PALETTE.accent)
     assert lock.size == (16, 20)
     assert lock.getchannel("A").getbbox() is not None
-    assert [signed(n) for n in (5, 0, -3)] == ["+5", "0", "-3"]
+    assert [signed(n) for n in (5, 0, -3)] == ["+5", "0", "−3"]

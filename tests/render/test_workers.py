@@ -9,7 +9,21 @@ import time
 
 from bot.engines.geschenkt import ENGINE
 from bot.render.geschenkt import render_table
+from bot.render.text import Face, character_map
 from bot.render.workers import RenderWorkers
+
+
+def character_maps_loaded() -> int:
+    """In a render worker: how many faces' character maps it has read."""
+    return character_map.cache_info().currsize
+
+
+async def test_a_render_worker_loads_the_fonts_as_it_starts() -> None:
+    workers = RenderWorkers(processes=1)
+    try:
+        assert await workers.run(character_maps_loaded) == len(Face)
+    finally:
+        workers.close()
 
 
 async def test_a_render_process_draws_the_same_png_as_the_bot_process() -> None:

@@ -1,0 +1,478 @@
+"""Fonts and text for the table images: every name and language drawn as written.
+
+The fonts come from two font packages (both SIL Open Font License 1.1):
+``manimgx-fonts`` (Noto Sans, the main face: Latin with every European accent, Greek,
+Cyrillic; Noto Sans Arabic and Hebrew; Noto Emoji, monochrome; Noto Sans Symbols) and
+``noto-cjk-sans-jp-regular`` (Noto Sans CJK: Chinese, Japanese, Korean). A text is cut
+into runs of characters, each drawn in the first face whose character map has them;
+Arabic and Hebrew runs are laid out right to left and shaped by Pillow's raqm layout.
+A character no face has is replaced by U+FFFD, and only that character.
+
+Bold is the variable faces' own weight axis (700); the CJK face has one weight, so it
+gets a thin stroke of its own colour instead. Character maps and faces load once per
+process (`load_fonts` is a render worker's initializer) and are cached after that.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import cache, lru_cache
+from importlib.resources import files
+from pathlib import Path
+from typing import NamedTuple
+
+from fontTools.ttLib import TTFont
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.i18n import Lang, tr
+from bot.render.palette import PALETTE, RGBA, Point
+from bot.render.shapes import Sprite, disc, draw_rounded, place
+
+
+class Face(IntEnum):
+    """The faces in the order a character looks for one: the main face first."""
+
+    MAIN = 0
+    ARABIC = 1
+    HEBREW = 2
+    CJK = 3
+    EMOJI = 4
+    SYMBOLS = 5
+
+
+FONT_FILES: dict[Face, tuple[str, str]] = {
+    Face.MAIN: ("manimgx_fonts", "NotoSans[wght].ttf"),
+    Face.ARABIC: ("manimgx_fonts", "NotoSansArabic[wght].ttf"),
+    Face.HEBREW: ("manimgx_fonts", "NotoSansHebrew[wght].ttf"),
+    Face.CJK: ("noto_cjk_sans_jp_regular", "NotoSansCJKjp-Regular.otf"),
+    Face.EMOJI: ("manimgx_fonts", "NotoEmoji[wght].ttf"),
+    Face.SYMBOLS: ("manimgx_fonts", "NotoSansSymbols[wght].ttf"),
+}
+"""(package, file) of each face."""
+
+RIGHT_TO_LEFT = frozenset({Face.ARABIC, Face.HEBREW})
+SPACED = frozenset({Face.MAIN, *RIGHT_TO_LEFT})
+"""Faces whose runs keep the spaces after them (between right-to-left words, the
+space is part of the right-to-left text); after another face's run a space is drawn
+by the main face (an emoji face's space is as wide as an emoji)."""
+BOLD_WEIGHT = 700
+REPLACEMENT = "\ufffd"
+"""Drawn (by the main face) in place of a character no face has."""
+ELLIPSIS = "…"
+MIN_TEXT_SIZE = 18
+"""The smallest text on an 800-px-wide image: 9 px when Discord shows it 400 px wide
+on a phone."""
+
+
+def font_path(face: Face) -> Path:
+    package, name = FONT_FILES[face]
+    return Path(str(files(package) / name))
+
+
+@cache
+def character_map(face: Face) -> frozenset[int]:
+    """The code points ``face`` has a glyph for (its best cmap table)."""
+    font = TTFont(font_path(face), lazy=True)
+    try:
+        return frozenset(font.getBestCmap())
+    finally:
+        font.close()
+
+
+def load_fonts() -> None:
+    """Read every face's character map and load the main face: run once in each render
+    worker, so no table pays for it."""
+    for face in Face:
+        character_map(face)
+    face_font(Face.MAIN, 20, False)
+
+
+@cache
+def _is_variable(face: Face) -> bool:
+    try:
+        return bool(face_font(face, 16, False).get_variation_axes())
+    except OSError:
+        return False
+
+
+@lru_cache(maxsize=256)
+def face_font(face: Face, size: int, bold: bool) -> ImageFont.FreeTypeFont:
+    """``face`` at ``size`` pixels; bold through its weight axis where it has one."""
+    engine = ImageFont.Layout.RAQM if face in RIGHT_TO_LEFT else ImageFont.Layout.BASIC
+    font = ImageFont.truetype(font_path(face), size, layout_engine=engine)
+    if bold and _is_variable(face):
+        font.set_variation_by_axes([BOLD_WEIGHT])
+    return font
+
+
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The main face at ``size`` pixels."""
+    return face_font(Face.MAIN, size, bold)
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    size: int
+    fill: RGBA = PALETTE.text
+    bold: bool = False
+
+    def stroke(self, face: Face = Face.MAIN) -> float:
+        """Faux bold for a face without a weight axis: a stroke of the text's own
+        colour, ~3.5 % of the size."""
+        if not self.bold or _is_variable(face):
+            return 0.0
+        return round(self.size * 0.035, 2)
+
+    def but(self, *, fill: RGBA | None = None, size: int | None = None) -> TextStyle:
+        return TextStyle(size or self.size, fill or self.fill, self.bold)
+
+
+# --- runs of characters -----------------------------------------------------------
+
+
+class Run(NamedTuple):
+    face: Face
+    text: str
+
+
+@lru_cache(maxsize=8192)
+def face_for(char: str) -> Face | None:
+    """The first face with a glyph for ``char``; None if no face has one."""
+    code = ord(char)
+    for face in Face:
+        if code in character_map(face):
+            return face
+    return None
+
+
+def uncovered(text: str) -> str:
+    """The characters of ``text`` no face has a glyph for (drawn as `REPLACEMENT`);
+    spaces, marks and joiners aside."""
+    return "".join(
+        char
+        for char in text
+        if not char.isspace() and not _joins_previous(char) and face_for(char) is None
+    )
+
+
+def _joins_previous(char: str) -> bool:
+    """Marks, joiners and variation selectors belong to the character before them."""
+    return unicodedata.category(char) in {"Mn", "Me", "Cf"}
+
+
+@lru_cache(maxsize=4096)
+def runs(text: str) -> tuple[Run, ...]:
+    """``text`` cut into runs of one face each, in the order they are drawn left to
+    right (right-to-left runs are laid out by raqm inside themselves; a sequence of
+    them, spaces between, is put in reverse). Spaces stay in a `SPACED` run; a
+    mark or joiner the run's face lacks is dropped; an uncovered character becomes
+    `REPLACEMENT`."""
+    faces: list[Face] = []
+    texts: list[str] = []
+    for char in text:
+        if faces and char == " " and faces[-1] in SPACED:
+            texts[-1] += char
+            continue
+        if faces and _joins_previous(char):
+            if ord(char) in character_map(faces[-1]):
+                texts[-1] += char
+            continue
+        if _joins_previous(char):
+            continue
+        found = face_for(char)
+        face, char = (found, char) if found is not None else (Face.MAIN, REPLACEMENT)
+        if faces and faces[-1] == face:
+            texts[-1] += char
+        else:
+            faces.append(face)
+            texts.append(char)
+    return _visual_order([Run(f, t) for f, t in zip(faces, texts, strict=True)])
+
+
+def _visual_order(logical: Sequence[Run]) -> tuple[Run, ...]:
+    """Reverse each sequence of right-to-left runs (a base left-to-right line); the
+    spaces trailing such a run move out of it, so they stay between the words."""
+    result: list[Run] = []
+    group: list[Run] = []
+    for run in logical:
+        if run.face in RIGHT_TO_LEFT:
+            body = run.text.rstrip(" ")
+            trailing = run.text[len(body) :]
+            group.append(Run(run.face, body))
+            if trailing:
+                group.append(Run(Face.MAIN, trailing))
+            continue
+        if group and not run.text.strip():
+            group.append(run)
+            continue
+        result.extend(_flush(group))
+        group = []
+        result.append(run)
+    result.extend(_flush(group))
+    return _merged(result)
+
+
+def _merged(parts: list[Run]) -> tuple[Run, ...]:
+    """Neighbouring left-to-right runs of one face as one run."""
+    merged: list[Run] = []
+    for run in parts:
+        if merged and merged[-1].face == run.face and run.face not in RIGHT_TO_LEFT:
+            merged[-1] = Run(run.face, merged[-1].text + run.text)
+        else:
+            merged.append(run)
+    return tuple(merged)
+
+
+def _flush(group: list[Run]) -> list[Run]:
+    """A right-to-left sequence in visual order, spaces at its end kept at the end."""
+    while group and not group[-1].text.strip():
+        tail = group.pop()
+        return [*_flush(group), tail]
+    return group[::-1]
+
+
+def _run_font(run: Run, style: TextStyle) -> ImageFont.FreeTypeFont:
+    return face_font(run.face, style.size, style.bold)
+
+
+def _direction(run: Run) -> str | None:
+    return "rtl" if run.face in RIGHT_TO_LEFT else None
+
+
+def _is_plain(parts: tuple[Run, ...]) -> bool:
+    """One run in the main face: Pillow lays it out as usual."""
+    return len(parts) == 1 and parts[0].face == Face.MAIN
+
+
+def _run_width(run: Run, style: TextStyle) -> float:
+    font = _run_font(run, style)
+    return font.getlength(run.text, direction=_direction(run)) + 2 * style.stroke(run.face)
+
+
+# --- measuring and drawing ---------------------------------------------------------
+
+
+def text_width(text: str, style: TextStyle) -> float:
+    return sum(_run_width(run, style) for run in runs(text))
+
+
+def _baseline_offset(anchor: str, style: TextStyle) -> float:
+    """How far below the anchor's y the baseline is, by the main face's metrics (so
+    runs of every face share one baseline)."""
+    ascent, descent = font(style.size, style.bold).getmetrics()
+    return {"a": ascent, "m": (ascent - descent) / 2, "s": 0.0, "d": -descent}[anchor[1]]
+
+
+def _left_offset(anchor: str, width: float) -> float:
+    return {"l": 0.0, "m": width / 2, "r": width}[anchor[0]]
+
+
+def _placed_runs(
+    text: str, style: TextStyle, xy: Point, anchor: str
+) -> list[tuple[Run, float, float]]:
+    """Each run with the (x, baseline) it is drawn at (anchor "ls")."""
+    parts = runs(text)
+    widths = [_run_width(run, style) for run in parts]
+    x = xy[0] - _left_offset(anchor, sum(widths))
+    baseline = xy[1] + _baseline_offset(anchor, style)
+    placed = []
+    for run, width in zip(parts, widths, strict=True):
+        placed.append((run, x + style.stroke(run.face), baseline))
+        x += width
+    return placed
+
+
+def text_bbox(text: str, style: TextStyle, anchor: str = "la") -> tuple[float, float, float, float]:
+    """The inked box of ``text`` drawn at (0, 0) with ``anchor``."""
+    parts = runs(text)
+    if _is_plain(parts):
+        return font(style.size, style.bold).getbbox(parts[0].text, anchor=anchor)
+    boxes = []
+    for run, x, y in _placed_runs(text, style, (0.0, 0.0), anchor):
+        stroke = style.stroke(run.face)
+        left, top, right, bottom = _run_font(run, style).getbbox(
+            run.text, anchor="ls", stroke_width=stroke, direction=_direction(run)
+        )
+        boxes.append((left + x, top + y, right + x, bottom + y))
+    if not boxes:
+        return (0.0, 0.0, 0.0, 0.0)
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw, xy: Point, text: str, style: TextStyle, anchor: str = "la"
+) -> None:
+    """Draw ``text`` with a Pillow anchor ("la" left-ascender, "lm" left-middle, ...)."""
+    parts = runs(text)
+    if _is_plain(parts):
+        draw.text(
+            xy, parts[0].text, font=font(style.size, style.bold), fill=style.fill, anchor=anchor
+        )
+        return
+    for run, x, y in _placed_runs(text, style, xy, anchor):
+        stroke = style.stroke(run.face)
+        draw.text(
+            (x, y),
+            run.text,
+            font=_run_font(run, style),
+            fill=style.fill,
+            anchor="ls",
+            direction=_direction(run),
+            stroke_width=stroke,
+            stroke_fill=style.fill,
+        )
+
+
+def draw_centered(draw: ImageDraw.ImageDraw, center: Point, text: str, style: TextStyle) -> None:
+    """Draw ``text`` with its inked box centred on ``center`` (exact for digits)."""
+    left, top, right, bottom = text_bbox(text, style, "ls")
+    x = center[0] - (left + right) / 2
+    y = center[1] - (top + bottom) / 2
+    draw_text(draw, (round(x), round(y)), text, style, anchor="ls")
+
+
+@lru_cache(maxsize=512)
+def text_sprite(text: str, style: TextStyle, anchor: str = "la") -> Sprite:
+    """``text`` drawn once on a transparent canvas (cached): its (dx, dy) is the
+    anchor point, as in `draw_text`. Labels that recur on every table (captions,
+    counts, names) then cost a composite instead of a FreeType render."""
+    left, top, right, bottom = text_bbox(text, style, anchor)
+    dx, dy = 1 - math.floor(left), 1 - math.floor(top)
+    size = (max(1, math.ceil(right) + dx + 1), max(1, math.ceil(bottom) + dy + 1))
+    # Transparent in the text's own colour, so anti-aliased edges keep that colour.
+    image = Image.new("RGBA", size, (*style.fill[:3], 0))
+    draw_text(ImageDraw.Draw(image), (dx, dy), text, style, anchor)
+    return Sprite(image, dx, dy)
+
+
+def stamp_text(
+    base: Image.Image, xy: Point, text: str, style: TextStyle, anchor: str = "la"
+) -> None:
+    """Like `draw_text` (position rounded to whole pixels), through `text_sprite`."""
+    if text:
+        place(base, text_sprite(text, style, anchor), xy[0], xy[1])
+
+
+# --- labels ----------------------------------------------------------------------
+
+
+def badge(base: Image.Image, center: Point, radius: int, text: str, fill: RGBA, ink: RGBA) -> None:
+    """A filled disc with short ``text`` (e.g. a place "1") in its middle, the text no
+    smaller than `MIN_TEXT_SIZE`."""
+    base.alpha_composite(
+        disc(radius, fill), dest=(round(center[0]) - radius, round(center[1]) - radius)
+    )
+    style = TextStyle(max(MIN_TEXT_SIZE, round(radius * 1.15)), ink, bold=True)
+    draw_centered(ImageDraw.Draw(base), (round(center[0]), round(center[1])), text, style)
+
+
+def pill(
+    base: Image.Image, xy: Point, text: str, style: TextStyle, fill: RGBA, pad_x: int = 8
+) -> int:
+    """A rounded label with ``text``, its left edge at x and vertically centred on y;
+    returns its width."""
+    height = round(style.size * 1.45)
+    width = round(text_width(text, style)) + 2 * pad_x
+    left, top = round(xy[0]), round(xy[1] - height / 2)
+    draw_rounded(base, (left, top, left + width, top + height), height // 2, fill)
+    draw_centered(ImageDraw.Draw(base), (left + width / 2, top + height / 2), text, style)
+    return width
+
+
+# --- fitting -----------------------------------------------------------------------
+
+
+def fit_text(text: str, style: TextStyle, max_width: float) -> str:
+    """``text`` cut (with an ellipsis) to the longest prefix that fits ``max_width``;
+    a cut never splits a letter from its marks."""
+    if text_width(text, style) <= max_width:
+        return text
+    stops = [k for k in range(1, len(text)) if not _joins_previous(text[k])]
+    low, high = 0, len(stops)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if text_width(text[: stops[mid - 1]].rstrip() + ELLIPSIS, style) <= max_width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[: stops[low - 1]].rstrip() + ELLIPSIS if low else ELLIPSIS
+
+
+def wrap_text(
+    text: str, style: TextStyle, max_width: float, max_lines: int | None = None
+) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``max_width`` (a word too
+    long for a line is cut with an ellipsis); with ``max_lines``, what doesn't fit on
+    the last line is cut with an ellipsis too. No lines for blank text."""
+    lines: list[str] = []
+    for word in text.split():
+        trial = f"{lines[-1]} {word}" if lines else word
+        if lines and text_width(trial, style) <= max_width:
+            lines[-1] = trial
+        else:
+            lines.append(word)
+    if max_lines is not None and len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1 :])]
+    return [fit_text(line, style, max_width) for line in lines]
+
+
+def shrink_to_fit(text: str, style: TextStyle, max_width: float, min_size: int) -> TextStyle:
+    """``style`` at the largest size (down to ``min_size``) at which ``text`` fits
+    ``max_width``; at ``min_size`` if it fits at none (then cut it with `fit_text`)."""
+    size = style.size
+    while size > min_size and text_width(text, style.but(size=size)) > max_width:
+        size -= 1
+    return style.but(size=size)
+
+
+def fit_name(template: str, name: str, style: TextStyle, max_width: float) -> str:
+    """``template`` with ``name`` put in for its "{}", the name cut short (never the
+    rest of the line) so that the whole line fits ``max_width``: "Waiting for Jo…: Go"."""
+    room = max_width - text_width(template.replace("{}", ""), style)
+    return template.replace("{}", fit_text(name, style, max(room, 0.0)))
+
+
+# --- names and words ---------------------------------------------------------------
+
+
+def clean_name(text: str) -> str:
+    """A name as drawn: line breaks, tabs and other control characters become spaces,
+    runs of spaces one space."""
+    spaced = "".join(
+        " " if unicodedata.category(ch) in {"Cc", "Zs", "Zl", "Zp"} else ch for ch in text
+    )
+    return " ".join(spaced.split())
+
+
+def display_name(player: str, names: Mapping[str, str], seat: int, lang: Lang) -> str:
+    """The name to print for ``player``: ``names[player]`` as written (else the id);
+    "Player <seat + 1>" in ``lang`` only if it is blank."""
+    cleaned = clean_name(names.get(player, player))
+    return cleaned or tr(lang, "Player {n}", n=seat + 1)
+
+
+def seat_name(player: str, players: Sequence[str], names: Mapping[str, str], lang: Lang) -> str:
+    """`display_name` of ``player`` at its seat among ``players`` (in seat order)."""
+    seat = players.index(player) if player in players else 0
+    return display_name(player, names, seat, lang)
+
+
+def join_words(words: Sequence[str], lang: Lang) -> str:
+    """Join for prose in ``lang``: "A", "A and B", "A, B and C"."""
+    if len(words) <= 1:
+        return "".join(words)
+    return tr(lang, "{names} and {last}", names=", ".join(words[:-1]), last=words[-1])
+
+
+def signed(number: int) -> str:
+    """The number with its sign: +5, −3 (a true minus), 0."""
+    return f"+{number}" if number > 0 else f"−{-number}" if number < 0 else "0"

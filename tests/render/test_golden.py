@@ -1,0 +1,76 @@
+"""Golden images: each fixed scene of `golden_scenes`, drawn now, against the PNG kept
+in tests/render/golden/, compared as decoded pixels with a small tolerance (so a new
+Pillow or zlib that encodes the same pixels differently still passes).
+
+A change of look is a reviewed diff: run ``UPDATE_GOLDEN=1 python -m pytest
+tests/render/test_golden.py`` to write the new images, look at them, commit them.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
+
+from bot.render.text import TextStyle, draw_text
+from tests.render.golden_scenes import GoldenScene, all_scenes
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+CHANNEL_TOLERANCE = 32
+"""A pixel differs when one of its channels is off by more than this (of 255)."""
+MAX_DIFFERING_PIXELS = 8
+"""At most this many pixels may differ (a glyph's edge after a FreeType update); one
+changed digit differs in dozens."""
+MAX_BYTES = 150_000
+
+SCENES = all_scenes()
+
+
+def decoded(png: bytes) -> Image.Image:
+    with Image.open(io.BytesIO(png)) as image:
+        return image.convert("RGBA")
+
+
+def differing_pixels(expected: Image.Image, actual: Image.Image) -> int:
+    """How many pixels have a channel off by more than `CHANNEL_TOLERANCE`."""
+    difference = ImageChops.difference(expected, actual)
+    worst = difference.getchannel("R")
+    for band in "GBA":
+        worst = ImageChops.lighter(worst, difference.getchannel(band))
+    histogram = worst.histogram()
+    return sum(histogram[CHANNEL_TOLERANCE + 1 :])
+
+
+def test_a_changed_number_is_a_difference() -> None:
+    golden = decoded((GOLDEN / "take-middle.png").read_bytes())
+    changed = golden.copy()
+    draw_text(ImageDraw.Draw(changed), (400, 40), "7", TextStyle(20))
+    assert differing_pixels(golden, golden) == 0
+    assert differing_pixels(golden, changed) > MAX_DIFFERING_PIXELS
+
+
+def test_the_scenes_cover_every_game_in_english_german_and_hard_names() -> None:
+    names = {scene.name for scene in SCENES}
+    for game in ("geschenkt", "give_and_take", "escalation", "take", "draughts"):
+        assert {f"{game}-middle", f"{game}-end", f"{game}-middle-de", f"{game}-hard-names"} <= names
+
+
+@pytest.mark.parametrize("scene", SCENES, ids=lambda scene: scene.name)
+def test_image_matches_its_golden_image(scene: GoldenScene) -> None:
+    png = scene.render()
+    assert png is not None
+    assert len(png) < MAX_BYTES
+    path = GOLDEN / f"{scene.name}.png"
+    if UPDATE:
+        path.write_bytes(png)
+    assert path.exists(), f"no golden image {path.name}: run with UPDATE_GOLDEN=1"
+    expected, actual = decoded(path.read_bytes()), decoded(png)
+    assert actual.size == expected.size
+    assert differing_pixels(expected, actual) <= MAX_DIFFERING_PIXELS, (
+        f"{scene.name} looks different from {path.name}; if that is intended, "
+        "run with UPDATE_GOLDEN=1 and review the new image"
+    )

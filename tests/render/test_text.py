@@ -1,0 +1,137 @@
+"""Names and words drawn as written: per-run fonts, shaping, fitting by width."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image, ImageDraw
+
+from bot.i18n import tr
+from bot.render.palette import PALETTE
+from bot.render.text import (
+    REPLACEMENT,
+    Face,
+    Run,
+    TextStyle,
+    character_map,
+    display_name,
+    draw_text,
+    fit_text,
+    runs,
+    seat_name,
+    signed,
+    text_width,
+    uncovered,
+)
+
+HARD_NAMES = [
+    "Zoë",
+    "Søren",
+    "Łukasz",
+    "Дмитрий",
+    "Γιώργος",
+    "山田太郎",
+    "김민준",
+    "محمد",
+    "שרה",
+    "🎲 Dice",
+    "Ñandú Ümlaut Straße",
+    "🤖 Normal",
+]
+STYLE = TextStyle(24, PALETTE.text, bold=True)
+
+
+def ink(text: str, style: TextStyle = STYLE) -> Image.Image:
+    """``text`` drawn white on black, cropped to its ink."""
+    image = Image.new("RGBA", (round(text_width(text, style)) + 40, 60), (0, 0, 0, 255))
+    draw_text(ImageDraw.Draw(image), (20, 30), text, style.but(fill=(255, 255, 255, 255)), "lm")
+    box = image.convert("L").getbbox()
+    assert box is not None, f"nothing drawn for {text!r}"
+    return image.crop(box)
+
+
+@pytest.mark.parametrize("name", HARD_NAMES)
+def test_every_character_of_a_hard_name_is_in_its_runs_font(name: str) -> None:
+    assert display_name("p", {"p": name}, 0, "en") == name
+    assert uncovered(name) == ""
+    drawn = runs(name)
+    assert "".join(run.text for run in drawn).replace(" ", "") != ""
+    for run in drawn:
+        assert REPLACEMENT not in run.text
+        missing = [ch for ch in run.text if ch != " " and ord(ch) not in character_map(run.face)]
+        assert missing == [], f"{name!r}: {missing} not in {run.face.name}"
+    assert sorted("".join(run.text for run in drawn)) == sorted(name)
+
+
+@pytest.mark.parametrize(
+    ("name", "face"),
+    [("山田太郎", Face.CJK), ("김민준", Face.CJK), ("محمد", Face.ARABIC), ("שרה", Face.HEBREW)],
+)
+def test_other_scripts_take_their_own_face(name: str, face: Face) -> None:
+    assert runs(name) == (Run(face, name),)
+
+
+def test_an_emoji_takes_the_emoji_face_and_the_words_the_main_one() -> None:
+    assert runs("🎲 Dice") == (Run(Face.EMOJI, "🎲"), Run(Face.MAIN, " Dice"))
+
+
+def test_right_to_left_words_are_set_right_to_left_in_a_left_to_right_line() -> None:
+    assert runs("Ali محمد שרה!") == (
+        Run(Face.MAIN, "Ali "),
+        Run(Face.HEBREW, "שרה"),
+        Run(Face.MAIN, " "),
+        Run(Face.ARABIC, "محمد"),
+        Run(Face.MAIN, "!"),
+    )
+
+
+def test_arabic_is_shaped() -> None:
+    """Joined letters differ from the same letters kept apart by non-joiners."""
+    apart = "\u200c".join("محمد")
+    assert runs(apart) == (Run(Face.ARABIC, apart),)
+    assert ink("محمد").tobytes() != ink(apart).tobytes()
+
+
+def test_only_an_uncovered_character_is_replaced() -> None:
+    name = "Ann\U000f0000a"
+    assert uncovered(name) == "\U000f0000"
+    assert runs(name) == (Run(Face.MAIN, f"Ann{REPLACEMENT}a"),)
+    assert display_name("p", {"p": name}, 0, "en") == name
+
+
+def test_a_blank_name_is_the_seat_and_a_messy_one_is_tidied() -> None:
+    assert display_name("p", {"p": "  Zoë\n\tB  "}, 2, "en") == "Zoë B"
+    assert display_name("p", {"p": "\n\t "}, 2, "de") == "Spieler 3"
+
+
+@pytest.mark.parametrize("name", ["山田太郎" * 8, "The Grand Duchess of Luxembourg!", "محمد" * 8])
+def test_a_long_name_is_cut_by_width_with_an_ellipsis(name: str) -> None:
+    fitted = fit_text(name, STYLE, 200)
+    assert fitted.endswith("…")
+    assert text_width(fitted, STYLE) <= 200
+    assert name.startswith(fitted[:-1])
+
+
+def test_german_words_are_drawn_with_their_umlauts() -> None:
+    for word in ["ZÜGE", "Weiß am Zug", "TÜRKISCH", tr("de", "Player {n}", n=1)]:
+        assert uncovered(word) == ""
+        assert runs(word) == (Run(Face.MAIN, word),)
+    assert ink("ZÜGE").tobytes() != ink("ZUGE").tobytes()
+    assert ink("ZÜGE").height > ink("ZUGE").height  # the dots are drawn
+
+
+def test_every_hard_name_draws_ink_unlike_the_replacement() -> None:
+    box = ink(REPLACEMENT)
+    for name in HARD_NAMES:
+        drawn = ink(name)
+        assert drawn.size != box.size or drawn.tobytes() != box.tobytes()
+
+
+def test_a_seat_name_falls_back_to_its_seat_number() -> None:
+    players = ["a", "b", "c"]
+    assert seat_name("b", players, {"b": "Søren"}, "en") == "Søren"
+    assert seat_name("c", players, {"c": " "}, "en") == "Player 3"
+    assert seat_name("c", players, {"c": ""}, "de") == "Spieler 3"
+
+
+def test_signed_numbers_use_a_true_minus() -> None:
+    assert [signed(n) for n in (5, 0, -3)] == ["+5", "0", "−3"]
