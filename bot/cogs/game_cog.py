@@ -1,4 +1,5 @@
-"""The generic game cog: slash commands and click dispatch for any registered game.
+"""The generic game cog: one registered game's slash commands (its clicks are in
+`bot.cogs.clicks`).
 
 Every interaction follows one path: load the channel's table, check the click is for
 this game (and, where `bot.cogs.verbs` says so, this revision), apply the change (the
@@ -10,8 +11,6 @@ stored game unchanged.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,54 +18,33 @@ from discord import app_commands
 from pydantic import BaseModel
 
 from bot import table_life
-from bot.ai import Level
-from bot.cogs.components import Click, Pick, chosen_in_message
-from bot.cogs.errors import answering_errors
 from bot.cogs.interactions import (
     Interaction,
     answer_privately,
     can_manage_messages,
-    chosen_level,
-    is_ephemeral,
-    message_id_of,
     person_of,
     place_of,
     player_of,
     public_lang,
     user_lang,
 )
-from bot.cogs.messages import Messages
-from bot.cogs.options import check_options
-from bot.cogs.panels import editable_until
-from bot.cogs.table_flow import TableFlow
-from bot.cogs.verbs import LOBBY_VERBS, PANEL_VERBS, STALE_POLICY, Verb, as_verb
-from bot.engines.base import GameError, IllegalAction, PlayerId
+from bot.engines.base import GameError
 from bot.games import GameSpec
 from bot.i18n import N_, tr
 from bot.render import embeds
 from bot.store import Stored, TableSetAside
 from bot.table import Table
-from bot.texts import Picks
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
-
-LOCK_WAIT_SECONDS = 1.0
-"""How long a click waits for the one before it in the same channel. Discord drops an
-answer after 3 s, and a store call may take up to 1.5 s when Redis stalls, so a click
-queued longer is told the table is busy instead of being answered too late."""
+from bot.cogs.clicks import ClickHandling
 
 
-class GameCog:
+class GameCog(ClickHandling):
     """Slash commands and clicks for one registered game."""
 
     def __init__(self, bot: TableBot, spec: GameSpec[Any, Any, Any]) -> None:
-        self.bot = bot
-        self.spec = spec
-        self.adapter = spec.adapter
-        self.engine = spec.engine
-        self.messages = Messages(self.adapter, bot.renderer)
-        self.flow = TableFlow(bot, spec, self.messages)
+        super().__init__(bot, spec)
         self.group = app_commands.Group(
             name=self.engine.name,
             description=app_commands.locale_str(
@@ -285,282 +263,3 @@ class GameCog:
             interaction, tr(user_lang(interaction), "You played `{move}`.", move=move)
         )
         await self.flow.show(table, state, rev)
-
-    # ----- clicks -----------------------------------------------------------
-
-    async def on_click(self, interaction: Interaction, click: Click) -> None:
-        await self._handle(interaction, self._dispatch_click, interaction, click)
-
-    async def _dispatch_click(self, interaction: Interaction, click: Click) -> None:
-        verb = as_verb(click.verb)
-        if verb is None:
-            raise GameError("That button is not one I know.")
-        stored = await self._load_for_click(interaction, click, verb)
-        if verb in LOBBY_VERBS:
-            await self._lobby_click(interaction, stored, verb)
-        elif verb == "hand":
-            await self._send_panel(interaction, stored)
-        elif verb == "act":
-            await self._action_click(interaction, stored, click)
-        elif verb == "do":
-            await self._panel_action(interaction, stored, click.arg)
-        elif verb == "redraw":
-            player, state = self._seated_player_state(interaction, stored.table)
-            await self._redraw_panel(interaction, stored, state, player)
-        else:
-            await self._rematch(interaction, stored)
-
-    async def on_pick(self, interaction: Interaction, pick: Pick) -> None:
-        """A choice in a select: the lobby's computer level, or a panel pick (the panel
-        is redrawn with it; nothing is saved)."""
-        await self._handle(interaction, self._dispatch_pick, interaction, pick)
-
-    async def _dispatch_pick(self, interaction: Interaction, pick: Pick) -> None:
-        stored = await self._load_for_click(interaction, pick, None)
-        if pick.key == "ai":
-            await self._lobby_click(interaction, stored, "ai", level=chosen_level(pick.values))
-            return
-        picks = chosen_in_message(interaction.message)
-        picks[pick.key] = pick.values
-        player, state = self._seated_player_state(interaction, stored.table)
-        await self._redraw_panel(interaction, stored, state, player, picks=picks)
-
-    async def _handle(
-        self,
-        interaction: Interaction,
-        work: Callable[..., Awaitable[None]],
-        *args: Any,
-    ) -> None:
-        """The frame of every command and click: errors answered privately, the user's
-        rate limit, the options checked, then ``work(*args)`` with the channel's lock
-        held (see `TableBot.channel_lock`)."""
-        async with answering_errors(interaction):
-            await self.bot.rate_limiter.check(interaction.user.id)
-            check_options(interaction)
-            if interaction.channel_id is None:
-                await work(*args)
-                return
-            lock = self.bot.channel_lock(interaction.channel_id)
-            await _acquire_in_time(lock)
-            try:
-                await work(*args)
-            finally:
-                lock.release()
-
-    async def _load_for_click(
-        self, interaction: Interaction, click: Click | Pick, verb: Verb | None
-    ) -> Stored:
-        """The channel's table, if the click belongs to it (see `bot.cogs.verbs`)."""
-        guild_id, channel_id = place_of(interaction)
-        stored = await self.bot.store.load(guild_id, channel_id)
-        if stored is None or stored.table.gid != click.gid:
-            raise GameError(
-                "That game has ended. Start a new one with `/{game} start`.", game=self.engine.name
-            )
-        if stored.table.game != self.engine.name:
-            raise GameError("That button belongs to another game.")
-        if verb is not None and STALE_POLICY[verb] == "exact_revision" and click.rev != stored.rev:
-            raise GameError(
-                "That button was for an earlier moment of the game: someone moved first. "
-                "Check the table and choose again."
-            )
-        if verb in PANEL_VERBS and not is_ephemeral(interaction):
-            raise GameError("That button only works on your private panel.")
-        return stored
-
-    async def _lobby_click(
-        self, interaction: Interaction, stored: Stored, verb: Verb, *, level: Level = "normal"
-    ) -> None:
-        table = stored.table
-        if table.phase != "lobby":
-            raise GameError("The game has already started.")
-        if verb == "start":
-            await self._start_game(interaction, stored)
-            return
-        player = player_of(interaction)
-        if verb == "join":
-            table = table_life.joined(table, person_of(interaction), self.engine.max_players)
-        elif verb == "leave":
-            table = table_life.left_lobby(table, player)
-        else:
-            table = table_life.with_computer(table, player, level, self.engine.max_players)
-        if not table.seats:
-            await self.bot.store.delete(stored.table, stored.rev)
-            notice = self.messages.closed(
-                table, tr(table.lang, "Everyone left; the table is closed.")
-            )
-            await interaction.response.edit_message(embed=notice, view=None)
-            return
-        rev = await self.bot.store.save(table, stored.rev)
-        message = self.messages.lobby(table, rev)
-        await interaction.response.edit_message(embed=message.embed, view=message.view)
-
-    async def _start_game(self, interaction: Interaction, stored: Stored) -> None:
-        if player_of(interaction) != stored.table.host:
-            raise GameError("Only the host can start the game.")
-        if len(stored.table.seats) < self.engine.min_players:
-            raise GameError(
-                "{title} needs at least {n} players; invite friends or add computer players.",
-                title=self.messages.title(user_lang(interaction)),
-                n=self.engine.min_players,
-            )
-        table, state = self._deal(stored.table)
-        await self._save_and_show(interaction, stored, table, state)
-
-    def _deal(self, table: Table) -> tuple[Table, BaseModel]:
-        """The table seated in playing order, and the engine's new game for it."""
-        table = table_life.seated_for_deal(table)
-        options = self.engine.Options.model_validate(table.options)
-        state: BaseModel = self.engine.new_game(
-            [seat.id for seat in table.seats], table.seed, options
-        )
-        return table, state
-
-    async def _rematch(self, interaction: Interaction, stored: Stored) -> None:
-        """The same game again with the same players and options, on a new message
-        (the results stay above)."""
-        table, state = self._deal(table_life.rematch_table(stored.table, player_of(interaction)))
-        rev = await self.flow.commit(table, stored.rev, state)
-        message = await self.messages.table(table, state, rev)
-        response = await interaction.response.send_message(
-            content=message.content,
-            embed=message.embed,
-            view=message.view,
-            files=message.files(),
-            allowed_mentions=discord.AllowedMentions.none(),  # the turn ping notifies
-        )
-        await self.flow.remember_message(table, response.message_id)
-        if stored.table.message_id is not None:  # the old results' Rematch goes stale
-            await self.flow.strip_buttons(stored.table, stored.table.message_id)
-        await self.flow.announce(table, state)
-
-    async def _action_click(self, interaction: Interaction, stored: Stored, click: Click) -> None:
-        table = stored.table.model_copy(deep=True)
-        if table.phase == "over":
-            raise GameError("This game is over.")
-        if table.phase != "playing":
-            raise GameError("The game hasn't started yet.")
-        player, state = self._seated_player_state(interaction, table)
-        if message_id_of(interaction) not in (None, table.message_id):
-            raise GameError("This table was posted again further down; use the newest one.")
-        state = self.adapter.perform(state, player, click.arg)
-        move = self.adapter.move_text(click.arg, table.lang)
-        await self._save_and_show(
-            interaction, stored, table_life.moved_by(table, player, move), state
-        )
-
-    async def _panel_action(self, interaction: Interaction, stored: Stored, key: str) -> None:
-        """A move made on a private panel, checked against the game as it is now (see
-        `bot.cogs.verbs`). The panel is redrawn either way, and the public table
-        edited after a move."""
-        table = stored.table.model_copy(deep=True)
-        player, state = self._seated_player_state(interaction, table)
-        if table.phase == "over":
-            raise GameError("This game is over.")
-        try:
-            state = self.adapter.perform(state, player, key)
-        except IllegalAction as refusal:
-            notice = tr(user_lang(interaction), refusal.template, **refusal.params)
-            await self._redraw_panel(interaction, stored, state, player, notice=notice)
-            return
-        table = table_life.moved_by(table, player, self.adapter.move_text(key, table.lang))
-        rev = await self.flow.commit(table, stored.rev, state)
-        await self._redraw_panel(interaction, Stored(table, rev), state, player)
-        await self.flow.show(table, state, rev, except_player=player)
-
-    async def _save_and_show(
-        self, interaction: Interaction, stored: Stored, table: Table, state: BaseModel
-    ) -> None:
-        table.message_id = message_id_of(interaction) or table.message_id
-        rev = await self.flow.commit(table, stored.rev, state)
-        # The move is committed: acknowledge at once, then draw the new table.
-        await interaction.response.defer()
-        message = await self.messages.table(table, state, rev)
-        await interaction.edit_original_response(
-            content=message.content,
-            embed=message.embed,
-            view=message.view,
-            attachments=message.files(),
-        )
-        await self.flow.announce(table, state)
-
-    # ----- private panels ---------------------------------------------------
-
-    async def _send_panel(self, interaction: Interaction, stored: Stored) -> None:
-        """A fresh private panel for the player (ephemeral: only they see it), which then
-        updates itself as the game goes on (`PanelKeeper`)."""
-        player, state = self._seated_player_state(interaction, stored.table)
-        lang = user_lang(interaction)
-        expires = editable_until(await self.bot.clock.now())
-        panel = await self.messages.panel(
-            stored.table, stored.rev, state, player, {}, lang, expires=expires
-        )
-        response = await interaction.response.send_message(
-            embed=panel.embed, view=panel.view, files=panel.files(), ephemeral=True
-        )
-        if response.message_id is not None:
-            view = self.engine.view(state, player)
-            await self.bot.panels.remember(interaction, player, response.message_id, view, lang)
-
-    async def _redraw_panel(
-        self,
-        interaction: Interaction,
-        stored: Stored,
-        state: BaseModel,
-        player: PlayerId,
-        *,
-        notice: str = "",
-        picks: Picks | None = None,
-    ) -> None:
-        """Redraw the panel this click came from; its fresh token keeps it live."""
-        lang = user_lang(interaction)
-        expires = editable_until(await self.bot.clock.now())
-        panel = await self.messages.panel(
-            stored.table, stored.rev, state, player, picks or {}, lang, notice, expires=expires
-        )
-        await interaction.response.edit_message(
-            embed=panel.embed, view=panel.view, attachments=panel.files()
-        )
-        message = message_id_of(interaction)
-        if message is not None:
-            view = self.engine.view(state, player)
-            await self.bot.panels.remember(interaction, player, message, view, lang)
-
-    def _seated_player_state(self, interaction: Interaction, table: Table) -> tuple[PlayerId, Any]:
-        player = player_of(interaction)
-        seat = table.seat_of(player)
-        if seat is None:
-            raise GameError("You're not playing in this game.")
-        if seat.left:
-            raise GameError("You left this game; a computer player has your seat now.")
-        if table.state is None:
-            raise GameError("The game hasn't started yet.")
-        return player, self.engine.State.model_validate(table.state)
-
-    async def _load_running(self, interaction: Interaction, *, allow_over: bool = False) -> Stored:
-        guild_id, channel_id = place_of(interaction)
-        stored = await self.bot.store.load(guild_id, channel_id)
-        if stored is None or stored.table.game != self.engine.name:
-            raise GameError(
-                "There's no {title} game in this channel; start one with `/{game} start`.",
-                title=self.messages.title(user_lang(interaction)),
-                game=self.engine.name,
-            )
-        if stored.table.phase == "over" and not allow_over:
-            raise GameError(
-                "The game here is over; start a new one with `/{game} start`.",
-                game=self.engine.name,
-            )
-        return stored
-
-    def _title_of(self, game: str) -> str:
-        running = self.bot.games.get(game)
-        return running.engine.title if running else game
-
-
-async def _acquire_in_time(lock: asyncio.Lock) -> None:
-    try:
-        async with asyncio.timeout(LOCK_WAIT_SECONDS):
-            await lock.acquire()
-    except TimeoutError:
-        raise GameError("This table is busy right now; please try again in a moment.") from None

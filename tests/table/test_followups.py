@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pydantic import BaseModel
+
 from bot.cogs.followups import FollowUp, plan
 from bot.games import game
 from bot.table import Seat, Table
 
 
-def running(game_name: str, seats: list[Seat], **changes: object) -> tuple[Table, object]:
+def running(game_name: str, seats: list[Seat], **changes: object) -> tuple[Table, BaseModel]:
     spec = game(game_name)
     state = spec.engine.new_game([seat.id for seat in seats], 7)
     table = Table(

@@ -6,10 +6,11 @@ import pytest
 
 from bot import table_life
 from bot.engines.base import GameError
+from bot.i18n import Lang, tr
 from bot.table import Seat, Table
 
 
-def lobby(*names: str, lang: str = "en", host_seat: int | None = None) -> Table:
+def lobby(*names: str, lang: Lang = "en", host_seat: int | None = None) -> Table:
     seats = [Seat(id=name.lower(), name=name) for name in names]
     return Table.model_validate(
         {
@@ -99,20 +100,29 @@ def test_a_rematch_of_a_running_game_is_refused() -> None:
 
 def test_the_third_missed_turn_hands_the_seat_to_a_computer() -> None:
     table = lobby("Ann", "Bob")
-    notices = []
     for _ in range(table_life.MISSED_TURNS_LIMIT):
-        table, notice = table_life.clock_ran_out(table, "bob")
-        notices.append(notice)
+        table = table_life.clock_ran_out(table, "bob")
     bob = table.seat_of("bob")
     assert bob is not None and bob.left and bob.is_computer
-    assert "<@bob>" in notices[0] and "1 of 3" in notices[0]
-    assert "missed 3 turns" in notices[-1]
+    first, _, last = (tr("en", e.template, **e.params) for e in table.events)
+    assert first.startswith("**Bob**'s time ran out") and "(1 of 3)" in first
+    assert "missed 3 turns" in last
 
 
-def test_moving_clears_the_missed_turns() -> None:
-    table, _ = table_life.clock_ran_out(lobby("Ann", "Bob"), "bob")
-    seat = table_life.moved(table, "bob").seat_of("bob")
+def test_moving_clears_the_missed_turns_and_names_the_move() -> None:
+    table = table_life.clock_ran_out(lobby("Ann", "Bob"), "bob")
+    table = table_life.moved_by(table, "bob", "take")
+    seat = table.seat_of("bob")
     assert seat is not None and seat.missed == 0
+    assert tr("en", table.events[-1].template, **table.events[-1].params) == "**Bob**: take"
+
+
+def test_only_the_last_events_are_kept() -> None:
+    table = lobby("Ann", "Bob")
+    for n in range(5):
+        table = table_life.moved_by(table, "ann", f"move {n}")
+    moves = [event.params["move"] for event in table.events]
+    assert moves == ["move 2", "move 3", "move 4"]
 
 
 def test_a_host_who_leaves_a_running_game_hands_over() -> None:

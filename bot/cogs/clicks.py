@@ -1,0 +1,188 @@
+"""Clicks on a game's buttons and selects: the lobby, the table and private panels.
+
+Each click is checked against the channel's table by the one policy in
+`bot.cogs.verbs` before it does anything.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot import table_life
+from bot.ai import Level
+from bot.cogs.components import Click, Pick, chosen_in_message
+from bot.cogs.interactions import (
+    Interaction,
+    chosen_level,
+    is_ephemeral,
+    message_id_of,
+    person_of,
+    place_of,
+    player_of,
+    user_lang,
+)
+from bot.cogs.verbs import LOBBY_VERBS, PANEL_VERBS, STALE_POLICY, Verb, as_verb
+from bot.engines.base import GameError, IllegalAction
+from bot.i18n import tr
+from bot.store import Stored
+
+if TYPE_CHECKING:
+    pass
+from bot.cogs.cog_base import CogBase
+
+
+class ClickHandling(CogBase):
+    """Dispatches a game's button clicks and select choices."""
+
+    # ----- clicks -----------------------------------------------------------
+
+    async def on_click(self, interaction: Interaction, click: Click) -> None:
+        await self._handle(interaction, self._dispatch_click, interaction, click)
+
+    async def _dispatch_click(self, interaction: Interaction, click: Click) -> None:
+        verb = as_verb(click.verb)
+        if verb is None:
+            raise GameError("That button is not one I know.")
+        stored = await self._load_for_click(interaction, click, verb)
+        if verb in LOBBY_VERBS:
+            await self._lobby_click(interaction, stored, verb)
+        elif verb == "hand":
+            await self._send_panel(interaction, stored)
+        elif verb == "act":
+            await self._action_click(interaction, stored, click)
+        elif verb == "do":
+            await self._panel_action(interaction, stored, click.arg)
+        elif verb == "redraw":
+            player, state = self._seated_player_state(interaction, stored.table)
+            await self._redraw_panel(interaction, stored, state, player)
+        else:
+            await self._rematch(interaction, stored)
+
+    async def on_pick(self, interaction: Interaction, pick: Pick) -> None:
+        """A choice in a select: the lobby's computer level, or a panel pick (the panel
+        is redrawn with it; nothing is saved)."""
+        await self._handle(interaction, self._dispatch_pick, interaction, pick)
+
+    async def _dispatch_pick(self, interaction: Interaction, pick: Pick) -> None:
+        stored = await self._load_for_click(interaction, pick, None)
+        if pick.key == "ai":
+            await self._lobby_click(interaction, stored, "ai", level=chosen_level(pick.values))
+            return
+        picks = chosen_in_message(interaction.message)
+        picks[pick.key] = pick.values
+        player, state = self._seated_player_state(interaction, stored.table)
+        await self._redraw_panel(interaction, stored, state, player, picks=picks)
+
+    async def _load_for_click(
+        self, interaction: Interaction, click: Click | Pick, verb: Verb | None
+    ) -> Stored:
+        """The channel's table, if the click belongs to it (see `bot.cogs.verbs`)."""
+        guild_id, channel_id = place_of(interaction)
+        stored = await self.bot.store.load(guild_id, channel_id)
+        if stored is None or stored.table.gid != click.gid:
+            raise GameError(
+                "That game has ended. Start a new one with `/{game} start`.", game=self.engine.name
+            )
+        if stored.table.game != self.engine.name:
+            raise GameError("That button belongs to another game.")
+        if verb is not None and STALE_POLICY[verb] == "exact_revision" and click.rev != stored.rev:
+            raise GameError(
+                "That button was for an earlier moment of the game: someone moved first. "
+                "Check the table and choose again."
+            )
+        if verb in PANEL_VERBS and not is_ephemeral(interaction):
+            raise GameError("That button only works on your private panel.")
+        return stored
+
+    async def _lobby_click(
+        self, interaction: Interaction, stored: Stored, verb: Verb, *, level: Level = "normal"
+    ) -> None:
+        table = stored.table
+        if table.phase != "lobby":
+            raise GameError("The game has already started.")
+        if verb == "start":
+            await self._start_game(interaction, stored)
+            return
+        player = player_of(interaction)
+        if verb == "join":
+            table = table_life.joined(table, person_of(interaction), self.engine.max_players)
+        elif verb == "leave":
+            table = table_life.left_lobby(table, player)
+        else:
+            table = table_life.with_computer(table, player, level, self.engine.max_players)
+        if not table.seats:
+            await self.bot.store.delete(stored.table, stored.rev)
+            notice = self.messages.closed(
+                table, tr(table.lang, "Everyone left; the table is closed.")
+            )
+            await interaction.response.edit_message(embed=notice, view=None)
+            return
+        rev = await self.bot.store.save(table, stored.rev)
+        message = self.messages.lobby(table, rev)
+        await interaction.response.edit_message(embed=message.embed, view=message.view)
+
+    async def _start_game(self, interaction: Interaction, stored: Stored) -> None:
+        if player_of(interaction) != stored.table.host:
+            raise GameError("Only the host can start the game.")
+        if len(stored.table.seats) < self.engine.min_players:
+            raise GameError(
+                "{title} needs at least {n} players; invite friends or add computer players.",
+                title=self.messages.title(user_lang(interaction)),
+                n=self.engine.min_players,
+            )
+        table, state = self._deal(stored.table)
+        await self._save_and_show(interaction, stored, table, state)
+
+    async def _rematch(self, interaction: Interaction, stored: Stored) -> None:
+        """The same game again with the same players and options, on a new message
+        (the results stay above)."""
+        table, state = self._deal(table_life.rematch_table(stored.table, player_of(interaction)))
+        rev = await self.flow.commit(table, stored.rev, state)
+        message = await self.messages.table(table, state, rev)
+        response = await interaction.response.send_message(
+            content=message.content,
+            embed=message.embed,
+            view=message.view,
+            files=message.files(),
+            allowed_mentions=discord.AllowedMentions.none(),  # the turn ping notifies
+        )
+        await self.flow.remember_message(table, response.message_id)
+        if stored.table.message_id is not None:  # the old results' Rematch goes stale
+            await self.flow.strip_buttons(stored.table, stored.table.message_id)
+        await self.flow.announce(table, state)
+
+    async def _action_click(self, interaction: Interaction, stored: Stored, click: Click) -> None:
+        table = stored.table.model_copy(deep=True)
+        if table.phase == "over":
+            raise GameError("This game is over.")
+        if table.phase != "playing":
+            raise GameError("The game hasn't started yet.")
+        player, state = self._seated_player_state(interaction, table)
+        if message_id_of(interaction) not in (None, table.message_id):
+            raise GameError("This table was posted again further down; use the newest one.")
+        state = self.adapter.perform(state, player, click.arg)
+        move = self.adapter.move_text(click.arg, table.lang)
+        await self._save_and_show(
+            interaction, stored, table_life.moved_by(table, player, move), state
+        )
+
+    async def _panel_action(self, interaction: Interaction, stored: Stored, key: str) -> None:
+        """A move made on a private panel, checked against the game as it is now (see
+        `bot.cogs.verbs`). The panel is redrawn either way, and the public table
+        edited after a move."""
+        table = stored.table.model_copy(deep=True)
+        player, state = self._seated_player_state(interaction, table)
+        if table.phase == "over":
+            raise GameError("This game is over.")
+        try:
+            state = self.adapter.perform(state, player, key)
+        except IllegalAction as refusal:
+            notice = tr(user_lang(interaction), refusal.template, **refusal.params)
+            await self._redraw_panel(interaction, stored, state, player, notice=notice)
+            return
+        table = table_life.moved_by(table, player, self.adapter.move_text(key, table.lang))
+        rev = await self.flow.commit(table, stored.rev, state)
+        await self._redraw_panel(interaction, Stored(table, rev), state, player)
+        await self.flow.show(table, state, rev, except_player=player)

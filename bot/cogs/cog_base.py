@@ -1,0 +1,178 @@
+"""What every part of a game's cog shares: the frame each interaction runs in (errors
+answered privately, the rate limit, option checks, the channel's lock), loading the
+channel's table, dealing, and showing the table and private panels."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from bot import table_life
+from bot.cogs.errors import answering_errors
+from bot.cogs.interactions import (
+    Interaction,
+    message_id_of,
+    place_of,
+    player_of,
+    user_lang,
+)
+from bot.cogs.messages import Messages
+from bot.cogs.options import check_options
+from bot.cogs.panels import editable_until
+from bot.cogs.table_flow import TableFlow
+from bot.engines.base import GameError, PlayerId
+from bot.games import GameSpec
+from bot.store import Stored
+from bot.table import Table
+from bot.texts import Picks
+
+if TYPE_CHECKING:
+    from bot.bot import TableBot
+
+LOCK_WAIT_SECONDS = 1.0
+"""How long a click waits for the one before it in the same channel. Discord drops an
+answer after 3 s, and a store call may take up to 1.5 s when Redis stalls, so a click
+queued longer is told the table is busy instead of being answered too late."""
+
+
+class CogBase:
+    """One registered game's engine, adapter, messages and table flow."""
+
+    def __init__(self, bot: TableBot, spec: GameSpec[Any, Any, Any]) -> None:
+        self.bot = bot
+        self.spec = spec
+        self.adapter = spec.adapter
+        self.engine = spec.engine
+        self.messages = Messages(self.adapter, bot.renderer)
+        self.flow = TableFlow(bot, spec, self.messages)
+
+    async def _handle(
+        self,
+        interaction: Interaction,
+        work: Callable[..., Awaitable[None]],
+        *args: Any,
+    ) -> None:
+        """The frame of every command and click: errors answered privately, the user's
+        rate limit, the options checked, then ``work(*args)`` with the channel's lock
+        held (see `TableBot.channel_lock`)."""
+        async with answering_errors(interaction):
+            await self.bot.rate_limiter.check(interaction.user.id)
+            check_options(interaction)
+            if interaction.channel_id is None:
+                await work(*args)
+                return
+            lock = self.bot.channel_lock(interaction.channel_id)
+            await _acquire_in_time(lock)
+            try:
+                await work(*args)
+            finally:
+                lock.release()
+
+    def _deal(self, table: Table) -> tuple[Table, BaseModel]:
+        """The table seated in playing order, and the engine's new game for it."""
+        table = table_life.seated_for_deal(table)
+        options = self.engine.Options.model_validate(table.options)
+        state: BaseModel = self.engine.new_game(
+            [seat.id for seat in table.seats], table.seed, options
+        )
+        return table, state
+
+    async def _save_and_show(
+        self, interaction: Interaction, stored: Stored, table: Table, state: BaseModel
+    ) -> None:
+        table.message_id = message_id_of(interaction) or table.message_id
+        rev = await self.flow.commit(table, stored.rev, state)
+        # The move is committed: acknowledge at once, then draw the new table.
+        await interaction.response.defer()
+        message = await self.messages.table(table, state, rev)
+        await interaction.edit_original_response(
+            content=message.content,
+            embed=message.embed,
+            view=message.view,
+            attachments=message.files(),
+        )
+        await self.flow.announce(table, state)
+
+    # ----- private panels ---------------------------------------------------
+
+    async def _send_panel(self, interaction: Interaction, stored: Stored) -> None:
+        """A fresh private panel for the player (ephemeral: only they see it), which then
+        updates itself as the game goes on (`PanelKeeper`)."""
+        player, state = self._seated_player_state(interaction, stored.table)
+        lang = user_lang(interaction)
+        expires = editable_until(await self.bot.clock.now())
+        panel = await self.messages.panel(
+            stored.table, stored.rev, state, player, {}, lang, expires=expires
+        )
+        response = await interaction.response.send_message(
+            embed=panel.embed, view=panel.view, files=panel.files(), ephemeral=True
+        )
+        if response.message_id is not None:
+            view = self.engine.view(state, player)
+            await self.bot.panels.remember(interaction, player, response.message_id, view, lang)
+
+    async def _redraw_panel(
+        self,
+        interaction: Interaction,
+        stored: Stored,
+        state: BaseModel,
+        player: PlayerId,
+        *,
+        notice: str = "",
+        picks: Picks | None = None,
+    ) -> None:
+        """Redraw the panel this click came from; its fresh token keeps it live."""
+        lang = user_lang(interaction)
+        expires = editable_until(await self.bot.clock.now())
+        panel = await self.messages.panel(
+            stored.table, stored.rev, state, player, picks or {}, lang, notice, expires=expires
+        )
+        await interaction.response.edit_message(
+            embed=panel.embed, view=panel.view, attachments=panel.files()
+        )
+        message = message_id_of(interaction)
+        if message is not None:
+            view = self.engine.view(state, player)
+            await self.bot.panels.remember(interaction, player, message, view, lang)
+
+    def _seated_player_state(self, interaction: Interaction, table: Table) -> tuple[PlayerId, Any]:
+        player = player_of(interaction)
+        seat = table.seat_of(player)
+        if seat is None:
+            raise GameError("You're not playing in this game.")
+        if seat.left:
+            raise GameError("You left this game; a computer player has your seat now.")
+        if table.state is None:
+            raise GameError("The game hasn't started yet.")
+        return player, self.engine.State.model_validate(table.state)
+
+    async def _load_running(self, interaction: Interaction, *, allow_over: bool = False) -> Stored:
+        guild_id, channel_id = place_of(interaction)
+        stored = await self.bot.store.load(guild_id, channel_id)
+        if stored is None or stored.table.game != self.engine.name:
+            raise GameError(
+                "There's no {title} game in this channel; start one with `/{game} start`.",
+                title=self.messages.title(user_lang(interaction)),
+                game=self.engine.name,
+            )
+        if stored.table.phase == "over" and not allow_over:
+            raise GameError(
+                "The game here is over; start a new one with `/{game} start`.",
+                game=self.engine.name,
+            )
+        return stored
+
+    def _title_of(self, game: str) -> str:
+        running = self.bot.games.get(game)
+        return running.engine.title if running else game
+
+
+async def _acquire_in_time(lock: asyncio.Lock) -> None:
+    try:
+        async with asyncio.timeout(LOCK_WAIT_SECONDS):
+            await lock.acquire()
+    except TimeoutError:
+        raise GameError("This table is busy right now; please try again in a moment.") from None
