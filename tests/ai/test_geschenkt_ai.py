@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.ai import LEVELS, Chooser
+from bot.ai import LEVELS, Chooser, Level
 from bot.ai.geschenkt import (
     PLAYERS,
     TUNED,
@@ -94,7 +94,7 @@ def test_every_level_is_registered() -> None:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_every_level_chooses_a_legal_action(level: str) -> None:
+def test_every_level_chooses_a_legal_action(level: Level) -> None:
     chooser = CHOOSERS[level]
     every = 1 if level != "hard" else 5
     checked = 0
@@ -113,7 +113,7 @@ def test_the_real_hard_player_chooses_legal_actions() -> None:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_hidden_information_changes_nothing(level: str) -> None:
+def test_hidden_information_changes_nothing(level: Level) -> None:
     """Two states that differ only in what the seat can't see give the same view, so
     the same choice for the same generator state."""
     rng = random.Random(3)
@@ -128,7 +128,7 @@ def test_hidden_information_changes_nothing(level: str) -> None:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_same_generator_state_same_choice(level: str) -> None:
+def test_same_generator_state_same_choice(level: Level) -> None:
     chooser = CHOOSERS[level]
     every = 1 if level != "hard" else 13
     for state in positions(games=8, seed=4, every=every):
@@ -172,20 +172,20 @@ def table(
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_no_chips_means_take(level: str) -> None:
+def test_no_chips_means_take(level: Level) -> None:
     state = table(mine=[20], card=33, pot=0, my_chips=0)
     assert choose(PLAYERS[level], state, 1) == TAKE
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_a_card_on_your_run_with_a_fat_pot_is_taken(level: str) -> None:
+def test_a_card_on_your_run_with_a_fat_pot_is_taken(level: Level) -> None:
     state = table(mine=[27, 28], card=29, pot=9, my_chips=4, others=([30], [5]))
     for rng_state in range(5):
         assert choose(PLAYERS[level], state, rng_state) == TAKE
 
 
 @pytest.mark.parametrize("level", ["normal", "hard"])
-def test_a_high_card_with_nothing_on_it_is_refused(level: str) -> None:
+def test_a_high_card_with_nothing_on_it_is_refused(level: Level) -> None:
     state = table(mine=[6], card=34, pot=0, my_chips=11, others=([12], [18]), stack=20)
     assert choose(PLAYERS[level], state, 1) == REFUSE
 

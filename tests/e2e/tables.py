@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tests.harness.driver import Driver
 from tests.harness.models import FakeMessage, FakeUser
@@ -17,6 +17,16 @@ def table_rev(message: FakeMessage) -> int:
         if str(button.get("custom_id", "")).startswith("g:")
     ]
     return max(revs, default=-1)
+
+
+def drawn_at(message: FakeMessage, rev: int) -> Callable[[], bool]:
+    """A wait condition: the message shows revision ``rev``."""
+    return lambda: table_rev(message) == rev
+
+
+def drawn_after(message: FakeMessage, rev: int) -> Callable[[], bool]:
+    """A wait condition: the message shows a revision later than ``rev``."""
+    return lambda: table_rev(message) > rev
 
 
 async def start_german_table(

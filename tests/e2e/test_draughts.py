@@ -9,13 +9,14 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
 from bot.ai.random_player import CONCESSIONS
 from bot.engines.draughts import ENGINE, DraughtsState
 from bot.store import GameStore, Stored, client_for_url
-from tests.e2e.tables import table_rev
+from tests.e2e.tables import drawn_after
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage, FakeUser
@@ -44,7 +45,7 @@ class Game:
         assert self.table is not None
         return self.table
 
-    async def open(self, host: FakeUser, guest: FakeUser | None, **options: object) -> None:
+    async def open(self, host: FakeUser, guest: FakeUser | None, **options: Any) -> None:
         self.table = (await self.driver.slash(host, "draughts start", **options)).message
         if guest is None:
             await self.driver.choose(host, self.table, "Add computer player…", ["hard"])
@@ -82,7 +83,7 @@ async def test_a_whole_game_against_the_computer_by_typed_moves(
             break
         if ENGINE.to_act(state) != [str(alice.id)]:
             await game.driver.wait_for(
-                lambda rev=stored.rev: table_rev(game.message) > rev, what="the computer's move"
+                drawn_after(game.message, stored.rev), what="the computer's move"
             )
             continue
         move = rng.choice(game.moves(state))

@@ -22,7 +22,7 @@ from bot.engines.escalation import (
     is_pass_through,
 )
 from bot.store import GameStore, Stored, client_for_url
-from tests.e2e.tables import start_german_table, table_rev
+from tests.e2e.tables import drawn_after, drawn_at, start_german_table
 from tests.harness.driver import Driver, Response
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage, FakeUser
@@ -142,7 +142,7 @@ async def test_two_people_play_a_whole_game_on_their_panels(
         (player,) = ENGINE.to_act(state)
         user = game.user(player)
         rev = (await game.stored()).rev
-        await game.driver.wait_for(lambda rev=rev: table_rev(game.message) == rev, what="the table")
+        await game.driver.wait_for(drawn_at(game.message, rev), what="the table")
         assert TURN.fullmatch(game.message.content)[1] == player  # type: ignore[index]
         action = pick_action(rng, ENGINE.legal_actions(state, player))
         before = await game.stored()
@@ -218,7 +218,7 @@ async def test_a_person_plays_against_a_computer_to_the_end(
             break
         if ENGINE.to_act(state) != [str(alice.id)]:
             await game.driver.wait_for(
-                lambda rev=stored.rev: table_rev(game.message) > rev, what="the computer's move"
+                drawn_after(game.message, stored.rev), what="the computer's move"
             )
             continue
         await game.move(alice, pick_action(rng, ENGINE.legal_actions(state, str(alice.id))))

@@ -18,7 +18,7 @@ import redis.asyncio as aioredis
 
 from bot.engines.geschenkt import ENGINE, GeschenktState, starting_chips
 from bot.store import GameStore, Stored, client_for_url, table_key
-from tests.e2e.tables import start_german_table, table_rev
+from tests.e2e.tables import drawn_after, drawn_at, start_german_table
 from tests.harness.driver import Driver, Response
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotFactory
@@ -162,12 +162,10 @@ class Game:
             state = ENGINE.State.model_validate(stored.table.state)
             waiting = ENGINE.to_act(state)
             if ENGINE.is_over(state) or not waiting[0].startswith("ai:"):
-                await self.driver.wait_for(
-                    lambda rev=stored.rev: table_rev(self.message) == rev, what="the table"
-                )
+                await self.driver.wait_for(drawn_at(self.message, stored.rev), what="the table")
                 return
             await self.driver.wait_for(
-                lambda rev=stored.rev: table_rev(self.message) > rev, what="a computer's move"
+                drawn_after(self.message, stored.rev), what="a computer's move"
             )
         raise AssertionError("the computers never let a person act")
 

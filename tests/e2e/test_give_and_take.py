@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -50,7 +51,7 @@ class Game:
         assert self.table is not None
         return self.table
 
-    async def open(self, host: FakeUser, guests: list[FakeUser], **options: object) -> None:
+    async def open(self, host: FakeUser, guests: list[FakeUser], **options: Any) -> None:
         self.table = (await self.driver.slash(host, "give_and_take start", **options)).message
         for guest in guests:
             await self.driver.click(guest, self.table, "Join")

@@ -10,7 +10,7 @@ import pytest
 
 from bot.engines import draughts, geschenkt
 from bot.store import GameStore, Stored, client_for_url
-from tests.e2e.tables import table_rev
+from tests.e2e.tables import drawn_after, drawn_at
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage
@@ -57,12 +57,10 @@ async def test_a_player_who_leaves_is_replaced_by_a_computer(
             break
         (player,) = geschenkt.ENGINE.to_act(state)
         if player == str(bernd.id):  # the computer now playing Bernd's seat
-            await driver.wait_for(
-                lambda rev=stored.rev: table_rev(table) > rev, what="the computer's move"
-            )
+            await driver.wait_for(drawn_after(table, stored.rev), what="the computer's move")
             continue
         assert player in people
-        await driver.wait_for(lambda rev=stored.rev: table_rev(table) == rev, what="the table")
+        await driver.wait_for(drawn_at(table, stored.rev), what="the table")
         await driver.click(alice if player == str(alice.id) else chloe, table, "Take")
     else:
         pytest.fail("the game did not end")
@@ -214,12 +212,9 @@ async def move_clock(redis_server: str) -> AsyncIterator[Callable[[float], Await
     await client.aclose()
 
 
-def clock_warnings(driver: Driver) -> list[str]:
-    return [
-        m.text
-        for m in driver.messages()
-        if not m.ephemeral and ("ran out" in m.text or "missed 3 turns" in m.text)
-    ]
+def shows(message: FakeMessage, text: str) -> Callable[[], bool]:
+    """A wait condition: the message's current text contains ``text``."""
+    return lambda: text in message.text
 
 
 async def test_the_turn_clock_moves_for_absent_players_then_hands_their_seats_over(
@@ -238,19 +233,19 @@ async def test_the_turn_clock_moves_for_absent_players_then_hands_their_seats_ov
     started = await stored_game(driver, store)
     assert started.table.turn_seconds == 300 and started.table.turn_deadline is not None
 
-    for missed in range(1, 7):  # Alice, Bernd, Alice, Bernd, Alice, Bernd
+    events = [
+        "**Alice**'s time ran out; the computer moved for them (1 of 3).",
+        "**Bernd**'s time ran out; the computer moved for them (1 of 3).",
+        "**Alice**'s time ran out; the computer moved for them (2 of 3).",
+        "**Bernd**'s time ran out; the computer moved for them (2 of 3).",
+        "**Alice** missed 3 turns in a row; a computer plays their seat now.",
+        "**Bernd** missed 3 turns in a row; a computer plays their seat now.",
+    ]
+    for event in events:  # each shown on the table itself, not posted on its own
         await move_clock(301)
-        await driver.wait_for(
-            lambda missed=missed: len(clock_warnings(driver)) >= missed,
-            what=f"warning {missed}",
-        )
-    warnings = clock_warnings(driver)
-    assert warnings[0].startswith(f"<@{alice.id}>, your time ran out")
-    assert "1 of 3" in warnings[0]
-    assert warnings[1].startswith(f"<@{bernd.id}>, your time ran out")
-    assert "2 of 3" in warnings[2]
-    assert warnings[4].startswith(f"<@{alice.id}> missed 3 turns")
-    assert warnings[5].startswith(f"<@{bernd.id}> missed 3 turns")
+        await driver.wait_for(shows(table, event), what=event)
+    public = [m for m in driver.messages() if not m.ephemeral and m.id != table.id]
+    assert not [m for m in public if "ran out" in m.text or "missed" in m.text]
     stored = await stored_game(driver, store)
     seat = stored.table.seat_of(str(alice.id))
     assert seat is not None and seat.left and seat.missed == 3
@@ -277,8 +272,8 @@ async def test_a_turn_clock_keeps_its_deadline_through_a_restart(
     await bot.restart()
     assert (await stored_game(driver, store)).table.turn_deadline == deadline
     await move_clock(101)
-    await driver.wait_for(lambda: len(clock_warnings(driver)) == 1, what="the warning")
-    assert clock_warnings(driver)[0].startswith(f"<@{alice.id}>, your time ran out")
+    ran_out = "**Alice**'s time ran out; the computer moved for them (1 of 3)."
+    await driver.wait_for(shows(table, ran_out), what="the clock's event")
 
 
 async def test_a_lobby_nobody_starts_closes_with_a_message(

@@ -82,9 +82,9 @@ def test_engine_metadata_and_options() -> None:
     assert ENGINE.Options().model_dump() == {"ruleset": "give-and-take"}
     assert DraughtsOptions(ruleset="turkish").ruleset == "turkish"
     with pytest.raises(ValidationError):
-        DraughtsOptions(ruleset="russian")  # type: ignore[arg-type]
+        DraughtsOptions.model_validate({"ruleset": "russian"})
     with pytest.raises(ValidationError):
-        DraughtsOptions(colour="white")  # type: ignore[call-arg]
+        DraughtsOptions.model_validate({"colour": "white"})
     with pytest.raises(GameError):
         ENGINE.new_game(DUO, 0, {"colour": "white"})  # type: ignore[arg-type]
 

@@ -14,6 +14,7 @@ import io
 import random
 from functools import lru_cache
 from itertools import pairwise
+from typing import Literal
 
 import pytest
 from PIL import Image, ImageChops
@@ -176,7 +177,13 @@ def test_pieces_stand_on_their_squares(flipped: bool) -> None:
     """At the start White holds ranks 2–3 and Black ranks 6–7, from either side; a
     flipped board shows White at the top."""
     image = decode(render_board(public(moments()["start"]), NAMES, flipped=flipped))
-    for square, colour in [("c3", "white"), ("h2", "white"), ("a7", "black"), ("f6", "black")]:
+    pieces: list[tuple[str, Literal["white", "black"]]] = [
+        ("c3", "white"),
+        ("h2", "white"),
+        ("a7", "black"),
+        ("f6", "black"),
+    ]
+    for square, colour in pieces:
         x, y = square_centre(square, flipped)
         assert close(image.getpixel((round(x - PIECE_RADIUS / 2), round(y))), LOOKS[colour].body)
     x, y = square_centre("c3", flipped)
@@ -212,11 +219,12 @@ def test_the_last_move_is_drawn() -> None:
     view = public(moments()["multi"])
     assert view.last_move_squares and view.last_captures
     png = render_table(view, NAMES)
-    for update in (
+    updates: tuple[dict[str, object], ...] = (
         {"last_move_squares": []},
         {"last_captures": []},
         {"last_move": None, "last_move_squares": [], "last_captures": []},
-    ):
+    )
+    for update in updates:
         assert pixels_differ(png, render_table(view.model_copy(update=update), NAMES))
 
 
@@ -478,7 +486,8 @@ def test_ring_and_cross_sprites() -> None:
     assert halo.size == (40, 40)
     alpha = halo.getchannel("A")
     assert alpha.getpixel((20, 20)) == 0  # hollow
-    assert alpha.getpixel((1, 20)) > 200  # the outline
+    outline = alpha.getpixel((1, 20))
+    assert isinstance(outline, int) and outline > 200
     mark = cross(20, 4, PALETTE.red_ink)
     assert mark.size == (20, 20)
     assert mark.getchannel("A").getpixel((10, 10)) == 255

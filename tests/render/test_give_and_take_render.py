@@ -85,7 +85,7 @@ def stacked(layers: Sequence[Sequence[tuple[str, str]]], leftovers: int = 0) -> 
 def start(
     count: int, deck: list[str] | None = None, seed: int = 7, **opts: object
 ) -> GiveAndTakeState:
-    options = GiveAndTakeOptions(deck=deck, **opts)  # type: ignore[arg-type]
+    options = GiveAndTakeOptions.model_validate({"deck": deck, **opts})
     return ENGINE.new_game(players(count), seed, options)
 
 
