@@ -77,8 +77,8 @@ GERMAN: dict[str, str] = {
     "You play **White**.": "Du spielst **Weiß**.",
     "You play **Black**.": "Du spielst **Schwarz**.",
     "You play **no side**.": "Du spielst **keine Seite**.",
-    "It's your opponent's move; your panel updates when you use it.": (
-        "Dein Gegner ist am Zug; dein Panel aktualisiert sich, wenn du es benutzt."
+    "It's your opponent's move; this panel shows your moves when your turn comes.": (
+        "Dein Gegner ist am Zug; dieses Panel zeigt deine Züge, sobald du dran bist."
     ),
     "You must capture: {squares}.": "Du musst schlagen: {squares}.",
     "This piece has {n} moves; type the others with /draughts move.": (
