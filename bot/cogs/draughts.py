@@ -168,7 +168,10 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
         mine = view.to_act == view.viewer
         buttons = [ActionButton(tr(lang, "Resign"), RESIGN, "danger")]
         if not mine:
-            lines.append(tr(lang, "It's your opponent's move; this panel shows your moves when your turn comes."))
+            waiting = N_(
+                "It's your opponent's move; this panel shows your moves when your turn comes."
+            )
+            lines.append(tr(lang, waiting))
             return PrivatePanel("\n".join(lines), [], buttons)
         starts = sorted({move.from_square for move in view.moves})
         piece = next(iter(picks.get(PIECE, ())), starts[0] if len(starts) == 1 else None)

@@ -170,16 +170,27 @@ GERMAN: dict[str, str] = {
     "Abandoned by {name}.": "Abgebrochen von {name}.",
     "{name} abandoned the {title} game.": "{name} hat die Partie {title} abgebrochen.",
     # Turn clock
-    "{mention}, your time ran out, so the computer moved for you ({n} of {limit} "
-    "missed turns in a row before a computer player takes your seat).": (
-        "{mention}, deine Zeit ist abgelaufen, darum hat der Computer für dich gezogen "
-        "({n} von {limit} verpassten Zügen in Folge, bevor ein Computerspieler deinen "
-        "Platz übernimmt)."
+    "**{name}**'s time ran out; the computer moved for them ({n} of {limit}).": (
+        "**{name}** hatte keine Zeit mehr; der Computer hat für {name} gezogen ({n} von {limit})."
     ),
-    "{mention} missed {limit} turns in a row; a computer player takes their seat for "
-    "the rest of the game.": (
-        "{mention} hat {limit} Züge in Folge verpasst; ein Computerspieler übernimmt den "
-        "Platz für den Rest der Partie."
+    "**{name}** missed {limit} turns in a row; a computer plays their seat now.": (
+        "**{name}** hat {limit} Züge in Folge verpasst; jetzt spielt ein Computer den Platz."
+    ),
+    "Time was up, so the bot chose for **{name}**: {move}": (
+        "Die Zeit war um, darum hat der Bot für **{name}** gewählt: {move}"
+    ),
+    "**{name}**: {move}": "**{name}**: {move}",
+    "{mentions}, your turn in {title}.": "{mentions}, du bist dran bei {title}.",
+    "Turn clock": "Zugzeit",
+    "The turn ends <t:{at}:R>.": "Der Zug endet <t:{at}:R>.",
+    "Just now": "Gerade eben",
+    "No turn clock.": "Keine Zugzeit.",
+    "{seconds} s per turn; then the computer moves for you.": (
+        "{seconds} s pro Zug; danach zieht der Computer für dich."
+    ),
+    "Live panel": "Live-Panel",
+    "Updates itself until <t:{at}:t>; after that, open a fresh one with **{hand}**.": (
+        "Aktualisiert sich bis <t:{at}:t>; danach öffne ein neues mit **{hand}**."
     ),
     # Errors
     "Something went wrong on our side; the game is unchanged. Please try again. "
