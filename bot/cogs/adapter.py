@@ -86,6 +86,15 @@ class GameAdapter(ABC, Generic[S, A, V]):
         """PNG bytes for the viewer's private panel, or None for none (run off the loop)."""
         return None
 
+    def deal_summary(
+        self, before: V, after: V, names: Mapping[PlayerId, str], lang: Lang
+    ) -> TableText | None:
+        """When a move ended a deal or hand (the public views before and after it): its
+        summary, posted as a message of its own so it stays in the channel's history
+        (who went out, the scores, …). None: nothing ended. The game's end is shown
+        by `results_text` instead."""
+        return None
+
     def move_text(self, key: str, lang: Lang) -> str:
         """How the move ``key`` (a button key, a typed move, or a computer's action as
         text) reads in the table's line of recent events. Games override this to say it

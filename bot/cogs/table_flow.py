@@ -23,8 +23,10 @@ from bot.cogs.messages import Messages
 from bot.engines.base import GameError, PlayerId, SeededRng
 from bot.games import GameSpec
 from bot.i18n import N_, tr
+from bot.render import embeds
 from bot.store import Stored, StoreError
 from bot.table import Ping, Table
+from bot.texts import TableText
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
@@ -45,11 +47,14 @@ class TableFlow:
         self.adapter = spec.adapter
         self.engine = spec.engine
         self.messages = messages
+        self._deal_summaries: dict[int, TableText] = {}
+        """Per channel: the summary of a deal just ended, posted with the next ping."""
 
     # ----- saving -------------------------------------------------------------
 
     async def commit(self, table: Table, rev: int, state: BaseModel) -> int:
         """Save ``state`` into ``table`` over revision ``rev``; return the new revision."""
+        self._note_deal_summary(table, state)
         table.state = state.model_dump(mode="json")
         table.phase = "over" if self.engine.is_over(state) else "playing"
         table.turn_deadline = await self._turn_deadline(table, state)
@@ -58,6 +63,16 @@ class TableFlow:
         if table.phase == "over":
             await self.record_result(table, state)
         return saved
+
+    def _note_deal_summary(self, table: Table, state: BaseModel) -> None:
+        """Keep the summary of a deal this move ended, for `announce` to post."""
+        if table.state is None or self.engine.is_over(state):
+            return
+        before = self.engine.view(self.engine.State.model_validate(table.state), None)
+        after = self.engine.view(state, None)
+        summary = self.adapter.deal_summary(before, after, table.names(), table.lang)
+        if summary is not None:
+            self._deal_summaries[table.channel_id] = summary
 
     async def record_result(self, table: Table, state: BaseModel) -> None:
         """Count the finished game in the server's stats (once, whatever retries)."""
@@ -224,7 +239,11 @@ class TableFlow:
     async def announce(
         self, table: Table, state: BaseModel, *, except_player: PlayerId | None = None
     ) -> None:
-        """Ping whoever's turn it now is, and refresh the other open panels."""
+        """Post the summary of a deal that just ended, ping whoever's turn it now is, and
+        refresh the other open panels."""
+        summary = self._deal_summaries.pop(table.channel_id, None)
+        if summary is not None:
+            await self._post_summary(table, summary)
         await self._ping_turn(table, state)
         self.bot.panels.refresh(table, except_player=except_player)
 
@@ -241,6 +260,15 @@ class TableFlow:
         table.ping = ping
         if previous is not None:
             await self._delete(table, previous.message_id)
+
+    async def _post_summary(self, table: Table, summary: TableText) -> None:
+        title = tr(table.lang, "{title}: a deal ended", title=tr(table.lang, self.engine.title))
+        embed = embeds.table_embed(title, self.adapter.colour, summary, "", with_image=False)
+        try:
+            channel = self.bot.get_partial_messageable(table.channel_id)
+            await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as error:
+            log.info("Could not post a deal summary in %s: %s", table.channel_id, error)
 
     def _people_to_ping(self, table: Table, state: BaseModel) -> list[PlayerId]:
         if not table.pings or self.engine.is_over(state):

@@ -70,7 +70,8 @@ def table_embed(
         embed.add_field(name=name, value=_clip(value), inline=False)
     if with_image:
         embed.set_image(url=f"attachment://{TABLE_IMAGE}")
-    embed.set_footer(text=footer)
+    if footer:
+        embed.set_footer(text=footer)
     return embed
 
 

@@ -182,6 +182,7 @@ GERMAN: dict[str, str] = {
     "**{name}**: {move}": "**{name}**: {move}",
     "{mentions}, your turn in {title}.": "{mentions}, du bist dran bei {title}.",
     "Turn clock": "Zugzeit",
+    "{title}: a deal ended": "{title}: eine Runde ist vorbei",
     "The turn ends <t:{at}:R>.": "Der Zug endet <t:{at}:R>.",
     "Just now": "Gerade eben",
     "No turn clock.": "Keine Zugzeit.",
