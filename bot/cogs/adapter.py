@@ -95,10 +95,13 @@ class GameAdapter(ABC, Generic[S, A, V]):
         by `results_text` instead."""
         return None
 
-    def move_text(self, key: str, lang: Lang) -> str:
+    def move_text(
+        self, key: str, before: V, after: V, names: Mapping[PlayerId, str], lang: Lang
+    ) -> str:
         """How the move ``key`` (a button key, a typed move, or a computer's action as
-        text) reads in the table's line of recent events. Games override this to say it
-        in words; by default it is the key itself, cut to `MOVE_TEXT_LIMIT`."""
+        text) reads in the table's line of recent events, given the public views before
+        and after it. Games override this to say it in words ("took 16 (+3 chips)");
+        by default it is the key itself, cut to `MOVE_TEXT_LIMIT`."""
         return key if len(key) <= MOVE_TEXT_LIMIT else key[: MOVE_TEXT_LIMIT - 1] + "…"
 
     def concede(self, state: S, player: PlayerId) -> S | None:

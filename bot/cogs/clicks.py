@@ -162,8 +162,8 @@ class ClickHandling(CogBase):
         player, state = self._seated_player_state(interaction, table)
         if message_id_of(interaction) not in (None, table.message_id):
             raise GameError("This table was posted again further down; use the newest one.")
-        state = self.adapter.perform(state, player, click.arg)
-        move = self.adapter.move_text(click.arg, table.lang)
+        before, state = state, self.adapter.perform(state, player, click.arg)
+        move = self.flow.describe_move(table, click.arg, before, state)
         await self._save_and_show(
             interaction, stored, table_life.moved_by(table, player, move), state
         )
@@ -176,13 +176,15 @@ class ClickHandling(CogBase):
         player, state = self._seated_player_state(interaction, table)
         if table.phase == "over":
             raise GameError("This game is over.")
+        before = state
         try:
             state = self.adapter.perform(state, player, key)
         except IllegalAction as refusal:
             notice = tr(user_lang(interaction), refusal.template, **refusal.params)
             await self._redraw_panel(interaction, stored, state, player, notice=notice)
             return
-        table = table_life.moved_by(table, player, self.adapter.move_text(key, table.lang))
+        move = self.flow.describe_move(table, key, before, state)
+        table = table_life.moved_by(table, player, move)
         rev = await self.flow.commit(table, stored.rev, state)
         await self._redraw_panel(interaction, Stored(table, rev), state, player)
         await self.flow.show(table, state, rev, except_player=player)

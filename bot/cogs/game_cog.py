@@ -256,8 +256,9 @@ class GameCog(ClickHandling):
         stored = await self._load_running(interaction)
         table = stored.table.model_copy(deep=True)
         player, state = self._seated_player_state(interaction, table)
-        state = self.adapter.perform(state, player, move)
-        table = table_life.moved_by(table, player, self.adapter.move_text(move, table.lang))
+        before, state = state, self.adapter.perform(state, player, move)
+        text = self.flow.describe_move(table, move, before, state)
+        table = table_life.moved_by(table, player, text)
         rev = await self.flow.commit(table, stored.rev, state)
         await answer_privately(
             interaction, tr(user_lang(interaction), "You played `{move}`.", move=move)

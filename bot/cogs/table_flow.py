@@ -64,6 +64,16 @@ class TableFlow:
             await self.record_result(table, state)
         return saved
 
+    def describe_move(self, table: Table, key: str, before: BaseModel, after: BaseModel) -> str:
+        """The adapter's words for a move, from the public views around it."""
+        return self.adapter.move_text(
+            key,
+            self.engine.view(before, None),
+            self.engine.view(after, None),
+            table.names(),
+            table.lang,
+        )
+
     def _note_deal_summary(self, table: Table, state: BaseModel) -> None:
         """Keep the summary of a deal this move ended, for `announce` to post."""
         if table.state is None or self.engine.is_over(state):
@@ -169,10 +179,10 @@ class TableFlow:
         player = follow_up.player
         seat = current.seat_of(player)
         name = seat.name if seat else player
-        lang = current.lang
+        before = state
         if follow_up.kind == "default":
             state = self.adapter.perform(state, player, follow_up.key)
-            move = self.adapter.move_text(follow_up.key, lang)
+            move = self.describe_move(current, follow_up.key, before, state)
             current = table_life.with_event(
                 current,
                 N_("Time was up, so the bot chose for **{name}**: {move}"),
@@ -184,7 +194,7 @@ class TableFlow:
             if follow_up.kind == "clock":
                 current = table_life.clock_ran_out(current, player)
             else:
-                move = self.adapter.move_text(str(action), lang)
+                move = self.describe_move(current, str(action), before, state)
                 current = table_life.with_event(
                     current, N_("**{name}**: {move}"), name=name, move=move
                 )
