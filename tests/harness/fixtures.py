@@ -224,6 +224,7 @@ def bot_env(
         # Computer players move at once (people get a pause to follow; tests needn't).
         COMPUTER_PAUSE_SECONDS="0",
         CLICKS_PER_TEN_SECONDS="0",  # scripted players click faster than people can
+        MAX_TABLES_PER_SERVER="10000",  # benches fill hundreds of channels of one guild
     )
     env.update(extra or {})
     return env
