@@ -99,7 +99,7 @@ class Messages:
         names, lang = table.names(), table.lang
         public = self.engine.view(state, None)
         png = await self.renderer.run(self.adapter.render_table, public, names, lang)
-        footer = tr(lang, "Game {gid}", gid=table.gid)
+        footer = tr(lang, "Game id for support: {gid}", gid=table.gid)
         if self.engine.is_over(state):
             outcome = self.engine.outcome(state)
             text = self.adapter.results_text(public, outcome, names, lang)
@@ -169,7 +169,13 @@ class Messages:
 
     def _panel_embed(self, panel: PrivatePanel, lang: Lang, notice: str) -> discord.Embed:
         text = f"**{notice}**\n\n{panel.text}" if notice else panel.text
-        title = tr(lang, "{title}: your hand", title=self.title(lang))
+        # Named as the button that opens it ("My hand", "Move", "My piles").
+        title = tr(
+            lang,
+            "{title}: {panel}",
+            title=self.title(lang),
+            panel=tr(lang, self.adapter.hand_label),
+        )
         return embeds.notice_embed(title, self.adapter.colour, text)
 
     def _panel_view(
@@ -237,12 +243,25 @@ def clock_line(table: Table) -> str:
 
 
 def options_line(options: Mapping[str, Any], hidden: frozenset[str], lang: Lang) -> str:
-    """The options set, by their (localized) command option names: a switch by its name
-    alone, anything else as ``name: value``."""
-    names = catalogue().names
-    shown = {
-        (names.get(key, key) if lang == "de" else key): value
+    """The options set, in words of the table's language: a switch by its name alone,
+    anything else as ``name: value`` (``turn cap: 500``)."""
+    shown = [
+        (_option_name(key, lang), value)
         for key, value in options.items()
         if value not in (None, False, []) and key not in hidden
-    }
-    return ", ".join(key if value is True else f"{key}: {value}" for key, value in shown.items())
+    ]
+    return ", ".join(
+        name if value is True else f"{name}: {_option_value(value)}" for name, value in shown
+    )
+
+
+def _option_name(key: str, lang: Lang) -> str:
+    """``turn_cap`` as people write it: "turn cap" (German: the command's option name)."""
+    if lang == "de":
+        key = catalogue().names.get(key, key)
+    return key.replace("_", " ").replace("-", " ")
+
+
+def _option_value(value: object) -> str:
+    """A value as people write it: "give-and-take" → "give and take"."""
+    return str(value).replace("-", " ")

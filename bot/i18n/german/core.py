@@ -115,9 +115,9 @@ GERMAN: dict[str, str] = {
     "Games are played in server channels.": "Gespielt wird in Server-Kanälen.",
     # The running table
     "{title}: results": "{title}: Ergebnis",
-    "{title}: your hand": "{title}: deine Hand",
+    "{title}: {panel}": "{title}: {panel}",
     "{title}: rules": "{title}: Regeln",
-    "Game {gid}": "Partie {gid}",
+    "Game id for support: {gid}": "Partie-ID für den Support: {gid}",
     "{mentions}, your turn.": "{mentions}, du bist dran.",
     "My hand": "Meine Hand",
     "Refresh": "Aktualisieren",
