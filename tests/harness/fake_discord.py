@@ -60,7 +60,8 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 API_PREFIX = "/api/v10"
 # Discord docs, "Receiving and Responding": the initial response must come within 3 s;
-# the interaction token then stays valid for 15 minutes (after that: 401, 50027).
+# the interaction token then stays valid for 15 minutes. After that every webhook route
+# answers 401 with code 50027 "Invalid Webhook Token" (discord-api-docs#6851).
 CALLBACK_DEADLINE = 3.0
 TOKEN_LIFETIME = 15 * 60.0
 INTENT_GUILD_MEMBERS = 1 << 1
@@ -870,8 +871,10 @@ class FakeDiscord:
         return message
 
     def _notify_mentioned(self, message: FakeMessage, default_parse: tuple[str, ...]) -> None:
-        """Record who a just created message notifies. Ephemeral and "thinking" messages
-        notify nobody; edits (including the one that completes a defer) never notify."""
+        """Record who a just created message notifies (see tests/harness/mentions.py).
+
+        Ephemeral and "thinking" messages notify nobody; edits never notify, not even the one
+        that completes a defer (discord-api-docs#5497, interactions.py#175)."""
         if message.ephemeral or message.loading:
             return
         members = {user.id for user in self.users}
