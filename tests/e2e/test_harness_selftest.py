@@ -22,6 +22,12 @@ from tests.harness.driver import Driver
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotFactory, BotProcess
 from tests.harness.limits import command_problems, component_problems, message_problems
+from tests.harness.mentions import (
+    INTERACTION_DEFAULT,
+    MESSAGE_DEFAULT,
+    allowed_mentions_problems,
+    notified_user_ids,
+)
 from tests.harness.models import Clock, FakeMessage
 from tests.harness.null_bot import PNG
 
@@ -80,7 +86,7 @@ async def test_bot_connects_identifies_and_syncs(
     assert fake_discord.connections[0].compression == "zlib-stream"
     command = fake_discord.find_command("null")
     assert command["guild_id"] == str(fake_discord.guild_id)
-    assert [o["name"] for o in command["options"]] == ["post"]
+    assert [o["name"] for o in command["options"]] == ["post", "ping"]
     assert "GET /api/v10/gateway/bot" in fake_discord.request_log
 
 
@@ -91,7 +97,7 @@ async def test_slash_command_posts_public_message(driver: Driver, bot_process: B
     table = response.message
     assert table.content == "Hallo"
     assert not table.ephemeral
-    assert table.labels == ["Take", "Edit", "Nope"]
+    assert table.labels == ["Take", "Edit", "Again", "Nope"]
     assert table.message_type == 20
     assert driver.table() is table
     assert response.interaction.callback_type == 4
@@ -153,7 +159,8 @@ async def test_disabled_or_missing_buttons_cannot_be_clicked(
     table = (await driver.slash(alice, "null post")).message
     with pytest.raises(AssertionError, match=r"'Nope' .* is disabled"):
         await driver.click(alice, table, "Nope")
-    with pytest.raises(AssertionError, match=r"no button 'Nimm' .*\['Take', 'Edit', 'Nope'\]"):
+    labels = r"\['Take', 'Edit', 'Again', 'Nope'\]"
+    with pytest.raises(AssertionError, match=r"no button 'Nimm' .*" + labels):
         await driver.click(alice, table, "Nimm")
     with pytest.raises(AssertionError, match="no option"):
         await driver.slash(alice, "null post", colour="red")
@@ -207,6 +214,67 @@ async def test_dropped_gateway_resumes_and_replays_missed_events(
     await fake_discord.send_reconnect()
     await driver.wait_for(lambda: fake_discord.resume_count == 2, what="a second RESUME")
     assert (await driver.click(alice, response.message, "Take")).message.content == "Got it!"
+
+
+async def test_mentions_notify_only_when_a_message_is_created(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    await bot_process(NULL_BOT)
+    alice, bernd = driver.user("alice"), driver.user("bernd")
+    reply = (await driver.slash(alice, "null post", text=f"{bernd.mention} starts")).message
+    assert driver.notified(bernd) == [reply]
+    # discord.py merges the client's AllowedMentions(users=True, ...) into every payload.
+    assert reply.allowed_mentions is not None
+    assert reply.allowed_mentions["parse"] == ["users"]
+
+    followup = (await driver.slash(alice, "null ping", who=bernd, how="followup")).messages
+    assert [m.content for m in followup] == ["Table", f"{bernd.mention}, your turn"]
+    assert driver.notified(bernd) == [reply, followup[1]]
+
+    hidden = (await driver.slash(alice, "null ping", who=bernd, how="ephemeral")).message
+    assert hidden.ephemeral_to == alice.id
+    edited = (await driver.slash(alice, "null ping", who=bernd, how="edit")).message
+    assert edited.content == f"{bernd.mention}, your turn"
+    assert [v.content for v in edited.history] == ["Soon your turn"]
+    muted = (await driver.slash(alice, "null ping", who=bernd, how="muted")).message
+    assert muted.allowed_mentions == {"parse": []}
+    assert driver.notified(bernd) == [reply, followup[1]]  # none of the last three notified
+    assert driver.notified(alice) == []
+
+
+async def test_deleting_keeps_one_live_ping_per_channel(
+    fake_discord: FakeDiscord, driver: Driver, bot_process: BotFactory
+) -> None:
+    await bot_process(NULL_BOT)
+    alice, bernd, chloe = driver.users[:3]
+    await driver.slash(alice, "null ping", who=bernd, how="channel")
+    first = await driver.wait_for(lambda: driver.notified(bernd), what="the first ping")
+    await driver.slash(alice, "null ping", who=chloe, how="channel")
+    await driver.wait_for(lambda: driver.notified(chloe), what="the second ping")
+    second = driver.notified(chloe)[0]
+    assert first[0].deleted and first[0].deleted_at is not None
+    assert driver.deleted() == [first[0]]
+    assert driver.notified(bernd) == first  # the notification happened all the same
+    assert driver.notified(bernd, live_only=True) == []
+    assert driver.alive() == [second]
+    assert f"DELETE /api/v10/channels/{driver.channel}/messages/{first[0].id}" in (
+        fake_discord.request_log
+    )
+
+
+async def test_followup_through_a_token_older_than_15_minutes_is_refused(
+    fake_discord: FakeDiscord, driver: Driver, bot_process: BotFactory
+) -> None:
+    await bot_process(NULL_BOT)
+    alice = driver.user("alice")
+    table = (await driver.slash(alice, "null post")).message
+    assert (await driver.click(alice, table, "Again")).message.content == "sent"
+    assert driver.alive()[-1].content == "Again!"
+
+    fake_discord.clock.advance(15 * 60 + 1)
+    refused = await driver.click(alice, table, "Again")  # a fresh token for the click itself
+    assert refused.message.content == "refused: 401 50027"
+    assert [v.kind for v in fake_discord.pop_violations()] == ["token_expired"]
 
 
 # ---------------------------------------------------------------- protocol, without a bot
@@ -433,12 +501,31 @@ async def test_interaction_deadlines_follow_the_injectable_clock(
         ephemeral = next(m for m in fake.messages.values() if m.content == "psst")
         assert ephemeral.ephemeral_to == alice.id
 
-        clock.advance(16 * 60)
-        async with http.patch(f"{webhook}/messages/@original", json={"content": "x"}) as expired:
-            assert expired.status == 401
-        fresh, _ = new_interaction(ephemeral)
-        async with http.post(fresh, json={"type": 7, "data": {"content": "x"}}) as stale:
-            assert stale.status == 404
+        clock.advance(15 * 60 + 1)
+        for method, url in (
+            ("PATCH", f"{webhook}/messages/@original"),
+            ("DELETE", f"{webhook}/messages/@original"),
+            ("POST", webhook),
+            ("PATCH", f"{webhook}/messages/{ephemeral.id}"),
+            ("DELETE", f"{webhook}/messages/{ephemeral.id}"),
+        ):
+            async with http.request(method, url, json={"content": "x"}) as expired:
+                assert expired.status == 401
+                assert (await expired.json())["code"] == 50027
+        # A click on the old ephemeral message brings a fresh token that reaches it.
+        fresh, fresh_webhook = new_interaction(ephemeral)
+        async with http.post(fresh, json={"type": 7, "data": {"content": "updated"}}) as update:
+            assert update.status == 204
+        async with http.patch(f"{fresh_webhook}/messages/@original", json={"content": "y"}) as ok:
+            assert ok.status == 200
+        assert ephemeral.content == "y"
+        # Another interaction's token does not reach it.
+        other, other_webhook = new_interaction()
+        async with http.post(other, json={"type": 4, "data": {"content": "hi"}}) as answer:
+            assert answer.status == 204
+        foreign = f"{other_webhook}/messages/{ephemeral.id}"
+        async with http.patch(foreign, json={"content": "z"}) as refused:
+            assert refused.status == 404
 
         thinking, followup = new_interaction()
         async with http.post(thinking, json={"type": 5}) as answer:
@@ -452,8 +539,98 @@ async def test_interaction_deadlines_follow_the_injectable_clock(
             "late_callback",
             "webhook_before_callback",
             "double_callback",
-            "token_expired",
-            "ephemeral_expired",
+            *["token_expired"] * 5,
+            "ephemeral_foreign_token",
             "followup_visibility",
         ]
         assert await fake.verify() == []
+
+
+async def test_mentions_edits_and_deletes_over_the_wire(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    fake = fake_discord
+    alice, bernd, chloe = fake.users[:3]
+    headers = {"Authorization": f"Bot {fake.token}"}
+    channel = f"{fake.api_base}/channels/{fake.channel_ids[0]}/messages"
+
+    async def post(payload: Json) -> FakeMessage:
+        async with http.post(channel, json=payload, headers=headers) as created:
+            assert created.status == 200, await created.text()
+            return fake.messages[int((await created.json())["id"])]
+
+    plain = await post({"content": f"{alice.mention} <@!{bernd.id}> <@{fake.bot_user.id}>"})
+    listed = await post(
+        {"content": f"{alice.mention} {bernd.mention}", "allowed_mentions": {"users": [bernd.id]}}
+    )
+    silent = await post({"content": chloe.mention, "flags": 4096})
+    in_embed = await post({"content": "see", "embeds": [{"description": chloe.mention}]})
+    edited = await post({"content": "soon"})
+    async with http.patch(
+        f"{channel}/{edited.id}", json={"content": chloe.mention}, headers=headers
+    ) as edit:
+        assert edit.status == 200
+    notified = [(n.user_id, n.message_id, n.silent) for n in fake.notifications]
+    assert notified == [
+        (alice.id, plain.id, False),
+        (bernd.id, plain.id, False),
+        (bernd.id, listed.id, False),
+        (chloe.id, silent.id, True),
+    ]
+    assert in_embed.id not in [n.message_id for n in fake.notifications]
+
+    both = {"parse": ["users"], "users": [str(alice.id)]}
+    async with http.post(
+        channel, json={"content": "x", "allowed_mentions": both}, headers=headers
+    ) as invalid:
+        assert invalid.status == 400
+        assert (await invalid.json())["code"] == 50035
+
+    async with http.delete(f"{channel}/{plain.id}", headers=headers) as deleted:
+        assert deleted.status == 204
+    assert plain.deleted and plain.deleted_at is not None
+    async with http.delete(f"{channel}/{plain.id}", headers=headers) as again:
+        assert again.status == 404
+        assert (await again.json())["code"] == 10008
+    kinds = [v.kind for v in fake.pop_violations()]
+    assert kinds == ["limits", "unknown_message"]
+
+
+async def test_completing_a_defer_with_a_mention_notifies_nobody(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    """Discord treats the answer to "thinking" as an edit: no ping (discord-api-docs#5497)."""
+    fake = fake_discord
+    alice, bernd = fake.users[:2]
+    for completion in ("PATCH", "POST"):
+        interaction = fake.create_interaction(
+            type=2, user=alice, channel_id=fake.channel_ids[0], data={"name": "x"}
+        )
+        api = fake.api_base
+        callback = f"{api}/interactions/{interaction.id}/{interaction.token}/callback"
+        async with http.post(callback, json={"type": 5}) as answer:
+            assert answer.status == 204
+        webhook = f"{api}/webhooks/{fake.app_id}/{interaction.token}"
+        url = f"{webhook}/messages/@original" if completion == "PATCH" else webhook
+        async with http.request(completion, url, json={"content": bernd.mention}) as done:
+            assert done.status == 200
+        assert fake.messages[interaction.original_message_id or 0].content == bernd.mention
+    assert fake.notifications == []
+
+
+def test_allowed_mentions_rules_on_crafted_payloads() -> None:
+    text = "<@1> <@!2> <@1> <@&3> @everyone"
+    assert notified_user_ids(text, None, MESSAGE_DEFAULT) == [1, 2]
+    assert notified_user_ids(text, None, INTERACTION_DEFAULT) == [1, 2]
+    assert notified_user_ids(text, None, ("roles",)) == []
+    assert notified_user_ids(text, {"parse": []}, MESSAGE_DEFAULT) == []
+    assert notified_user_ids(text, {"parse": ["users"]}, MESSAGE_DEFAULT) == [1, 2]
+    assert notified_user_ids(text, {"users": ["2", "9"]}, MESSAGE_DEFAULT) == [2]  # no phantom 9
+    assert notified_user_ids(text, {"replied_user": True}, MESSAGE_DEFAULT) == []
+    assert notified_user_ids(text, {"parse": ["everyone"], "users": [1]}, MESSAGE_DEFAULT) == [1]
+    assert allowed_mentions_problems(None) == []
+    assert allowed_mentions_problems({"parse": ["users", "roles"], "users": []}) == []
+    assert allowed_mentions_problems({"parse": ["users"], "users": ["1"]})
+    assert allowed_mentions_problems({"parse": ["roles"], "roles": ["1"]})
+    assert allowed_mentions_problems({"parse": ["members"]})
+    assert allowed_mentions_problems({"users": [str(n) for n in range(101)]})

@@ -179,6 +179,31 @@ class Driver:
         """Messages only ``user`` can see, oldest first."""
         return [m for m in self.messages() if m.ephemeral_to == user.id]
 
+    def notified(
+        self, user: FakeUser, *, channel: int | None = None, live_only: bool = False
+    ) -> list[FakeMessage]:
+        """Messages whose creation notified ``user`` (current versions, oldest first).
+
+        Deleted ones are included (check ``.deleted``) unless ``live_only``; edits never notify.
+        """
+        found = [
+            self.fake.messages[n.message_id]
+            for n in self.fake.notifications
+            if n.user_id == user.id and (channel is None or n.channel_id == channel)
+        ]
+        return [m for m in found if not (live_only and m.deleted)]
+
+    def alive(self, channel: int | None = None) -> list[FakeMessage]:
+        """The bot's public messages in the channel that are not deleted, oldest first."""
+        channel_id = self.channel if channel is None else channel
+        return [m for m in self.messages(channel_id) if not m.ephemeral]
+
+    def deleted(self, channel: int | None = None) -> list[FakeMessage]:
+        """Messages deleted in the channel (any route), in the order they were deleted."""
+        channel_id = self.channel if channel is None else channel
+        gone = [m for m in self.fake.messages.values() if m.deleted and m.channel_id == channel_id]
+        return sorted(gone, key=lambda m: (m.deleted_at or 0.0, m.id))
+
     async def wait_for(
         self, predicate: Callable[[], T], *, timeout: float | None = None, what: str = "condition"
     ) -> T:

@@ -29,9 +29,16 @@ from tests.harness.limits import (
     FLAG_EPHEMERAL,
     FLAG_LOADING,
     FLAG_SUPPRESS_EMBEDS,
+    FLAG_SUPPRESS_NOTIFICATIONS,
     MAX_ATTACHMENT_BYTES,
     command_problems,
     message_problems,
+)
+from tests.harness.mentions import (
+    INTERACTION_DEFAULT,
+    MESSAGE_DEFAULT,
+    allowed_mentions_problems,
+    notified_user_ids,
 )
 from tests.harness.models import (
     DISCORD_EPOCH_MS,
@@ -42,6 +49,7 @@ from tests.harness.models import (
     FakeInteraction,
     FakeMessage,
     FakeUser,
+    Notification,
     Snowflakes,
     Violation,
 )
@@ -51,9 +59,11 @@ T = TypeVar("T")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 API_PREFIX = "/api/v10"
+# Discord docs, "Receiving and Responding": the initial response must come within 3 s;
+# the interaction token then stays valid for 15 minutes. After that every webhook route
+# answers 401 with code 50027 "Invalid Webhook Token" (discord-api-docs#6851).
 CALLBACK_DEADLINE = 3.0
 TOKEN_LIFETIME = 15 * 60.0
-EPHEMERAL_EDIT_WINDOW = 15 * 60.0
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
 # VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES, READ_MESSAGE_HISTORY, ADD_REACTIONS,
@@ -177,6 +187,7 @@ class FakeDiscord:
         self.messages: dict[int, FakeMessage] = {}
         self.interactions: dict[int, FakeInteraction] = {}
         self.violations: list[Violation] = []
+        self.notifications: list[Notification] = []
         self.identifies: list[Json] = []
         self.resume_count = 0
         self.connections: list[_Connection] = []
@@ -812,6 +823,7 @@ class FakeDiscord:
 
     def _check(self, merged: Json, attachments: int) -> None:
         problems = message_problems(merged, attachments=attachments)
+        problems += allowed_mentions_problems(merged.get("allowed_mentions"))
         if problems:
             raise _Rejected(400, 50035, "Invalid Form Body: " + "; ".join(problems), "limits")
 
@@ -844,16 +856,35 @@ class FakeDiscord:
             ephemeral_to=interaction.user.id if ephemeral and interaction else None,
             interaction_id=interaction.id if interaction else None,
             message_type=message_type,
+            allowed_mentions=payload.get("allowed_mentions"),
         )
         self.messages[message.id] = message
         if interaction is not None:
             interaction.touch(message.id)
+        default_parse = MESSAGE_DEFAULT if interaction is None else INTERACTION_DEFAULT
+        self._notify_mentioned(message, default_parse)
         self._written(message)
         if not message.ephemeral and not message.loading:
             await self._dispatch(
                 "MESSAGE_CREATE", self.message_payload(message), needs_intent=INTENT_GUILD_MESSAGES
             )
         return message
+
+    def _notify_mentioned(self, message: FakeMessage, default_parse: tuple[str, ...]) -> None:
+        """Record who a just created message notifies (see tests/harness/mentions.py).
+
+        Ephemeral and "thinking" messages notify nobody; edits never notify, not even the one
+        that completes a defer (discord-api-docs#5497, interactions.py#175)."""
+        if message.ephemeral or message.loading:
+            return
+        members = {user.id for user in self.users}
+        silent = bool(message.flags & FLAG_SUPPRESS_NOTIFICATIONS)
+        notified = notified_user_ids(message.mention_text, message.allowed_mentions, default_parse)
+        for user_id in notified:
+            if user_id in members:
+                at = message.created_at
+                notification = Notification(user_id, message.id, message.channel_id, at, silent)
+                self.notifications.append(notification)
 
     async def _edit_message(
         self,
@@ -862,8 +893,6 @@ class FakeDiscord:
         uploads: dict[int, Upload],
         interaction: FakeInteraction | None = None,
     ) -> None:
-        if message.ephemeral and self.clock.now() - message.created_at > EPHEMERAL_EDIT_WINDOW:
-            raise _Rejected(404, 10008, "Unknown Message", "ephemeral_expired")
         attachments = message.attachments
         if "attachments" in payload or uploads:
             attachments = self._attachments(message.attachments, payload, uploads)
@@ -877,6 +906,7 @@ class FakeDiscord:
             "embeds": payload.get("embeds", message.embeds),
             "components": payload.get("components", message.components),
             "flags": flags,
+            "allowed_mentions": payload.get("allowed_mentions"),
         }
         self._check(merged, len(attachments))
         was_loading = message.loading
@@ -905,6 +935,7 @@ class FakeDiscord:
 
     async def _delete_message(self, message: FakeMessage) -> None:
         message.deleted = True
+        message.deleted_at = self.clock.now()
         self._written(message)
         if not message.ephemeral:
             data = {
@@ -1150,9 +1181,15 @@ class FakeDiscord:
             message is None
             or message.deleted
             or (message.interaction_id is None and message.id != interaction.original_message_id)
-            or (message.ephemeral and message.ephemeral_to != interaction.user.id)
         ):
             raise _Rejected(404, 10008, "Unknown Message", "unknown_message")
+        if message.ephemeral and message.id not in (
+            interaction.original_message_id,
+            *interaction.touched,
+        ):
+            # An ephemeral message lives only in its interaction: its own token, or the token
+            # of a component interaction on it, reaches it; no other token does.
+            raise _Rejected(404, 10008, "Unknown Message", "ephemeral_foreign_token")
         if request.method == "GET":
             return _json(self.message_payload(message))
         if request.method == "DELETE":

@@ -23,6 +23,8 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 class ClockLike(Protocol):
     def now(self) -> float: ...
 
+    def advance(self, seconds: float) -> None: ...
+
 
 class Clock:
     """Wall clock with an offset, so a test can jump past Discord's 3 s / 15 min deadlines."""
@@ -133,8 +135,10 @@ class FakeMessage:
     ephemeral_to: int | None = None
     interaction_id: int | None = None
     message_type: int = 0
+    allowed_mentions: Json | None = None  # as sent when the message was created
     edited_at: float | None = None
     deleted: bool = False
+    deleted_at: float | None = None
     revision: int = 0  # FakeDiscord.writes when this message last changed
     history: list[MessageVersion] = field(default_factory=list)
 
@@ -189,6 +193,13 @@ class FakeMessage:
         return "\n".join(p for p in parts if p)
 
     @property
+    def mention_text(self) -> str:
+        """Where Discord looks for mentions: the content and v2 text displays, not embeds."""
+        parts = [self.content]
+        parts += [c.get("content", "") for c in self.iter_components() if c["type"] == TEXT_DISPLAY]
+        return "\n".join(p for p in parts if p)
+
+    @property
     def filenames(self) -> list[str]:
         return [a.filename for a in self.attachments]
 
@@ -232,6 +243,18 @@ class FakeInteraction:
         if self.type == 2:
             return f"/{self.data.get('name')} by {self.user.name}"
         return f"component {self.data.get('custom_id')!r} by {self.user.name}"
+
+
+@dataclass(frozen=True)
+class Notification:
+    """A user notified by a newly created message that mentions them (``silent``: the
+    message had SUPPRESS_NOTIFICATIONS, so Discord shows a badge but sends no push)."""
+
+    user_id: int
+    message_id: int
+    channel_id: int
+    at: float
+    silent: bool = False
 
 
 @dataclass(frozen=True)
