@@ -20,6 +20,7 @@ import hashlib
 import logging
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from pydantic import BaseModel
 from redis.exceptions import RedisError
@@ -163,9 +164,12 @@ class PanelKeeper:
                 view=message.view,
                 attachments=message.files(),
             )
-        except discord.HTTPException as error:
+        except discord.HTTPException as error:  # the token died early, or the panel is gone
             log.info("Panel of %s not edited: %s %s", player, error.status, error.code)
             await self.bot.store.client.delete(panel_key(table.channel_id, player))
+            return
+        except aiohttp.ClientError as error:  # Discord unreachable: the next move tries again
+            log.info("Panel of %s not edited: %s", player, type(error).__name__)
             return
         ttl_ms = int((panel.expires - await self.bot.clock.now()) * 1000)
         if ttl_ms > 0:

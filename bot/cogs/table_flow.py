@@ -13,6 +13,7 @@ import itertools
 import logging
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from pydantic import BaseModel
 
@@ -277,7 +278,7 @@ class TableFlow:
         try:
             channel = self.bot.get_partial_messageable(table.channel_id)
             await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException as error:
+        except (discord.HTTPException, aiohttp.ClientError) as error:
             log.info("Could not post a deal summary in %s: %s", table.channel_id, error)
 
     def _people_to_ping(self, table: Table, state: BaseModel) -> list[PlayerId]:
@@ -301,7 +302,7 @@ class TableFlow:
         try:
             channel = self.bot.get_partial_messageable(table.channel_id)
             message = await channel.send(text, allowed_mentions=allowed)
-        except discord.HTTPException as error:
+        except (discord.HTTPException, aiohttp.ClientError) as error:
             log.info("Could not ping in channel %s: %s", table.channel_id, error)
             return None
         return Ping(message_id=message.id, players=people)
@@ -310,7 +311,7 @@ class TableFlow:
         partial = self.bot.get_partial_messageable(table.channel_id)
         try:
             await partial.get_partial_message(message_id).delete()
-        except discord.HTTPException as error:
+        except (discord.HTTPException, aiohttp.ClientError) as error:
             log.info("Could not delete message %s: %s", message_id, error)
 
     async def edit_table_message(self, table: Table, state: BaseModel, rev: int) -> None:
@@ -352,5 +353,5 @@ class TableFlow:
         partial = self.bot.get_partial_messageable(table.channel_id)
         try:
             await partial.get_partial_message(message_id).edit(**changes)
-        except discord.HTTPException as error:
+        except (discord.HTTPException, aiohttp.ClientError) as error:
             log.info("Could not edit message %s: %s", message_id, error)

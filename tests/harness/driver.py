@@ -164,12 +164,16 @@ class Driver:
         return sorted(found, key=lambda m: m.id)
 
     def table(self, channel: int | None = None) -> FakeMessage:
-        """The bot's latest public message in the channel (current version)."""
+        """The bot's latest public message in the channel made as an answer to an
+        interaction (current version): messages the bot posts on its own, such as turn
+        pings and deal summaries, are skipped."""
         channel_id = self.channel if channel is None else channel
         public = [
             m
             for m in self.messages(channel_id)
-            if not m.ephemeral and m.author.id == self.fake.bot_user.id
+            if not m.ephemeral
+            and m.author.id == self.fake.bot_user.id
+            and m.interaction_id is not None
         ]
         if not public:
             raise AssertionError(f"the bot has no public message in channel {channel_id}")
