@@ -112,7 +112,7 @@ class CogBase:
         )
         if response.message_id is not None:
             view = self.engine.view(state, player)
-            await self.bot.panels.remember(interaction, player, response.message_id, view, lang)
+            await self.bot.panels.remember(interaction, player, response.message_id, view, lang, {})
 
     async def _redraw_panel(
         self,
@@ -136,7 +136,7 @@ class CogBase:
         message = message_id_of(interaction)
         if message is not None:
             view = self.engine.view(state, player)
-            await self.bot.panels.remember(interaction, player, message, view, lang)
+            await self.bot.panels.remember(interaction, player, message, view, lang, picks or {})
 
     def _seated_player_state(self, interaction: Interaction, table: Table) -> tuple[PlayerId, Any]:
         player = player_of(interaction)

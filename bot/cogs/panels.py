@@ -29,6 +29,7 @@ from bot.engines.base import PlayerId
 from bot.i18n import Lang
 from bot.store import StoreError
 from bot.table import Table
+from bot.texts import Picks
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
@@ -53,6 +54,8 @@ class OpenPanel(BaseModel):
     """Unix time when the bot stops editing it (its token dies 30 s later)."""
     view_hash: str = ""
     """The hash of the view it shows, so an unchanged one isn't redrawn."""
+    picks: dict[str, tuple[str, ...]] = {}
+    """What the player has picked in its selects, kept when it is redrawn."""
 
 
 def panel_key(channel_id: int, player: PlayerId) -> str:
@@ -84,8 +87,10 @@ class PanelKeeper:
         message_id: int,
         view: BaseModel,
         lang: Lang,
+        picks: Picks,
     ) -> None:
-        """``interaction`` showed ``player`` their panel in message ``message_id``."""
+        """``interaction`` showed ``player`` their panel in message ``message_id``, with
+        ``picks`` chosen in its selects."""
         expires = editable_until(await self.bot.clock.now())
         ttl = expires - await self.bot.clock.now()
         if interaction.channel_id is None or ttl <= 0:
@@ -97,6 +102,7 @@ class PanelKeeper:
             lang=lang,
             expires=expires,
             view_hash=view_hash(view),
+            picks=dict(picks),
         )
         key = panel_key(interaction.channel_id, player)
         try:
@@ -128,7 +134,10 @@ class PanelKeeper:
         try:
             while True:
                 self._editing[place] = False
-                await self._edit_once(table, player)
+                # Under the channel's lock, so a click on the panel (a pick, a move)
+                # can't be overwritten by an edit drawn from an older record.
+                async with self.bot.channel_lock(table.channel_id):
+                    await self._edit_once(table, player)
                 if not self._editing.get(place):
                     return
         except (StoreError, RedisError) as error:
@@ -154,7 +163,7 @@ class PanelKeeper:
         if seen == panel.view_hash:
             return
         message = await cog.messages.panel(
-            stored.table, stored.rev, state, player, {}, panel.lang, expires=panel.expires
+            stored.table, stored.rev, state, player, panel.picks, panel.lang, expires=panel.expires
         )
         webhook = discord.Webhook.partial(panel.application_id, panel.token, client=self.bot)
         try:
