@@ -266,11 +266,11 @@ class TableFlow:
         previous = table.ping
         if previous is not None and previous.players == people:
             return  # the same person keeps acting
+        if previous is not None:  # first, so two pings are never alive at once
+            await self._delete(table, previous.message_id)
         ping = await self._post_ping(table, people) if people else None
         await self.bot.store.set_ping(table, ping)
         table.ping = ping
-        if previous is not None:
-            await self._delete(table, previous.message_id)
 
     async def _post_summary(self, table: Table, summary: TableText) -> None:
         title = tr(table.lang, "{title}: a deal ended", title=tr(table.lang, self.engine.title))

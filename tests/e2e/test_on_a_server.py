@@ -3,6 +3,7 @@ current, a clock people can see, and old buttons that stop offering what is gone
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -48,13 +49,42 @@ async def test_the_turn_is_pinged_in_a_new_message_and_the_old_ping_deleted(
     alice, dmitri = driver.user("alice"), driver.user("dmitri")
     table = await draughts_table(driver, alice, dmitri)
     [first] = pings(driver)
-    assert first.text.startswith(f"<@{alice.id}>") and f"<@{dmitri.id}>" not in first.text
+    assert driver.notified(alice) == [first] and driver.notified(dmitri) == []
 
     await driver.slash(alice, "draughts move", move="c3-c4")
     await driver.wait_for(lambda: first.deleted, what="the first ping deleted")
     [second] = pings(driver)
-    assert second.text.startswith(f"<@{dmitri.id}>") and f"<@{alice.id}>" not in second.text
+    assert driver.notified(dmitri) == [second], "only Dmitri is notified of his turn"
+    assert driver.notified(alice) == [first], "Alice is not notified again"
     assert second.id > table.id
+    # The table message itself, edited each move, never notified anyone.
+    assert table not in driver.notified(alice) + driver.notified(dmitri)
+
+
+async def test_a_game_with_a_computer_keeps_at_most_one_ping_and_posts_no_timeouts(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    """Alice and Dmitri against a computer: whenever the turn passes between people and
+    the computer, the channel never holds two live pings, and nothing else is posted."""
+    await bot_process("bot")
+    alice, dmitri = driver.user("alice"), driver.user("dmitri")
+    table = (await driver.slash(alice, "geschenkt start")).message
+    await driver.click(dmitri, table, "Join")
+    await driver.choose(alice, table, "Add computer player…", ["easy"])
+    await driver.click(alice, table, "Start")
+    for _ in range(200):
+        await driver.settle()
+        if "results" in table.text:
+            break
+        assert len(pings(driver)) <= 1, [m.text for m in pings(driver)]
+        to_act = alice if f"<@{alice.id}>" in table.content else dmitri
+        await driver.click(to_act, table, "Take", expect_change=False)
+    assert "results" in table.text
+    assert pings(driver) == [], "the last ping goes when the game ends"
+    every = [m for m in driver.fake.messages.values() if not m.ephemeral]
+    assert all(m is table or "your turn in" in m.text for m in every), [m.text for m in every]
+    spans = sorted((m.created_at, m.deleted_at or float("inf")) for m in every if m is not table)
+    assert all(end <= start for (_, end), (start, _) in itertools.pairwise(spans))
 
 
 async def test_the_table_shows_the_deadline_as_a_live_timestamp(
