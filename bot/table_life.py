@@ -69,6 +69,13 @@ def with_computer(table: Table, player: PlayerId, level: Level, max_players: int
     return table.model_copy(update={"seats": [*table.seats, seat]})
 
 
+def with_pings_toggled(table: Table, player: PlayerId) -> Table:
+    """The host turns the table's turn pings off, or on again."""
+    if player != table.host:
+        raise GameError("Only the host can change the table's settings.")
+    return table.model_copy(update={"pings": not table.pings})
+
+
 def computer_seat(seats: list[Seat], level: Level, lang: Lang) -> Seat:
     """A new computer seat, named by its level in the table's language (its name is
     public); a second one of the same level is numbered."""

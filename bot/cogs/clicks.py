@@ -110,6 +110,8 @@ class ClickHandling(CogBase):
             table = table_life.joined(table, person_of(interaction), self.engine.max_players)
         elif verb == "leave":
             table = table_life.left_lobby(table, player)
+        elif verb == "pings":
+            table = table_life.with_pings_toggled(table, player)
         else:
             table = table_life.with_computer(table, player, level, self.engine.max_players)
         if not table.seats:

@@ -81,6 +81,7 @@ class Messages:
             self._button(table, rev, "join", tr(lang, "Join"), "success"),
             self._button(table, rev, "leave", tr(lang, "Leave"), "secondary"),
             self._button(table, rev, "start", tr(lang, "Start"), "primary"),
+            self._button(table, rev, "pings", pings_label(table), "secondary"),
         ]
         levels = GameSelect(
             Pick(self.engine.name, table.gid, rev, "ai"),
@@ -229,6 +230,13 @@ class Messages:
     ) -> GameButton:
         click = Click(self.engine.name, table.gid, rev, verb, arg)
         return GameButton(click, label, style, disabled=disabled)
+
+
+def pings_label(table: Table) -> str:
+    """The lobby's switch for turn pings, saying what it is now."""
+    if table.pings:
+        return tr(table.lang, "🔔 Turn pings: on")
+    return tr(table.lang, "🔕 Turn pings: off")
 
 
 def clock_line(table: Table) -> str:

@@ -4,7 +4,7 @@ A button's custom_id carries the game id and the revision it was drawn for (see
 `bot.cogs.components`). Whether a click drawn for an older revision still counts
 depends on what it does, and is decided here, once, for every game:
 
-- ``join``, ``leave``, ``ai``, ``start`` (the lobby): count while the game id
+- ``join``, ``leave``, ``ai``, ``pings``, ``start`` (the lobby): count while the game id
   matches; joining means the same at any revision.
 - ``act`` (a move button on the public table): refused unless drawn for the exact
   revision; someone moved first, and the button may mean something else now.
@@ -23,12 +23,12 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-Verb = Literal["join", "leave", "ai", "start", "act", "hand", "do", "redraw", "rematch"]
+Verb = Literal["join", "leave", "ai", "pings", "start", "act", "hand", "do", "redraw", "rematch"]
 ALL_VERBS: tuple[Verb, ...] = get_args(Verb)
 
 Staleness = Literal["exact_revision", "same_game"]
 
-LOBBY_VERBS: frozenset[Verb] = frozenset({"join", "leave", "ai", "start"})
+LOBBY_VERBS: frozenset[Verb] = frozenset({"join", "leave", "ai", "pings", "start"})
 PANEL_VERBS: frozenset[Verb] = frozenset({"do", "redraw"})
 """Verbs that only private (ephemeral) panels carry."""
 
@@ -36,6 +36,7 @@ STALE_POLICY: dict[Verb, Staleness] = {
     "join": "same_game",
     "leave": "same_game",
     "ai": "same_game",
+    "pings": "same_game",
     "start": "same_game",
     "act": "exact_revision",
     "hand": "same_game",

@@ -25,7 +25,7 @@ from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage, FakeUser, MessageVersion
 
 TAKE, REFUSE, HAND = "Take", "No thanks", "My hand"
-LOBBY_LABELS = ["Join", "Leave", "Start"]
+LOBBY_LABELS = ["Join", "Leave", "Start", "🔔 Turn pings: on"]
 ADD_COMPUTER = "Add computer player…"
 TURN = re.compile(r"<@(\d+)>, your turn\.")
 CHIPS = re.compile(r"Chips: \*\*(\d+)\*\*")

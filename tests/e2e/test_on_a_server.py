@@ -155,3 +155,20 @@ async def test_a_new_game_takes_the_rematch_button_off_the_old_results(
     await driver.wait_for(lambda: "Rematch" in table.labels, what="the results")
     await driver.slash(dmitri, "geschenkt start")
     await driver.wait_for(lambda: "Rematch" not in table.labels, what="the old Rematch gone")
+
+
+async def test_the_host_can_turn_a_tables_pings_off(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, dmitri = driver.user("alice"), driver.user("dmitri")
+    table: FakeMessage = (await driver.slash(alice, "draughts start", colour="white")).message
+    await driver.click(dmitri, table, "Join")
+    refused = await driver.click(dmitri, table, "🔔 Turn pings: on")
+    assert "Only the host" in refused.message.text
+    await driver.click(alice, table, "🔔 Turn pings: on")
+    assert "🔕 Turn pings: off" in table.labels
+    await driver.click(alice, table, "Start")
+    await driver.slash(alice, "draughts move", move="c3-c4")
+    await driver.settle()
+    assert pings(driver) == [] and driver.notified(alice) == driver.notified(dmitri) == []

@@ -182,6 +182,11 @@ GERMAN: dict[str, str] = {
     "**{name}**: {move}": "**{name}**: {move}",
     "{mentions}, your turn in {title}.": "{mentions}, du bist dran bei {title}.",
     "Turn clock": "Zugzeit",
+    "🔔 Turn pings: on": "🔔 Zug-Pings: an",
+    "🔕 Turn pings: off": "🔕 Zug-Pings: aus",
+    "Only the host can change the table's settings.": (
+        "Nur der Gastgeber kann die Einstellungen des Tisches ändern."
+    ),
     "{title}: a deal ended": "{title}: eine Runde ist vorbei",
     "The turn ends <t:{at}:R>.": "Der Zug endet <t:{at}:R>.",
     "Just now": "Gerade eben",
