@@ -194,7 +194,8 @@ class Clicker:
 
 
 def table_in(fake: FakeDiscord, channel_id: int) -> FakeMessage | None:
-    """The newest public bot message in the channel, if any."""
+    """The newest public bot message in the channel made as an interaction answer (turn
+    pings, which the bot posts on its own, are not tables), if any."""
     public = [
         m
         for m in fake.messages.values()
@@ -202,8 +203,24 @@ def table_in(fake: FakeDiscord, channel_id: int) -> FakeMessage | None:
         and not m.ephemeral
         and not m.deleted
         and m.author.id == fake.bot_user.id
+        and m.interaction_id is not None
     ]
     return max(public, key=lambda m: m.id) if public else None
+
+
+async def open_panels(clicker: Clicker, channel_id: int, users: list[FakeUser]) -> None:
+    """Everyone opens their private panel once, as players do; the bot then keeps the
+    panels current after every move (counted as panel edits)."""
+    for user in users:
+        table = table_in(clicker.fake, channel_id)
+        if table is not None and enabled(table, "My hand"):
+            await clicker.click(user, table, "My hand", measure=False)
+
+
+def panel_edits(fake: FakeDiscord) -> int:
+    """Edits of private panels made without a click on them (each version after the
+    first of an ephemeral message)."""
+    return sum(len(m.history) for m in fake.messages.values() if m.ephemeral)
 
 
 def enabled(message: FakeMessage, label: str) -> bool:
@@ -251,6 +268,8 @@ async def play_geschenkt(
             user, label = (missing[0], "Join") if missing else (host, "Start")
             outcome = await clicker.click(user, table, label, measure=False)
             stale = outcome != "ok"
+            if label == "Start" and not stale:
+                await open_panels(clicker, channel_id, users)
         else:  # no table yet, results, or a closed table
             outcome = await clicker.slash(host, channel_id, "geschenkt", "start")
             stale = outcome != "ok"
@@ -289,6 +308,8 @@ class Measured:
     refusals: Counter[str]
     gave_up: int
     bot_errors: list[str]
+    panel_edits: int
+    """Private panels the bot edited on its own while the clicks were timed."""
 
 
 async def measure(bot: Bot, level: Level, workdir: Path) -> Measured:
@@ -312,9 +333,11 @@ async def measure(bot: Bot, level: Level, workdir: Path) -> Measured:
         players = fake.users[:3]
         await batched([bot.play(clicker, c, players, 0) for c in fake.channel_ids], batch=25)
         clicker.reset()
+        edits_before = panel_edits(fake)
         await asyncio.gather(
             *(bot.play(clicker, c, players, level.clicks_per_game) for c in fake.channel_ids)
         )
+        await fake.wait_idle(0.5, timeout=30.0)
         return Measured(
             clicker.latencies,
             clicker.updates,
@@ -322,6 +345,7 @@ async def measure(bot: Bot, level: Level, workdir: Path) -> Measured:
             clicker.refusals,
             clicker.gave_up,
             process.problems(),
+            panel_edits(fake) - edits_before,
         )
     finally:
         await process.stop()
@@ -348,6 +372,7 @@ def summarize(measured: Measured) -> dict[str, Any]:
         "outcomes": dict(sorted(outcomes.items())),
         "refusals": dict(measured.refusals.most_common(5)),
         "games_given_up": measured.gave_up,
+        "panel_edits": measured.panel_edits,
         "p50_ms": _ms(measured.latencies, 50),
         "p95_ms": _ms(measured.latencies, 95),
         "p99_ms": _ms(measured.latencies, 99),
@@ -410,6 +435,7 @@ def report(results: dict[str, Any]) -> list[str]:
                 floor["p99_ms"],
                 floor["late"],
                 level["p99_ratio"],
+                ours["panel_edits"],
                 level["seconds"],
             ]
         )
@@ -430,6 +456,7 @@ def report(results: dict[str, Any]) -> list[str]:
             "null p99",
             "null late",
             "p99 / null",
+            "panel edits",
             "run s",
         ],
         rows,
@@ -440,6 +467,8 @@ def report(results: dict[str, Any]) -> list[str]:
         "over the clicks answered within Discord's 3 s.",
         "table p50/p99: click sent -> the table message shows the new image.",
         "null: a bare discord.py bot answering a button with a fixed message.",
+        "panel edits: each player opens their private panel once per game, and the bot "
+        "keeps it current after every move; edits made while the clicks were timed.",
         "late: clicks answered after 3 s (Discord drops them), refused by the fake, or not "
         "answered in 30 s; not in p50-p99.",
         "refused: answered with a message instead of the new table; no edit: acknowledged, "

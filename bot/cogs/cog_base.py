@@ -130,13 +130,17 @@ class CogBase:
         panel = await self.messages.panel(
             stored.table, stored.rev, state, player, picks or {}, lang, notice, expires=expires
         )
-        await interaction.response.edit_message(
-            embed=panel.embed, view=panel.view, attachments=panel.files()
-        )
-        message = message_id_of(interaction)
-        if message is not None:
-            view = self.engine.view(state, player)
-            await self.bot.panels.remember(interaction, player, message, view, lang, picks or {})
+        channel = stored.table.channel_id
+        async with self.bot.panels.lock(channel, player):  # not while the bot edits it
+            await interaction.response.edit_message(
+                embed=panel.embed, view=panel.view, attachments=panel.files()
+            )
+            message = message_id_of(interaction)
+            if message is not None:
+                view = self.engine.view(state, player)
+                await self.bot.panels.remember(
+                    interaction, player, message, view, lang, picks or {}
+                )
 
     def _seated_player_state(self, interaction: Interaction, table: Table) -> tuple[PlayerId, Any]:
         player = player_of(interaction)

@@ -7,10 +7,10 @@ So every panel the bot sends or redraws is remembered in Redis with its token, u
 a key that expires a little before the token does: a restart keeps the panels live, and
 no token outlives its use. Tokens are never logged.
 
-After a move, `PanelKeeper.refresh` edits the other players' panels. Edits for one
-player are coalesced: while one is on its way, later moves only mark the panel stale,
-and the next edit draws the game as Redis holds it then. A panel whose view didn't
-change (same hash) isn't edited at all.
+After a move, `PanelKeeper.refresh` edits the other players' panels a second later.
+Edits for one player are coalesced: while one is waiting or on its way, later moves
+only mark the panel stale, and the next edit draws the game as Redis holds it then.
+A panel whose view didn't change (same hash) isn't edited at all.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import weakref
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -41,6 +42,9 @@ TOKEN_LIFE_SECONDS = 15 * 60
 """How long Discord honours an interaction token."""
 SAFETY_SECONDS = 30
 """A panel is forgotten this long before its token dies, so no edit is refused late."""
+EDIT_DELAY_SECONDS = 1.0
+"""A panel is edited this long after a move, so a burst of moves (a computer's turns,
+quick players) costs one edit, and Discord's rate limits are never approached."""
 
 
 class OpenPanel(BaseModel):
@@ -79,6 +83,18 @@ class PanelKeeper:
         self._editing: dict[tuple[int, PlayerId], bool] = {}
         """Panels with an edit on its way; True: another move came meanwhile."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._locks: weakref.WeakValueDictionary[tuple[int, PlayerId], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+
+    def lock(self, channel_id: int, player: PlayerId) -> asyncio.Lock:
+        """One lock per open panel: held while the bot edits it, and while the player's
+        own click on it is answered."""
+        place = (channel_id, player)
+        lock = self._locks.get(place)
+        if lock is None:
+            lock = self._locks[place] = asyncio.Lock()
+        return lock
 
     async def remember(
         self,
@@ -134,9 +150,10 @@ class PanelKeeper:
         try:
             while True:
                 self._editing[place] = False
-                # Under the channel's lock, so a click on the panel (a pick, a move)
+                await asyncio.sleep(EDIT_DELAY_SECONDS)
+                # Under the panel's lock, so a click on the panel (a pick, a move)
                 # can't be overwritten by an edit drawn from an older record.
-                async with self.bot.channel_lock(table.channel_id):
+                async with self.lock(table.channel_id, player):
                     await self._edit_once(table, player)
                 if not self._editing.get(place):
                     return
