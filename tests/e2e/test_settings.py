@@ -88,7 +88,7 @@ async def test_a_member_without_manage_server_is_refused(
         assert words in text, text
         assert "Saved" not in text and "Gespeichert" not in text
     boss = admin(driver, "emma")
-    assert "**on**" in await shown(driver, boss, "show")
+    assert "Ping the next player: **on**" in await shown(driver, boss, "show")
 
 
 async def test_an_admin_sets_every_setting_and_show_reflects_it(
