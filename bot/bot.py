@@ -20,10 +20,12 @@ from bot.cogs.followups import FollowUps
 from bot.cogs.game_cog import GameCog
 from bot.cogs.panels import PanelKeeper
 from bot.cogs.resume import keep_games_moving, resume_all
+from bot.cogs.settings import settings_group
 from bot.cogs.stats import stats_commands
 from bot.config import Settings
 from bot.engines.base import GameError
 from bot.games import GAMES, check_registry
+from bot.guild_settings import GuildSettingsStore
 from bot.i18n import N_, lang_of, tr
 from bot.i18n.commands import CommandTranslator
 from bot.ratelimit import RateLimiter
@@ -46,6 +48,7 @@ class TableBot(commands.AutoShardedBot):
         self.games: dict[str, GameCog] = {}
         self.renderer = RenderWorkers(settings.render_processes)
         self.stats = StatsStore(store.client)
+        self.guild_settings = GuildSettingsStore(store.client, [spec.name for spec in GAMES])
         self.clock: Clock = (
             OffsetClock(store.client, settings.clock_offset_key)
             if settings.clock_offset_key
@@ -85,6 +88,7 @@ class TableBot(commands.AutoShardedBot):
         )
         for command in stats_commands(self):
             self.tree.add_command(command)
+        self.tree.add_command(settings_group(self))
         self.add_dynamic_items(GameButton, GameSelect)
         await self.tree.set_translator(CommandTranslator())
         await self._sync_commands()

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
 
-from bot.i18n.german import core
+from bot.i18n.german import core, settings
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ def catalogue() -> Catalogue:
     """Core texts plus every registered game's."""
     from bot.games import GAMES  # the registry imports the games, which import bot.i18n
 
-    modules: list[ModuleType] = [core, *(game.german for game in GAMES)]
+    modules: list[ModuleType] = [core, settings, *(game.german for game in GAMES)]
     texts: dict[str, str] = {}
     names: dict[str, str] = {}
     for module in modules:
