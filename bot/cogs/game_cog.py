@@ -28,8 +28,10 @@ from bot.cogs.interactions import (
     public_lang,
     user_lang,
 )
+from bot.cogs.options import sent_option_names
 from bot.engines.base import GameError
 from bot.games import GameSpec
+from bot.guild_settings import allows_channel, turn_time_for
 from bot.i18n import N_, tr
 from bot.render import embeds
 from bot.store import Stored, TableSetAside
@@ -122,6 +124,15 @@ class GameCog(ClickHandling):
             existing = await self.bot.store.load(guild_id, channel_id)
         except TableSetAside:
             existing, set_aside = None, True
+        server = await self.bot.guild_settings.get(guild_id)
+        if not allows_channel(server, channel_id):
+            raise GameError(
+                "Games can't be started in this channel; the server's admins chose: {channels}.",
+                channels=", ".join(f"<#{channel}>" for channel in server.channels),
+            )
+        server_turn_time = turn_time_for(server, self.engine.name)
+        if server_turn_time is not None and "turn_time" not in sent_option_names(interaction):
+            turn_seconds = server_turn_time
         if existing and existing.table.phase != "over":
             raise GameError(
                 "A {title} game is already running here; see `/{game} status`, "
@@ -134,7 +145,8 @@ class GameCog(ClickHandling):
             opened=await self.bot.clock.now(),
             guild_id=guild_id,
             channel_id=channel_id,
-            lang=public_lang(interaction),
+            lang=public_lang(interaction) if server.language == "auto" else server.language,
+            pings=server.pings,
             host=player_of(interaction),
             seats=[person_of(interaction)],
             options=options.model_dump(mode="json"),

@@ -37,6 +37,11 @@ def check_options(interaction: discord.Interaction[Any]) -> None:
         _check_value(parameter, value)
 
 
+def sent_option_names(interaction: discord.Interaction[Any]) -> set[str]:
+    """The names of the options the user actually sent (not left at their defaults)."""
+    return {name for name, _ in _sent_options(interaction.data or {})}
+
+
 def _sent_options(data: Json) -> Iterator[tuple[str, object]]:
     """The (name, value) of every option sent, inside subcommand groups too."""
     for option in data.get("options", []):

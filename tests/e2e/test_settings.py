@@ -169,3 +169,28 @@ async def test_bad_values_are_refused_in_words(driver: Driver, bot_process: BotF
     assert "Language of public messages: **automatic" in text
     assert "Ping the next player: **on**" in text
     assert f"Game channels: <#{channel}>" in text
+
+
+async def test_the_games_follow_the_servers_settings(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    """Language, pings, turn time and game channels, as an admin set them, reach the
+    next table opened on the server."""
+    await bot_process("bot")
+    boss = admin(driver, "alice")
+    dmitri = driver.user("dmitri")
+    first, second = driver.fake.channel_ids[:2]
+    await shown(driver, boss, "language", value="de")
+    await shown(driver, boss, "pings", value="off")
+    await shown(driver, boss, "turn_time", game="geschenkt", seconds=45)
+    await shown(driver, boss, "channel_add", channel=second)
+
+    refused = await driver.slash(dmitri, "geschenkt start", channel=first)
+    assert f"<#{second}>" in refused.message.text and refused.message.ephemeral
+
+    lobby = (await driver.slash(dmitri, "geschenkt start", channel=second)).message
+    assert "Beitreten" in lobby.labels, "the server's language, not Dmitri's"
+    assert "45 s pro Zug" in lobby.text, "the server's turn time for this game"
+    assert "🔕 Zug-Pings: aus" in lobby.labels, "the server's default for pings"
+    timed = (await driver.slash(dmitri, "draughts start", channel=second)).message
+    assert timed.ephemeral, "one table per channel"

@@ -63,7 +63,9 @@ async def test_an_update_is_stored_as_json_and_read_back(
         ),
     )
     assert saved == await store.get(GUILD)
-    assert json.loads(await client.get(settings_key(GUILD))) == {
+    raw = await client.get(settings_key(GUILD))
+    assert raw is not None
+    assert json.loads(raw) == {
         "language": "de",
         "pings": False,
         "turn_time": {GAME: 90},

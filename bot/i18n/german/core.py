@@ -182,6 +182,10 @@ GERMAN: dict[str, str] = {
     "**{name}**: {move}": "**{name}**: {move}",
     "{mentions}, your turn in {title}.": "{mentions}, du bist dran bei {title}.",
     "Turn clock": "Zugzeit",
+    "Games can't be started in this channel; the server's admins chose: {channels}.": (
+        "In diesem Kanal können keine Spiele gestartet werden; die Admins des Servers haben "
+        "diese gewählt: {channels}."
+    ),
     "🔔 Turn pings: on": "🔔 Zug-Pings: an",
     "🔕 Turn pings: off": "🔕 Zug-Pings: aus",
     "Only the host can change the table's settings.": (
