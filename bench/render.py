@@ -20,6 +20,7 @@ not inflated when other processes share the core; wall-clock p95 is shown beside
 
 from __future__ import annotations
 
+import functools
 import io
 import sys
 import time
@@ -69,6 +70,13 @@ class Scene:
     def name(self) -> str:
         """``take-largest-private``: unique, for file names and JSON."""
         return "-".join([self.game, self.key] + (["private"] if self.image == "private" else []))
+
+
+def private_image(
+    adapter: GameAdapter[Any, Any, Any], view: Any, names: Mapping[PlayerId, str], lang: Lang
+) -> bytes | None:
+    """The player's panel image with nothing picked yet."""
+    return adapter.render_private(view, names, lang, {})
 
 
 def adapter_for(engine: Engine[Any, Any, Any]) -> GameAdapter[Any, Any, Any]:
@@ -161,7 +169,7 @@ def build_scenes(quick: bool = False) -> list[Scene]:
                     image="private",
                     label=f"{label}; {adapter.hand_label!r} image of the player to act",
                     view=engine.view(state, viewer),
-                    draw=adapter.render_private,
+                    draw=functools.partial(private_image, adapter),
                 )
                 result.append(private)
     return result

@@ -23,7 +23,7 @@ from bot.cogs.resume import keep_games_moving, resume_all
 from bot.cogs.settings import settings_group
 from bot.cogs.stats import stats_commands
 from bot.config import Settings
-from bot.engines.base import GameError
+from bot.engines.base import GameError, player_range
 from bot.games import GAMES, check_registry
 from bot.guild_settings import GuildSettingsStore
 from bot.i18n import N_, lang_of, tr
@@ -110,11 +110,10 @@ class TableBot(commands.AutoShardedBot):
         lines = [
             tr(
                 lang,
-                "**{title}** ({low}–{high} players): {tagline}\n"
+                "**{title}** ({players} players): {tagline}\n"
                 "Start: `/{game} start` · rules: `/{game} rules`",
                 title=tr(lang, cog.engine.title),
-                low=cog.engine.min_players,
-                high=cog.engine.max_players,
+                players=player_range(cog.engine.min_players, cog.engine.max_players),
                 tagline=tr(lang, cog.adapter.tagline),
                 game=cog.engine.name,
             )

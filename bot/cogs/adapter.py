@@ -17,7 +17,7 @@ from typing import Generic, TypeVar
 from pydantic import BaseModel
 
 from bot.engines.base import Engine, Outcome, PlayerId
-from bot.i18n import N_, Lang
+from bot.i18n import N_, Lang, tr
 from bot.texts import ActionButton, Picks, PrivatePanel, TableText, TimedDefault
 
 S = TypeVar("S", bound=BaseModel)
@@ -82,9 +82,17 @@ class GameAdapter(ABC, Generic[S, A, V]):
         outside the turn order (a resignation) override this."""
         return self.engine.apply(state, player, self.parse_action(key))
 
-    def render_private(self, view: V, names: Mapping[PlayerId, str], lang: Lang) -> bytes | None:
-        """PNG bytes for the viewer's private panel, or None for none (run off the loop)."""
+    def render_private(
+        self, view: V, names: Mapping[PlayerId, str], lang: Lang, picks: Picks
+    ) -> bytes | None:
+        """PNG bytes for the viewer's private panel, showing what they have picked in its
+        selects (a chosen piece, chosen cards), or None for none (run off the loop)."""
         return None
+
+    def table_title(self, view: V, lang: Lang) -> str:
+        """The table's title; games whose options change what is played (Turkish rules
+        in draughts) override it."""
+        return tr(lang, self.engine.title)
 
     def deal_summary(
         self, before: V, after: V, names: Mapping[PlayerId, str], lang: Lang

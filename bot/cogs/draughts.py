@@ -117,7 +117,7 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
         return render_table(view, names, lang=lang)
 
     def render_private(
-        self, view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang
+        self, view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang, picks: Picks
     ) -> bytes:
         flipped = colour_of(view, view.viewer) == "black"
         return render_board(view, names, flipped=flipped, lang=lang)

@@ -104,11 +104,12 @@ class Messages:
         if self.engine.is_over(state):
             outcome = self.engine.outcome(state)
             text = self.adapter.results_text(public, outcome, names, lang)
-            title = tr(lang, "{title}: results", title=self.title(lang))
+            title = tr(lang, "{title}: results", title=self.adapter.table_title(public, lang))
             embed = embeds.table_embed(title, RESULTS_COLOUR, text, footer)
             return TableMessage(None, embed, self._table_view(table, rev, public, True), png)
         text = self.adapter.table_text(public, names, lang)
-        embed = embeds.table_embed(self.title(lang), self.adapter.colour, text, footer)
+        title = self.adapter.table_title(public, lang)
+        embed = embeds.table_embed(title, self.adapter.colour, text, footer)
         self._add_clock_and_events(embed, table)
         return TableMessage(
             turn_mentions(self.engine.to_act(state), table),
@@ -148,7 +149,7 @@ class Messages:
         view = self.engine.view(state, player)
         names = table.names()
         panel = self.adapter.private_panel(view, picks, names, lang)
-        png = await self.renderer.run(self.adapter.render_private, view, names, lang)
+        png = await self.renderer.run(self.adapter.render_private, view, names, lang, picks)
         embed = self._panel_embed(panel, lang, notice)
         embed.add_field(
             name=tr(lang, "Live panel"),

@@ -115,7 +115,9 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
     def render_table(self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang) -> bytes:
         return render_table(view, names, lang=lang)
 
-    def render_private(self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang) -> bytes:
+    def render_private(
+        self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang, picks: Picks
+    ) -> bytes:
         return render_hand(view, names, lang=lang)
 
     def table_text(self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang) -> TableText:

@@ -181,14 +181,18 @@ class Engine(Protocol[S, A, V]):
     def outcome(self, state: S) -> Outcome: ...
 
 
+def player_range(low: int, high: int) -> str:
+    """How many players a game takes, as people write it: "2", or "3–7"."""
+    return str(low) if low == high else f"{low}–{high}"
+
+
 def check_player_count(engine: EngineInfo, players: Sequence[PlayerId]) -> None:
     """Raise `GameError` unless the seat count and ids suit the engine."""
     if not engine.min_players <= len(players) <= engine.max_players:
         raise GameError(
-            "{title} needs {low}–{high} players, not {n}.",
+            "{title} needs {players} players, not {n}.",
             title=engine.title,
-            low=engine.min_players,
-            high=engine.max_players,
+            players=player_range(engine.min_players, engine.max_players),
             n=len(players),
         )
     if len(set(players)) != len(players):

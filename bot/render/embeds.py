@@ -7,6 +7,7 @@ from collections.abc import Mapping
 import discord
 
 from bot.engines.base import PlayerId
+from bot.engines.base import player_range as count_range
 from bot.engines.cards import Card
 from bot.i18n import Lang, tr
 from bot.texts import TableText
@@ -45,10 +46,9 @@ def lobby_embed(
         colour=colour,
         description=tr(
             lang,
-            "A table for {low}–{high} players. Host: **{host}**.\n"
+            "A table for {players} players. Host: **{host}**.\n"
             "Press **Join** to take a seat; the host presses **Start**.",
-            low=low,
-            high=high,
+            players=count_range(low, high),
             host=host_name,
         ),
     )

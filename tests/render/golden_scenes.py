@@ -70,8 +70,9 @@ class GoldenScene:
     private: bool = False
 
     def render(self) -> bytes | None:
-        draw = self.adapter.render_private if self.private else self.adapter.render_table
-        return draw(self.view, self.names, self.lang)
+        if self.private:
+            return self.adapter.render_private(self.view, self.names, self.lang, {})
+        return self.adapter.render_table(self.view, self.names, self.lang)
 
 
 def _states(engine: Engine[Any, Any, Any], count: int) -> tuple[list[PlayerId], list[BaseModel]]:

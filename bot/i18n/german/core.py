@@ -30,9 +30,9 @@ GERMAN: dict[str, str] = {
     "Which game": "Welches Spiel",
     # Lobby
     "{title}: new table": "{title}: neuer Tisch",
-    "A table for {low}–{high} players. Host: **{host}**.\n"
+    "A table for {players} players. Host: **{host}**.\n"
     "Press **Join** to take a seat; the host presses **Start**.": (
-        "Ein Tisch für {low}–{high} Spieler. Gastgeber: **{host}**.\n"
+        "Ein Tisch für {players} Spieler. Gastgeber: **{host}**.\n"
         "Drück **Beitreten**, um Platz zu nehmen; der Gastgeber drückt **Starten**."
     ),
     "Players ({n}/{high})": "Spieler ({n}/{high})",
@@ -97,9 +97,7 @@ GERMAN: dict[str, str] = {
     "{title} needs at least {n} players; invite friends or add computer players.": (
         "{title} braucht mindestens {n} Spieler; lade Freunde ein oder füge Computerspieler hinzu."
     ),
-    "{title} needs {low}–{high} players, not {n}.": (
-        "{title} braucht {low}–{high} Spieler, nicht {n}."
-    ),
+    "{title} needs {players} players, not {n}.": ("{title} braucht {players} Spieler, nicht {n}."),
     "A player can take only one seat.": "Jeder Spieler kann nur einen Platz einnehmen.",
     "Invalid options: {error}": "Ungültige Optionen: {error}",
     "{text!r} is not a card.": "{text!r} ist keine Karte.",
@@ -216,9 +214,8 @@ GERMAN: dict[str, str] = {
     ),
     # Help
     "Games in this channel": "Spiele in diesem Kanal",
-    "**{title}** ({low}–{high} players): {tagline}\n"
-    "Start: `/{game} start` · rules: `/{game} rules`": (
-        "**{title}** ({low}–{high} Spieler): {tagline}\n"
+    "**{title}** ({players} players): {tagline}\nStart: `/{game} start` · rules: `/{game} rules`": (
+        "**{title}** ({players} Spieler): {tagline}\n"
         "Start: `/{game} starten` · Regeln: `/{game} regeln`"
     ),
     "Everyone joins with **Join**; the host can add computer players and presses "
