@@ -14,10 +14,12 @@ from bot.engines.base import IllegalAction, Outcome, PlayerId
 from bot.engines.cards import Card
 from bot.engines.escalation import (
     ENGINE,
+    DealResultView,
     EscalationAction,
     EscalationOptions,
     EscalationState,
     EscalationView,
+    PlayView,
     beats,
     is_pass_through,
     parse_action,
@@ -26,7 +28,7 @@ from bot.engines.escalation import (
 )
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
-from bot.render.escalation import DIRECTIONS, render_table
+from bot.render.escalation import DIRECTIONS, render_hand, render_table
 from bot.texts import ActionButton, PanelSelect, Picks, PrivatePanel, TableText
 
 if TYPE_CHECKING:
@@ -87,6 +89,35 @@ def judge_play(cards: Sequence[Card], view: EscalationView, lang: Lang) -> str:
     )
 
 
+def signed_chips(chips: int) -> str:
+    """Chips with their sign, a real minus for a loss: +27, −9, 0."""
+    return f"{chips:+d}".replace("-", "−") if chips else "0"
+
+
+def round_text(plays: Sequence[PlayView], names: Mapping[PlayerId, str]) -> str:
+    """Who played what this round, oldest first: "Alice 9♥ 9♠ (18) → Bob 2♣ (18)"."""
+    return " → ".join(
+        f"{player_name(play.player, names)} {cards_label(play.cards)} ({play.value})"
+        for play in plays
+    )
+
+
+def deal_line(result: DealResultView, names: Mapping[PlayerId, str], lang: Lang) -> str:
+    """One deal of the results: "Deal 1: Alice won; Bernd −27, Chloe −9"."""
+    payments = ", ".join(
+        f"{player_name(player, names)} {signed_chips(chips)}"
+        for player, chips in sorted(result.chips.items(), key=lambda item: item[1])
+        if player != result.winner
+    )
+    return tr(
+        lang,
+        "Deal {deal}: {name} won; {payments}",
+        deal=result.deal,
+        name=player_name(result.winner, names),
+        payments=payments,
+    )
+
+
 class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, EscalationView]):
     engine = ENGINE
     colour = 0xC0392B
@@ -106,6 +137,11 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
         self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang
     ) -> bytes:
         return render_table(view, names, lang=lang)
+
+    def render_private(
+        self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang
+    ) -> bytes:
+        return render_hand(view, names, lang=lang)
 
     def table_text(
         self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang
@@ -134,8 +170,7 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
         description = f"{task} {status}\n{press}"
         fields = [(tr(lang, "Players"), self._seat_lines(view, names, lang))]
         if view.round:
-            plays = " → ".join(f"{cards_label(play.cards)} ({play.value})" for play in view.round)
-            fields.append((tr(lang, "This round"), plays))
+            fields.append((tr(lang, "This round"), round_text(view.round, names)))
         if view.last_take is not None:
             taker = player_name(view.last_take.player, names)
             took = plural(
@@ -192,9 +227,11 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
         key = self.action_key(play(*chosen)) if chosen else ""
         buttons = [ActionButton(play_label[:80], key, "success", disabled=not chosen)]
         if not view.over:
-            # Always offered: the panel may be older than the table (the engine explains
-            # a take that isn't allowed now, and the panel is redrawn).
-            buttons.append(ActionButton(tr(lang, "Take the pile"), "take", "danger"))
+            # Panels follow the table, so a take that can only be refused is disabled.
+            can_take = my_turn and not view.must_lead and view.value_in_force is not None
+            buttons.append(
+                ActionButton(tr(lang, "Take the pile"), "take", "danger", disabled=not can_take)
+            )
         return PrivatePanel("\n".join(lines), [picker], buttons)
 
     def results_text(
@@ -208,24 +245,11 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
                 "**{place}.** {name}: **{chips}** chips",
                 place=outcome.places[seat.player],
                 name=player_name(seat.player, names),
-                chips=f"{scores[seat.player]:+d}",
+                chips=signed_chips(scores[seat.player]),
             )
             for seat in ranked
         )
-        deals = "\n".join(
-            tr(
-                lang,
-                "Deal {deal}: {name} won {payments}",
-                deal=result.deal,
-                name=player_name(result.winner, names),
-                payments=", ".join(
-                    f"{player_name(player, names)} {chips:+d}"
-                    for player, chips in result.chips.items()
-                    if player != result.winner
-                ),
-            )
-            for result in view.results
-        )
+        deals = "\n".join(deal_line(result, names, lang) for result in view.results)
         winners = outcome.winners()
         names_text = ", ".join(player_name(p, names) for p in winners)
         headline = plural(
@@ -234,6 +258,57 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
         return TableText(
             headline, [(tr(lang, "Places"), places), (tr(lang, "Deals"), deals or "—")]
         )
+
+    def move_text(
+        self,
+        key: str,
+        before: EscalationView,
+        after: EscalationView,
+        names: Mapping[PlayerId, str],
+        lang: Lang,
+    ) -> str:
+        try:
+            action = self.parse_action(key)
+        except IllegalAction:
+            return super().move_text(key, before, after, names, lang)
+        if action.kind == "take":
+            count = sum(len(play.cards) for play in before.round)
+            return plural(lang, count, "took the pile ({n} card)", "took the pile ({n} cards)")
+        cards = cards_label(action.cards)
+        if len(after.results) > len(before.results):
+            return tr(lang, "played {cards} and went out", cards=cards)
+        if is_pass_through(action.cards[0]):
+            return tr(lang, "played {cards}, passing the value on", cards=cards)
+        return tr(lang, "played {cards} ({value})", cards=cards, value=play_value(action.cards))
+
+    def deal_summary(
+        self,
+        before: EscalationView,
+        after: EscalationView,
+        names: Mapping[PlayerId, str],
+        lang: Lang,
+    ) -> TableText | None:
+        if len(after.results) <= len(before.results):
+            return None
+        result = after.results[-1]
+        headline = tr(
+            lang,
+            "**{name}** went out and wins deal {deal} of {deals}.",
+            name=player_name(result.winner, names),
+            deal=result.deal,
+            deals=after.deals,
+        )
+        totals = "\n".join(
+            tr(
+                lang,
+                "**{name}**: {chips} this deal · {total} in all",
+                name=player_name(seat.player, names),
+                chips=signed_chips(result.chips.get(seat.player, 0)),
+                total=signed_chips(seat.total),
+            )
+            for seat in sorted(after.seats, key=lambda seat: -result.chips.get(seat.player, 0))
+        )
+        return TableText(headline, [(tr(lang, "Chips"), totals)])
 
     def _seat_lines(self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang) -> str:
         return "\n".join(
