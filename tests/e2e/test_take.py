@@ -265,3 +265,17 @@ async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotF
         lambda: f"{name} zog vom Nachziehstapel" in table.text, what="the last move in German"
     )
     assert "Letzter Zug" in table.text and "draw stock" not in table.text
+
+
+async def test_ten_card_hands_with_three_players_are_refused_at_the_start(
+    game: Game, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, bernd, chloe = game.people
+    game.table = (await game.driver.slash(alice, "take start", hand_size=10)).message
+    await game.driver.click(bernd, game.message, "Join")
+    await game.driver.click(chloe, game.message, "Join")
+    refused = await game.driver.click(alice, game.message, "Start")
+    assert refused.message.ephemeral_to == alice.id
+    assert "Hands of 10 cards are for two players only" in refused.message.text
+    assert (await game.stored()).table.phase == "lobby"
