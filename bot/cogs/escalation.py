@@ -62,13 +62,21 @@ def cards_label(cards: Sequence[Card]) -> str:
     return " ".join(card_label(card) for card in cards)
 
 
-def judge_play(cards: Sequence[Card], view: EscalationView, lang: Lang) -> str:
-    """A line telling the player, before they press Play, what their pick would do."""
+def judge_play(cards: Sequence[Card], view: EscalationView, lang: Lang) -> tuple[bool, str]:
+    """Whether the pick may be played now, and a line telling the player, before they
+    press Play, what it would do (or why it can't be played)."""
     try:
         value = play_value(cards)
     except IllegalAction as refusal:
-        return "✗ " + tr(lang, refusal.template, **refusal.params)
+        return False, "✗ " + tr(lang, refusal.template, **refusal.params)
+    leading = view.must_lead or view.value_in_force is None
     if is_pass_through(cards[0]):
+        hand = view.my_hand or []
+        if leading and any(not is_pass_through(card) for card in hand):
+            return False, "✗ " + tr(
+                lang,
+                "Lead an ordinary card or set: a 2 or 3 may lead only when you hold nothing else.",
+            )
         if cards[0].rank == 3:
             effect = tr(
                 lang,
@@ -77,14 +85,14 @@ def judge_play(cards: Sequence[Card], view: EscalationView, lang: Lang) -> str:
             )
         else:
             effect = tr(lang, "{cards} passes the value on.", cards=cards_label(cards))
-        return "✓ " + effect
+        return True, "✓ " + effect
     if view.value_in_force is None:
-        return "✓ " + tr(lang, "Leads at {value}.", value=value)
+        return True, "✓ " + tr(lang, "Leads at {value}.", value=value)
     if beats(cards, view.value_in_force):
-        return "✓ " + tr(
+        return True, "✓ " + tr(
             lang, "{value} beats {in_force}.", value=value, in_force=view.value_in_force
         )
-    return "✗ " + tr(
+    return False, "✗ " + tr(
         lang, "{value} doesn't beat {in_force}.", value=value, in_force=view.value_in_force
     )
 
@@ -211,8 +219,10 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
                     value=view.value_in_force,
                 )
             )
+        playable = False
         if chosen:
-            lines.append(judge_play(sorted(chosen), view, lang))
+            playable, judgement = judge_play(sorted(chosen), view, lang)
+            lines.append(judgement)
         picker = PanelSelect(
             CARDS,
             tr(lang, "Pick the cards to play"),
@@ -225,9 +235,11 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
         else:
             play_label = tr(lang, "Play")
         key = self.action_key(play(*chosen)) if chosen else ""
-        buttons = [ActionButton(play_label[:80], key, "success", disabled=not chosen)]
+        # Play and Take are offered only when the engine would accept them.
+        buttons = [
+            ActionButton(play_label[:80], key, "success", disabled=not (my_turn and playable))
+        ]
         if not view.over:
-            # Panels follow the table, so a take that can only be refused is disabled.
             can_take = my_turn and not view.must_lead and view.value_in_force is not None
             buttons.append(
                 ActionButton(tr(lang, "Take the pile"), "take", "danger", disabled=not can_take)

@@ -24,6 +24,7 @@ from bot.engines.escalation import (
     EscalationState,
     EscalationView,
     PlayView,
+    play,
 )
 from bot.render.cards import SMALL_CARD, card_back, fanned_backs
 from bot.render.embeds import card_label
@@ -450,3 +451,16 @@ def test_the_leader_cannot_press_take_the_pile() -> None:
     (other,) = ENGINE.to_act(after)
     panel = adapter.private_panel(ENGINE.view(after, other), {}, NAMES, "en")
     assert not next(button for button in panel.buttons if button.key == "take").disabled
+
+
+def test_play_is_disabled_out_of_turn_and_for_a_pick_the_engine_would_refuse() -> None:
+    adapter = EscalationAdapter()
+    state = ENGINE.new_game(["p0", "p1"], 4)
+    (leader,) = ENGINE.to_act(state)
+    other = next(p for p in state.players if p != leader)
+    for player in (leader, other):
+        view = ENGINE.view(state, player)
+        for card in view.my_hand or []:
+            panel = adapter.private_panel(view, {"cards": (str(card),)}, NAMES, "en")
+            legal = player == leader and play(card) in ENGINE.legal_actions(state, player)
+            assert panel.buttons[0].disabled is not legal, (player, card)
