@@ -14,10 +14,12 @@ from bot.engines.base import IllegalAction, Outcome, PlayerId
 from bot.engines.cards import Card
 from bot.engines.escalation import (
     ENGINE,
+    DealResultView,
     EscalationAction,
     EscalationOptions,
     EscalationState,
     EscalationView,
+    PlayView,
     beats,
     is_pass_through,
     parse_action,
@@ -26,7 +28,7 @@ from bot.engines.escalation import (
 )
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
-from bot.render.escalation import DIRECTIONS, render_table
+from bot.render.escalation import DIRECTIONS, render_hand, render_table
 from bot.texts import ActionButton, PanelSelect, Picks, PrivatePanel, TableText
 
 if TYPE_CHECKING:
@@ -60,13 +62,21 @@ def cards_label(cards: Sequence[Card]) -> str:
     return " ".join(card_label(card) for card in cards)
 
 
-def judge_play(cards: Sequence[Card], view: EscalationView, lang: Lang) -> str:
-    """A line telling the player, before they press Play, what their pick would do."""
+def judge_play(cards: Sequence[Card], view: EscalationView, lang: Lang) -> tuple[bool, str]:
+    """Whether the pick may be played now, and a line telling the player, before they
+    press Play, what it would do (or why it can't be played)."""
     try:
         value = play_value(cards)
     except IllegalAction as refusal:
-        return "✗ " + tr(lang, refusal.template, **refusal.params)
+        return False, "✗ " + tr(lang, refusal.template, **refusal.params)
+    leading = view.must_lead or view.value_in_force is None
     if is_pass_through(cards[0]):
+        hand = view.my_hand or []
+        if leading and any(not is_pass_through(card) for card in hand):
+            return False, "✗ " + tr(
+                lang,
+                "Lead an ordinary card or set: a 2 or 3 may lead only when you hold nothing else.",
+            )
         if cards[0].rank == 3:
             effect = tr(
                 lang,
@@ -75,15 +85,44 @@ def judge_play(cards: Sequence[Card], view: EscalationView, lang: Lang) -> str:
             )
         else:
             effect = tr(lang, "{cards} passes the value on.", cards=cards_label(cards))
-        return "✓ " + effect
+        return True, "✓ " + effect
     if view.value_in_force is None:
-        return "✓ " + tr(lang, "Leads at {value}.", value=value)
+        return True, "✓ " + tr(lang, "Leads at {value}.", value=value)
     if beats(cards, view.value_in_force):
-        return "✓ " + tr(
+        return True, "✓ " + tr(
             lang, "{value} beats {in_force}.", value=value, in_force=view.value_in_force
         )
-    return "✗ " + tr(
+    return False, "✗ " + tr(
         lang, "{value} doesn't beat {in_force}.", value=value, in_force=view.value_in_force
+    )
+
+
+def signed_chips(chips: int) -> str:
+    """Chips with their sign, a real minus for a loss: +27, −9, 0."""
+    return f"{chips:+d}".replace("-", "−") if chips else "0"
+
+
+def round_text(plays: Sequence[PlayView], names: Mapping[PlayerId, str]) -> str:
+    """Who played what this round, oldest first: "Alice 9♥ 9♠ (18) → Bob 2♣ (18)"."""
+    return " → ".join(
+        f"{player_name(play.player, names)} {cards_label(play.cards)} ({play.value})"
+        for play in plays
+    )
+
+
+def deal_line(result: DealResultView, names: Mapping[PlayerId, str], lang: Lang) -> str:
+    """One deal of the results: "Deal 1: Alice won; Bernd −27, Chloe −9"."""
+    payments = ", ".join(
+        f"{player_name(player, names)} {signed_chips(chips)}"
+        for player, chips in sorted(result.chips.items(), key=lambda item: item[1])
+        if player != result.winner
+    )
+    return tr(
+        lang,
+        "Deal {deal}: {name} won; {payments}",
+        deal=result.deal,
+        name=player_name(result.winner, names),
+        payments=payments,
     )
 
 
@@ -106,6 +145,11 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
         self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang
     ) -> bytes:
         return render_table(view, names, lang=lang)
+
+    def render_private(
+        self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang
+    ) -> bytes:
+        return render_hand(view, names, lang=lang)
 
     def table_text(
         self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang
@@ -134,8 +178,7 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
         description = f"{task} {status}\n{press}"
         fields = [(tr(lang, "Players"), self._seat_lines(view, names, lang))]
         if view.round:
-            plays = " → ".join(f"{cards_label(play.cards)} ({play.value})" for play in view.round)
-            fields.append((tr(lang, "This round"), plays))
+            fields.append((tr(lang, "This round"), round_text(view.round, names)))
         if view.last_take is not None:
             taker = player_name(view.last_take.player, names)
             took = plural(
@@ -176,8 +219,10 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
                     value=view.value_in_force,
                 )
             )
+        playable = False
         if chosen:
-            lines.append(judge_play(sorted(chosen), view, lang))
+            playable, judgement = judge_play(sorted(chosen), view, lang)
+            lines.append(judgement)
         picker = PanelSelect(
             CARDS,
             tr(lang, "Pick the cards to play"),
@@ -190,11 +235,15 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
         else:
             play_label = tr(lang, "Play")
         key = self.action_key(play(*chosen)) if chosen else ""
-        buttons = [ActionButton(play_label[:80], key, "success", disabled=not chosen)]
+        # Play and Take are offered only when the engine would accept them.
+        buttons = [
+            ActionButton(play_label[:80], key, "success", disabled=not (my_turn and playable))
+        ]
         if not view.over:
-            # Always offered: the panel may be older than the table (the engine explains
-            # a take that isn't allowed now, and the panel is redrawn).
-            buttons.append(ActionButton(tr(lang, "Take the pile"), "take", "danger"))
+            can_take = my_turn and not view.must_lead and view.value_in_force is not None
+            buttons.append(
+                ActionButton(tr(lang, "Take the pile"), "take", "danger", disabled=not can_take)
+            )
         return PrivatePanel("\n".join(lines), [picker], buttons)
 
     def results_text(
@@ -208,24 +257,11 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
                 "**{place}.** {name}: **{chips}** chips",
                 place=outcome.places[seat.player],
                 name=player_name(seat.player, names),
-                chips=f"{scores[seat.player]:+d}",
+                chips=signed_chips(scores[seat.player]),
             )
             for seat in ranked
         )
-        deals = "\n".join(
-            tr(
-                lang,
-                "Deal {deal}: {name} won {payments}",
-                deal=result.deal,
-                name=player_name(result.winner, names),
-                payments=", ".join(
-                    f"{player_name(player, names)} {chips:+d}"
-                    for player, chips in result.chips.items()
-                    if player != result.winner
-                ),
-            )
-            for result in view.results
-        )
+        deals = "\n".join(deal_line(result, names, lang) for result in view.results)
         winners = outcome.winners()
         names_text = ", ".join(player_name(p, names) for p in winners)
         headline = plural(
@@ -234,6 +270,57 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
         return TableText(
             headline, [(tr(lang, "Places"), places), (tr(lang, "Deals"), deals or "—")]
         )
+
+    def move_text(
+        self,
+        key: str,
+        before: EscalationView,
+        after: EscalationView,
+        names: Mapping[PlayerId, str],
+        lang: Lang,
+    ) -> str:
+        try:
+            action = self.parse_action(key)
+        except IllegalAction:
+            return super().move_text(key, before, after, names, lang)
+        if action.kind == "take":
+            count = sum(len(play.cards) for play in before.round)
+            return plural(lang, count, "took the pile ({n} card)", "took the pile ({n} cards)")
+        cards = cards_label(action.cards)
+        if len(after.results) > len(before.results):
+            return tr(lang, "played {cards} and went out", cards=cards)
+        if is_pass_through(action.cards[0]):
+            return tr(lang, "played {cards}, passing the value on", cards=cards)
+        return tr(lang, "played {cards} ({value})", cards=cards, value=play_value(action.cards))
+
+    def deal_summary(
+        self,
+        before: EscalationView,
+        after: EscalationView,
+        names: Mapping[PlayerId, str],
+        lang: Lang,
+    ) -> TableText | None:
+        if len(after.results) <= len(before.results):
+            return None
+        result = after.results[-1]
+        headline = tr(
+            lang,
+            "**{name}** went out and wins deal {deal} of {deals}.",
+            name=player_name(result.winner, names),
+            deal=result.deal,
+            deals=after.deals,
+        )
+        totals = "\n".join(
+            tr(
+                lang,
+                "**{name}**: {chips} this deal · {total} in all",
+                name=player_name(seat.player, names),
+                chips=signed_chips(result.chips.get(seat.player, 0)),
+                total=signed_chips(seat.total),
+            )
+            for seat in sorted(after.seats, key=lambda seat: -result.chips.get(seat.player, 0))
+        )
+        return TableText(headline, [(tr(lang, "Chips"), totals)])
 
     def _seat_lines(self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang) -> str:
         return "\n".join(

@@ -25,7 +25,7 @@ from bot.engines.take import (
 )
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
-from bot.render.take import last_action_sentence, render_hand, render_table
+from bot.render.take import hand_order, last_action_sentence, render_hand, render_table
 from bot.texts import ActionButton, PanelSelect, Picks, PrivatePanel, TableText
 
 if TYPE_CHECKING:
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 CARDS, MOVE = "cards", "move"
 """Keys of the hand panel's selects."""
 MOST_OPTIONS = 25
+MOST_DISCARD_BUTTONS = 12
+"""Discard buttons a panel holds beside its two selects, Confirm and Refresh (5 rows)."""
 
 RULES = N_(
     """\
@@ -47,7 +49,8 @@ and keeps it), add cards to any run on the table, and end by discarding.
 Example: Alice owns 5♥ 6♥ 7♥; you add 8♥ and take all four. A 13-card run is \
 **locked** and can't be taken.
 **Discards:** not the card you just took, and never a card that could go on the table.
-**My hand** opens your panel: pick cards, then confirm the move it offers."""
+**My hand** opens your panel: draw, pick cards and confirm each meld or add, then \
+press the card to discard."""
 )
 
 
@@ -124,9 +127,9 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
         turn = player_name(view.to_act, names) if view.to_act else tr(lang, "nobody")
         status = tr(
             lang,
-            "Hand {hand} · target {target}. **{name}** draws."
+            "Deal {hand} · target {target}. **{name}** draws."
             if view.phase == "draw"
-            else "Hand {hand} · target {target}. **{name}** plays.",
+            else "Deal {hand} · target {target}. **{name}** plays.",
             hand=view.hand,
             target=view.target,
             name=turn,
@@ -142,7 +145,7 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
             ("▶ " if seat.player == view.to_act else "")
             + tr(
                 lang,
-                "**{name}**: {cards} · runs {laid} · total {total}",
+                "**{name}**: {cards} · laid {laid} · total {total}",
                 name=player_name(seat.player, names),
                 cards=plural(lang, seat.hand_size, "{n} card", "{n} cards"),
                 laid=seat.laid_points,
@@ -163,11 +166,11 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
             fields.append((tr(lang, "Last move"), self._last_line(view, names, lang)))
         if view.results:
             last_hand = self._hand_line(view, view.results[-1].scores, names)
-            fields.append((tr(lang, "Last hand"), last_hand))
+            fields.append((tr(lang, "Last deal"), last_hand))
         return TableText(f"{status}\n{piles}", fields)
 
     def private_text(self, view: TakeView, lang: Lang) -> str:
-        hand = " ".join(card_label(card) for card in view.my_hand or [])
+        hand = " ".join(card_label(card) for card in hand_order(view.my_hand or []))
         return tr(lang, "Your hand: {cards}", cards=hand or tr(lang, "empty"))
 
     def private_panel(
@@ -179,9 +182,7 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
             return PrivatePanel("\n".join([*lines, tr(lang, "The match is over.")]))
         if not moves:
             waiting = player_name(view.to_act, names) if view.to_act else tr(lang, "nobody")
-            lines.append(
-                tr(lang, "It's {name}'s turn. Your panel updates when you use it.", name=waiting)
-            )
+            lines.append(tr(lang, "It's {name}'s turn; this panel follows the game.", name=waiting))
             return PrivatePanel("\n".join(lines))
         if view.phase == "draw":
             lines.append(tr(lang, "Draw a card to start your turn."))
@@ -201,7 +202,7 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
         lines: list[str],
         moves: list[MoveOption],
     ) -> PrivatePanel:
-        values = card_values(view.my_hand or [])[:MOST_OPTIONS]
+        values = card_values(hand_order(view.my_hand or []))[:MOST_OPTIONS]
         by_value = dict(values)
         chosen_values = tuple(value for value in picks.get(CARDS, ()) if value in by_value)
         chosen = sorted(by_value[value] for value in chosen_values)
@@ -210,8 +211,9 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
         picked = next((key for key in picks.get(MOVE, ()) if key in keys), None)
         if picked is None and len(fitting) == 1:
             picked = fitting[0].action
+        discards = [option for option in moves if option.kind == "discard"]
         if not chosen:
-            lines.append(tr(lang, "Pick cards to meld, add to a run, or discard."))
+            lines.append(tr(lang, "Pick cards to meld or add to a run, or press a discard."))
         elif not fitting:
             lines.append(tr(lang, "No move uses exactly these cards; change your pick."))
         selects = [
@@ -242,7 +244,7 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
             "success",
             not picked,
         )
-        return PrivatePanel("\n".join(lines), selects, [confirm])
+        return PrivatePanel("\n".join(lines), selects, [confirm, *discard_buttons(discards, lang)])
 
     def results_text(
         self, view: TakeView, outcome: Outcome, names: Mapping[PlayerId, str], lang: Lang
@@ -263,7 +265,7 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
         hands = "\n".join(
             tr(
                 lang,
-                "Hand {hand}: {scores}",
+                "Deal {hand}: {scores}",
                 hand=result.hand,
                 scores=self._hand_line(view, result.scores, names),
             )
@@ -279,8 +281,71 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
                 "**{names}** win the match!",
                 names=names_text,
             ),
-            [(tr(lang, "Places"), places), (tr(lang, "Hands"), hands)],
+            [(tr(lang, "Places"), places), (tr(lang, "Deals"), hands)],
         )
+
+    def move_text(
+        self,
+        key: str,
+        before: TakeView,
+        after: TakeView,
+        names: Mapping[PlayerId, str],
+        lang: Lang,
+    ) -> str:
+        if after.last is None or after.hand != before.hand:
+            return self._hand_end_text(key, before, after, lang)
+        tokens = last_action_sentence(
+            after.last, lang, "", [player_name(p, names) for p in after.last.took_from]
+        )
+        words = [token if isinstance(token, str) else token_label(token) for token in tokens]
+        return " ".join(word for word in words if word)
+
+    def _hand_end_text(self, key: str, before: TakeView, after: TakeView, lang: Lang) -> str:
+        """The move that ended a deal: going out, or the last draw of a spent stock."""
+        result = after.results[-1] if len(after.results) > len(before.results) else None
+        action = parse_action(key)
+        if result is not None and result.went_out is not None and action.kind == "discard":
+            return tr(lang, "went out discarding {card}", card=card_label(action.card))
+        return tr(lang, "ended the deal")
+
+    def deal_summary(
+        self,
+        before: TakeView,
+        after: TakeView,
+        names: Mapping[PlayerId, str],
+        lang: Lang,
+    ) -> TableText | None:
+        if len(after.results) <= len(before.results):
+            return None
+        result = after.results[-1]
+        if result.went_out is None:
+            headline = tr(lang, "Deal {hand} ended: the stock ran out.", hand=result.hand)
+        else:
+            headline = tr(
+                lang,
+                "Deal {hand} ended: **{name}** went out.",
+                hand=result.hand,
+                name=player_name(result.went_out, names),
+            )
+        scores = "\n".join(
+            tr(
+                lang,
+                "**{name}**: laid {laid} − held {held} = **{score}** · total {total}",
+                name=player_name(seat.player, names),
+                laid=result.laid[seat.player],
+                held=result.held[seat.player],
+                score=f"{result.scores[seat.player]:+d}",
+                total=seat.total,
+            )
+            for seat in after.seats
+        )
+        runs = "\n".join(
+            f"#{run.id} {player_name(run.owner, names)}: "
+            + " ".join(card_label(card) for card in run.stands_for)
+            for run in before.runs
+        )
+        fields = [(tr(lang, "Scores"), scores), (tr(lang, "Final runs"), runs or "—")]
+        return TableText(headline, fields)
 
     def _hand_line(
         self, view: TakeView, scores: Mapping[PlayerId, int], names: Mapping[PlayerId, str]
@@ -297,6 +362,20 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
             [player_name(p, names) for p in view.last.took_from],
         )
         return " ".join(token if isinstance(token, str) else token_label(token) for token in tokens)
+
+
+def discard_buttons(discards: Sequence[MoveOption], lang: Lang) -> list[ActionButton]:
+    """One button per card that may be discarded: the turn ends in one click."""
+    if len(discards) > MOST_DISCARD_BUTTONS:
+        return []
+    ordered = hand_order([option.cards[0] for option in discards])
+    by_card = {option.cards[0]: option for option in discards}
+    return [
+        ActionButton(
+            tr(lang, "Discard {card}", card=card_label(card)), by_card[card].action, "danger"
+        )
+        for card in ordered
+    ]
 
 
 def token_label(token: tuple[Card, Card | None]) -> str:

@@ -2,7 +2,7 @@
 
 Rulings implemented (RULINGS.md, TAKE):
 - 2–4 players. One 52-card deck plus 2 jokers. 7 cards each; option ``hand_size`` 7
-  or 10 (10 only for 2 players).
+  or 10 (10 only for 2 players: with 3–4 it is refused at the start, not changed).
 - Melds are runs only: 3+ cards of one suit in sequence. The ace is low (A-2-3) or
   high (Q-K-A), never both in one run; no wrap-around.
 - A joker stands for any card; the card it stands for is fixed when it is placed and
@@ -13,7 +13,9 @@ Rulings implemented (RULINGS.md, TAKE):
   that joins two runs (double take) moves both, merged, to you. A run of 13 cards is
   locked: no one can add to it or take it.
 - Discard: not the card just taken from the discard pile (unless it is the only card
-  left), and never a card that could be added to any run on the table. If every card
+  left), and never a card that could be added to any run on the table. The two jokers
+  count as the same card here: a player who took a joker from the pile may not discard
+  a joker that turn (it would be a pass). If every card
   left can be laid down, the player must lay them all down and becomes a floater (no
   discard).
 - Floater: next turn draws from the stock only; a playable card must be laid down
@@ -23,7 +25,8 @@ Rulings implemented (RULINGS.md, TAKE):
   runs out a second time the hand ends as it stands.
 - Scoring per hand: cards laid down (taken runs included) minus cards in hand: 2–9 = 5,
   10–K = 10, A = 15, joker = 20. Option ``target`` (default 500): hands continue until
-  someone reaches it; the highest total wins, equal totals share the place.
+  someone reaches it, or after 40 hands (a safety stop); the highest total wins, equal
+  totals share the place.
 
 Actions and their text forms (`TakeAction`, `parse_action`):
 - ``draw stock`` / ``draw discard``.
@@ -42,8 +45,6 @@ Decisions where the rules are silent:
   the first hand, the deal moves one seat on each hand. Cards are dealt one at a time,
   starting with the player after the dealer, who also plays first; then one card
   starts the discard pile and the rest is the stock (top first).
-- ``hand_size`` 10 applies to two-player games only; with 3–4 players hands are 7
-  cards (the state and the view carry the size in force).
 - Option ``deck`` (a stacked deck, top first, for tests and puzzles) deals the first
   hand; it also fixes the cards in play, and every later hand deals those cards
   shuffled by the game's seeded generator. It must leave at least one stock card.
@@ -59,8 +60,8 @@ Decisions where the rules are silent:
   still be laid down, no discard is allowed and every meld or add must keep that
   possible. The check searches melds of 3–4 cards plus single-card adds, which reach
   every table a longer meld could make.
-- Taking a joker from the discard pile while holding the other one: either joker may
-  then be discarded (they are the same card twice).
+- Taking a joker from the discard pile: no joker may be discarded that turn while
+  any other card is held (the taken card may go only when nothing else is left).
 - The stock is checked when a turn starts: empty the first time, the pile under its
   top card is turned over; empty again (or nothing to turn over) and the hand ends
   before that turn. The player who drew the last card finishes their turn.
@@ -111,6 +112,8 @@ DEFAULT_HAND_SIZE = 7
 DEFAULT_TARGET = 500
 JOKERS = 2
 LOCKED_LENGTH = 13
+MAX_HANDS = 40
+"""A match stops after this many hands (a safety stop real tables never reach)."""
 MIN_RUN = 3
 MIN_NATURALS = 2
 LOW_ACE = 1
@@ -860,7 +863,14 @@ class TakeEngine(TurnEngine[TakeState, TakeAction, TakeView]):
         check_player_count(self, players)
         opts = parse_options(self.Options, options)
         count = len(players)
-        hand_size = opts.hand_size if count == 2 else DEFAULT_HAND_SIZE
+        if opts.hand_size != DEFAULT_HAND_SIZE and count != 2:
+            raise GameError(
+                "Hands of {hand_size} cards are for two players only; "
+                "with {count} players start again with 7.",
+                hand_size=opts.hand_size,
+                count=count,
+            )
+        hand_size = opts.hand_size
         deck = None if opts.deck is None else [Card.parse(text) for text in opts.deck]
         needed = hand_size * count + 2
         if deck is not None and len(deck) < needed:
@@ -922,7 +932,9 @@ class TakeEngine(TurnEngine[TakeState, TakeAction, TakeView]):
     # --- Queries
 
     def is_over(self, state: TakeState) -> bool:
-        return bool(state.results) and max(state.totals) >= state.target
+        if not state.results:
+            return False
+        return max(state.totals) >= state.target or len(state.results) >= MAX_HANDS
 
     def to_act(self, state: TakeState) -> list[PlayerId]:
         return [] if self.is_over(state) else [state.players[state.turn]]
@@ -972,9 +984,10 @@ class TakeEngine(TurnEngine[TakeState, TakeAction, TakeView]):
         return solver.can_lay_all(hand, spans)
 
     def _keeps_taken_card(self, state: TakeState, card: Card) -> bool:
-        """Whether the taken-card rule forbids discarding ``card`` now."""
+        """Whether the taken-card rule forbids discarding ``card`` now: the card taken
+        from the pile (either joker, for a taken joker) while anything else is held."""
         hand = state.hands[state.turn]
-        return state.taken == card and hand.count(card) == 1 and len(hand) > 1
+        return state.taken == card and any(held != card for held in hand)
 
     # --- Applying
 

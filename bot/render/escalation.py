@@ -18,7 +18,14 @@ from functools import lru_cache
 
 from PIL import Image
 
-from bot.engines.escalation import DealResultView, EscalationView, PlayView, SeatView
+from bot.engines.escalation import (
+    DealResultView,
+    EscalationView,
+    PlayView,
+    SeatView,
+    card_value,
+    is_pass_through,
+)
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.cards import (
     BIG_CARD,
@@ -82,7 +89,8 @@ MORE_WIDTH = 44
 """Room for the "+k earlier" note when not every earlier play fits."""
 
 # --- final header geometry ---
-FINAL_MIN_HEADER = 150
+FINAL_MIN_HEADER = 172
+"""Room for the headline and a detail of two lines under it."""
 DEALS_X = 410
 DEAL_ROW = 25
 WIDE_DEALS = 5
@@ -634,3 +642,59 @@ def turn_arrow(size: int, fill: RGBA, *, clockwise: bool = True) -> Image.Image:
     )
     arrow = downsample(image)
     return arrow if clockwise else arrow.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+
+
+# --- the private hand ------------------------------------------------------------
+
+HAND_CARD_GAP = 8
+HAND_HEIGHT = CAPTION_Y + 26 + MARGIN - 6
+
+
+def render_hand(view: EscalationView, names: Mapping[str, str], *, lang: Lang = "en") -> bytes:
+    """The viewer's own hand (``view.my_hand``) as PNG bytes, its words in ``lang``: the
+    cards face up in the panel's order, each with its value (or what a 2 or 3 does)
+    under it, and on the right what the viewer has to do now."""
+    image = new_panel(WIDTH, HAND_HEIGHT)
+    cards = view.my_hand or []
+    label = tr(lang, "YOUR HAND")
+    if cards:
+        label += " · " + plural(lang, len(cards), "{n} CARD", "{n} CARDS")
+    stamp_text(image, (MARGIN + 14, LABEL_Y), label, LABEL, "lm")
+    x = float(PLAY_LEFT)
+    for card in cards:
+        place(image, playing_card(rank_text(card), card.suit, BIG_CARD), x, CARDS_TOP)
+        centre = (x + BIG_CARD.width / 2, CAPTION_Y)
+        if is_pass_through(card):
+            text = tr(lang, "reverse") if card.rank == 3 else tr(lang, "pass")
+            stamp_text(image, centre, text, CAPTION.but(fill=PALETTE.accent), "mm")
+        else:
+            stamp_text(image, centre, str(card_value(card)), CAPTION, "mm")
+        x += BIG_CARD.width + HAND_CARD_GAP
+    if not cards:
+        stamp_text(image, (PLAY_LEFT, CARDS_TOP + 40), tr(lang, "no cards"), DETAIL, "lm")
+    _draw_hand_task(image, view, names, lang)
+    return to_png(image)
+
+
+def _draw_hand_task(
+    image: Image.Image, view: EscalationView, names: Mapping[str, str], lang: Lang
+) -> None:
+    """On the right of the hand: the value to beat, or who is to act."""
+    left = PLAY_LEFT + HAND_SHOWN * (BIG_CARD.width + HAND_CARD_GAP)
+    room = WIDTH - MARGIN - 14 - left
+    centre = left + room / 2
+    players = [seat.player for seat in view.seats]
+    if view.over:
+        caption, big = tr(lang, "game over"), ""
+    elif view.to_act != view.viewer:
+        who = seat_name(view.to_act or "", players, names, lang)
+        caption, big = tr(lang, "{name} to act", name=who), ""
+    elif view.must_lead or view.value_in_force is None:
+        caption, big = tr(lang, "you lead"), ""
+    else:
+        caption, big = tr(lang, "to beat"), str(view.value_in_force)
+    if big:
+        stamp_text(image, (centre, CARDS_TOP + BIG_CARD.height / 2), big, VALUE, "mm")
+    style = CAPTION.but(fill=PALETTE.accent) if view.to_act == view.viewer else CAPTION
+    middle = CAPTION_Y if big else CARDS_TOP + BIG_CARD.height / 2
+    stamp_text(image, (centre, middle), fit_text(caption, style, room), style, "mm")

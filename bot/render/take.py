@@ -416,7 +416,10 @@ def _draw_stock(image: Image.Image, view: TakeView, lang: Lang) -> None:
         _draw_empty_slot(image, STOCK_X, CARDS_TOP, PILE_CARD)
     x = STOCK_X + PILE_CARD.width + 20
     middle = CARDS_TOP + 30
-    caption = tr(lang, "cards") if view.stock_size else tr(lang, "empty")
+    if view.stock_size:
+        caption = plural(lang, view.stock_size, "card", "cards")
+    else:
+        caption = tr(lang, "empty")
     _draw_count(image, x, middle, str(view.stock_size), caption)
     if view.turned_over:
         turned = tr(lang, "TURNED OVER")
@@ -441,7 +444,7 @@ def _draw_discard(image: Image.Image, view: TakeView, lang: Lang) -> None:
 def _draw_turn(image: Image.Image, view: TakeView, name: _Names) -> None:
     x, room = INFO_X, RIGHT - INFO_X
     lang = name.lang
-    heading = tr(lang, "HAND {hand} · FIRST TO {target} POINTS", hand=view.hand, target=view.target)
+    heading = tr(lang, "DEAL {hand} · FIRST TO {target} POINTS", hand=view.hand, target=view.target)
     stamp_text(image, (x, LABEL_Y), fit_text(heading, LABEL, room), LABEL)
     middle = CARDS_TOP + 12
     if view.to_act is not None:
@@ -479,7 +482,7 @@ def _result_tokens(result: HandResultView, name: _Names, room: float) -> list[To
         for player, score in result.scores.items()
     ]
     joined = [f"{text}," for text in scores[:-1]] + scores[-1:]
-    return [tr(lang, "Hand {hand}:", hand=result.hand), out, "·", *joined]
+    return [tr(lang, "Deal {hand}:", hand=result.hand), out, "·", *joined]
 
 
 # --- header: match over ----------------------------------------------------------------
@@ -540,11 +543,11 @@ def sheet_columns(view: TakeView, lang: Lang) -> _Columns:
     at least `SHEET_HAND_WIDTH`; the seats share the rest."""
     last = view.results[-1].hand if view.results else 1
     labels = [
-        tr(lang, "Hand {hand}", hand=last),
-        tr(lang, "Hands {first}-{last}", first=1, last=last),
+        tr(lang, "Deal {hand}", hand=last),
+        tr(lang, "Deals {first}-{last}", first=1, last=last),
     ]
     widest = max(text_width(label, DETAIL) for label in labels)
-    widest = max(widest, text_width(tr(lang, "HAND"), CAPTION))
+    widest = max(widest, text_width(tr(lang, "DEAL"), CAPTION))
     hand_width = max(SHEET_HAND_WIDTH, widest + 10)
     return _Columns(hand_width, (RIGHT - INSET - hand_width) / max(1, len(view.seats)))
 
@@ -563,7 +566,7 @@ def _draw_sheet(image: Image.Image, view: TakeView, name: _Names) -> None:
         PALETTE.lane,
     )
     middle = top + SHEET_ROW / 2
-    stamp_text(image, (INSET, middle), tr(lang, "HAND"), CAPTION, "lm")
+    stamp_text(image, (INSET, middle), tr(lang, "DEAL"), CAPTION, "lm")
     for k, seat in enumerate(seats):
         style = CAPTION.but(fill=PALETTE.text)
         text = fit_text(name(seat.player), style, columns.seat_width - 12)
@@ -590,9 +593,9 @@ def _draw_earlier(
 ) -> None:
     middle = top + SHEET_ROW / 2
     if len(earlier) > 1:
-        label = tr(lang, "Hands {first}-{last}", first=1, last=earlier[-1].hand)
+        label = tr(lang, "Deals {first}-{last}", first=1, last=earlier[-1].hand)
     else:
-        label = tr(lang, "Hand {hand}", hand=1)
+        label = tr(lang, "Deal {hand}", hand=1)
     label = fit_text(label, DETAIL, columns.hand_width - 1)
     stamp_text(image, (INSET, middle), label, DETAIL, "lm")
     for k, seat in enumerate(view.seats):
@@ -609,7 +612,7 @@ def _draw_sheet_row(
     columns: _Columns,
     lang: Lang,
 ) -> None:
-    label = tr(lang, "Hand {hand}", hand=result.hand)
+    label = tr(lang, "Deal {hand}", hand=result.hand)
     label = fit_text(label, DETAIL, columns.hand_width - 1)
     stamp_text(image, (INSET, middle), label, DETAIL, "lm")
     for k, seat in enumerate(view.seats):

@@ -99,9 +99,17 @@ class Game:
             self.panels[user.id] = panel
         panel = self.panels[user.id]
         state = await self.state()
-        hand = state.hands[state.players.index(str(user.id))]
-        options = [option["label"] for option in panel.selects[0]["options"]]
-        assert options == [label(card) for card in hand], "the panel shows another hand"
+        player = str(user.id)
+        hand = [label(card) for card in state.hands[state.players.index(player)]]
+        can_take = player in ENGINE.to_act(state) and TAKE in ENGINE.legal_actions(state, player)
+
+        def current() -> bool:
+            options = [option["label"] for option in panel.selects[0]["options"]]
+            take = next(b for b in panel.buttons if b.get("label") == TAKE_PILE[lang(user)])
+            return options == hand and bool(take.get("disabled")) != can_take
+
+        # The panel follows the game by itself after others move; wait for that edit.
+        await self.driver.wait_for(current, what="the panel to show the current hand")
         return panel
 
     async def move(self, user: FakeUser, action: EscalationAction) -> Response:
@@ -160,7 +168,7 @@ async def test_two_people_play_a_whole_game_on_their_panels(
     assert game.table is not None and game.table.buttons[0]["disabled"]
 
 
-async def test_an_illegal_pick_is_explained_and_changes_nothing(
+async def test_an_illegal_pick_is_explained_and_cannot_be_played(
     game: Game, bot_process: BotFactory
 ) -> None:
     await bot_process("bot")
@@ -189,12 +197,11 @@ async def test_an_illegal_pick_is_explained_and_changes_nothing(
         "de": f"✗ {card_value(card)} schlägt {value} nicht.",
     }
     assert judged[lang(user)] in panel.text, panel.text
-    response = await game.driver.click(user, panel, play_label(user, [card]))
-    explained = {
-        "en": f"{card} ({card_value(card)}) does not beat {value}.",
-        "de": f"{card} ({card_value(card)}) schlägt {value} nicht.",
-    }
-    assert response.message is panel and explained[lang(user)] in panel.text, panel.text
+    # A play the engine would refuse can't be pressed.
+    play = next(b for b in panel.buttons if b.get("label") == play_label(user, [card]))
+    assert play.get("disabled"), play
+    with pytest.raises(AssertionError, match="disabled"):
+        await game.driver.click(user, panel, play_label(user, [card]))
     assert (await game.stored()).rev == before.rev, "an illegal play changed the game"
 
     outsider = game.driver.user("dmitri")
@@ -247,3 +254,49 @@ async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotF
     assert "Your hand: " in english.text and english.selects[0]["placeholder"] == PICKER["en"]
     assert "Deine Hand: " in german.text and german.selects[0]["placeholder"] == PICKER["de"]
     assert TAKE_PILE["en"] in english.labels and TAKE_PILE["de"] in german.labels
+
+
+async def test_a_deal_ends_with_a_summary_and_moves_read_in_words(
+    game: Game, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, bernd, _ = game.people
+    game.table = (await game.driver.slash(alice, "escalation start", deals=2)).message
+    await game.driver.click(bernd, game.table, "Join")
+    await game.driver.click(alice, game.table, "Start")
+    rng = random.Random(7)
+    seen_disabled_take = False
+    for _ in range(400):
+        state = await game.state()
+        if state.deal > 0:
+            break
+        (player,) = ENGINE.to_act(state)
+        user = game.user(player)
+        panel = await game.panel(user)
+        if state.value_in_force is None:
+            take = next(b for b in panel.buttons if b.get("label") == TAKE_PILE[lang(user)])
+            seen_disabled_take = seen_disabled_take or bool(take.get("disabled"))
+        action = pick_action(rng, ENGINE.legal_actions(state, player))
+        rev = (await game.stored()).rev
+        await game.move(user, action)
+        await game.driver.wait_for(drawn_after(game.message, rev), what="the table")
+        name = user.display_name
+        if action == TAKE:
+            assert f"**{name}**: took the pile (" in game.message.text, game.message.text
+        elif ENGINE.State.model_validate((await game.stored()).table.state).deal == 0:
+            shown = " ".join(label(card) for card in action.cards)
+            assert f"**{name}**: played {shown}" in game.message.text, game.message.text
+    else:
+        pytest.fail("the first deal does not end")
+    assert seen_disabled_take, "Take the pile was offered to a leader"
+    (result,) = state.results
+    winner = game.user(state.players[result.winner]).display_name
+    summaries = [m for m in game.driver.messages(game.driver.channel) if "a deal ended" in m.text]
+    assert len(summaries) == 1, [m.text for m in game.driver.messages(game.driver.channel)]
+    text = summaries[0].text
+    assert f"**{winner}** went out and wins deal 1 of 2." in text, text
+    for seat, chips in enumerate(result.chips):
+        name = game.user(state.players[seat]).display_name
+        shown = f"{chips:+d}".replace("-", "−") if chips else "0"
+        assert f"**{name}**: {shown} this deal" in text, text
+    assert f"**{winner}**: played " in game.message.text and "went out" in game.message.text

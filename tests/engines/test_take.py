@@ -17,6 +17,8 @@ from bot.engines.take import (
     DRAW_DISCARD,
     DRAW_STOCK,
     ENGINE,
+    MAX_HANDS,
+    HandResult,
     Run,
     TakeAction,
     TakeOptions,
@@ -250,10 +252,10 @@ def test_hand_size_10_for_two_players() -> None:
     assert len(state.stock) == 54 - 21
 
 
-def test_hand_size_10_applies_to_two_players_only() -> None:
-    state = ENGINE.new_game([A, B, C], 3, TakeOptions(hand_size=10))
-    assert [len(h) for h in state.hands] == [7, 7, 7]
-    assert ENGINE.view(state, None).hand_size == 7
+def test_hand_size_10_with_three_or_four_players_is_refused() -> None:
+    for players in ([A, B, C], [A, B, C, "d"]):
+        with pytest.raises(GameError, match="two players only"):
+            ENGINE.new_game(players, 3, TakeOptions(hand_size=10))
 
 
 def test_options_are_strict() -> None:
@@ -541,10 +543,22 @@ def test_the_card_just_taken_may_go_when_it_is_the_only_card_left() -> None:
     assert state.results[0].went_out == 0
 
 
-def test_taking_a_joker_while_holding_the_other_lets_a_joker_go() -> None:
+def test_a_taken_joker_cannot_be_discarded_as_the_other_joker() -> None:
     state = table(["JK 5S", "2D 3D"], phase="draw", pile="3S JK")
     state = act(state, "draw discard")
-    assert "discard JK" in legal(state)
+    assert "discard JK" not in legal(state)
+    refused(state, "discard JK", "discard a different card")
+    assert "discard 5S" in legal(state)
+
+
+def test_a_match_stops_after_40_hands() -> None:
+    state = table(["5S 9D", "2D 3D"], target=10_000)
+    hand = HandResult(went_out=None, laid=[5, 0], held=[0, 5], held_cards=[[], cards("2D")])
+    state = state.model_copy(update={"results": [hand] * (MAX_HANDS - 1)})
+    assert not ENGINE.is_over(state)
+    ended = state.model_copy(update={"results": [hand] * MAX_HANDS, "totals": [200, -200]})
+    assert ENGINE.is_over(ended) and ENGINE.to_act(ended) == []
+    assert ENGINE.outcome(ended).winners() == [A]
 
 
 def test_never_discard_a_card_that_could_be_added_to_a_run() -> None:
@@ -892,7 +906,6 @@ TAKE_CASE = EngineCase(
     # 500-point target are covered by the unit tests above and the finished-game check.
     variants={
         "default": st.just(TakeOptions(target=1)),
-        "hand-size-10": st.just(TakeOptions(hand_size=10, target=1)),
         "stacked-deck": take_stacked_deck(),
     },
     invariant=take_invariant,

@@ -15,15 +15,19 @@ from itertools import pairwise
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
+from bot.cogs.escalation import EscalationAdapter, deal_line, round_text
 from bot.engines.cards import parse_cards
 from bot.engines.escalation import (
     ENGINE,
+    DealResultView,
     EscalationOptions,
     EscalationState,
     EscalationView,
     PlayView,
+    play,
 )
 from bot.render.cards import SMALL_CARD, card_back, fanned_backs
+from bot.render.embeds import card_label
 from bot.render.escalation import LATEST_CARD, WIDTH, layout_round, render_table, turn_arrow
 from bot.render.palette import PALETTE, place_colour
 from bot.render.shapes import new_panel
@@ -407,3 +411,56 @@ def test_the_table_renders_in_german(moment: str) -> None:
     assert decode(german).size == decode(english).size, "the words change, not the layout"
     assert pixels_differ(english, german)
     assert render_table(view, NAMES, lang="en") == english
+
+
+def test_the_results_say_who_won_each_deal_and_what_the_others_paid() -> None:
+    result = DealResultView(deal=1, winner="p0", chips={"p0": 36, "p1": -27, "p2": -9})
+    names = {"p0": "Alice", "p1": "Bernd", "p2": "Chloe"}
+    assert deal_line(result, names, "en") == "Deal 1: Alice won; Bernd −27, Chloe −9"
+    assert deal_line(result, names, "de") == "Durchgang 1: Alice gewinnt; Bernd −27, Chloe −9"
+
+
+def test_a_move_reads_in_words_and_the_round_says_who_played_what() -> None:
+    adapter = EscalationAdapter()
+    state = ENGINE.new_game(["p0", "p1"], 4)
+    before = ENGINE.view(state, None)
+    (leader,) = ENGINE.to_act(state)
+    lead = next(a for a in ENGINE.legal_actions(state, leader) if a.kind == "play")
+    after_state = ENGINE.apply(state, leader, lead)
+    after = ENGINE.view(after_state, None)
+    shown = " ".join(card_label(card) for card in lead.cards)
+    text = adapter.move_text(str(lead), before, after, NAMES, "en")
+    assert text.startswith(f"played {shown}"), text
+    assert f"{NAMES[leader]} {shown}" in round_text(after.round, NAMES)
+    (other,) = ENGINE.to_act(after_state)
+    took = ENGINE.apply(after_state, other, ENGINE.Action(kind="take"))
+    taken = adapter.move_text("take", after, ENGINE.view(took, None), NAMES, "de")
+    count = len(lead.cards)
+    assert taken == f"nahm den Stapel ({count} Karte{'n' if count > 1 else ''})"
+
+
+def test_the_leader_cannot_press_take_the_pile() -> None:
+    adapter = EscalationAdapter()
+    state = ENGINE.new_game(["p0", "p1"], 4)
+    (leader,) = ENGINE.to_act(state)
+    panel = adapter.private_panel(ENGINE.view(state, leader), {}, NAMES, "en")
+    take = next(button for button in panel.buttons if button.key == "take")
+    assert take.disabled
+    lead = next(a for a in ENGINE.legal_actions(state, leader) if a.kind == "play")
+    after = ENGINE.apply(state, leader, lead)
+    (other,) = ENGINE.to_act(after)
+    panel = adapter.private_panel(ENGINE.view(after, other), {}, NAMES, "en")
+    assert not next(button for button in panel.buttons if button.key == "take").disabled
+
+
+def test_play_is_disabled_out_of_turn_and_for_a_pick_the_engine_would_refuse() -> None:
+    adapter = EscalationAdapter()
+    state = ENGINE.new_game(["p0", "p1"], 4)
+    (leader,) = ENGINE.to_act(state)
+    other = next(p for p in state.players if p != leader)
+    for player in (leader, other):
+        view = ENGINE.view(state, player)
+        for card in view.my_hand or []:
+            panel = adapter.private_panel(view, {"cards": (str(card),)}, NAMES, "en")
+            legal = player == leader and play(card) in ENGINE.legal_actions(state, player)
+            assert panel.buttons[0].disabled is not legal, (player, card)

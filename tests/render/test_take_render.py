@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
+from bot.cogs.take import TakeAdapter
 from bot.engines.cards import Card
 from bot.engines.take import (
     ENGINE,
@@ -32,6 +33,7 @@ from bot.engines.take import (
 from bot.i18n import tr
 from bot.render import take as take_render
 from bot.render.cards import ROW_CARD, SMALL_CARD, card_tag, joker_card, plain_card, playing_card
+from bot.render.embeds import card_label
 from bot.render.palette import PALETTE
 from bot.render.take import (
     HAND_HEIGHT,
@@ -638,3 +640,36 @@ def test_card_tags_plain_cards_and_padlocks() -> None:
     assert lock.size == (16, 20)
     assert lock.getchannel("A").getbbox() is not None
     assert [signed(n) for n in (5, 0, -3)] == ["+5", "0", "−3"]
+
+
+def play_phase_view() -> tuple[TakeState, str]:
+    """A two-player game just after its first player drew from the stock."""
+    state = ENGINE.new_game(["p0", "p1"], 8)
+    (player,) = ENGINE.to_act(state)
+    return ENGINE.apply(state, player, ENGINE.Action(kind="draw", source="stock")), player
+
+
+def test_the_panel_lists_the_hand_in_the_image_order_and_discards_in_one_click() -> None:
+    adapter = TakeAdapter()
+    state, player = play_phase_view()
+    view = ENGINE.view(state, player)
+    panel = adapter.private_panel(view, {}, NAMES, "en")
+    ordered = hand_order(view.my_hand or [])
+    picker = next(select for select in panel.selects if select.key == "cards")
+    assert [label for _, label in picker.options] == [card_label(card) for card in ordered]
+    assert " ".join(card_label(card) for card in ordered) in panel.text
+    legal = {str(a) for a in ENGINE.legal_actions(state, player) if a.kind == "discard"}
+    discards = [button for button in panel.buttons if button.key.startswith("discard")]
+    assert {button.key for button in discards} == legal
+    assert all(button.label.startswith("Discard ") for button in discards)
+
+
+def test_a_move_reads_in_words_without_the_players_name() -> None:
+    adapter = TakeAdapter()
+    state = ENGINE.new_game(["p0", "p1"], 8)
+    (player,) = ENGINE.to_act(state)
+    drawn = ENGINE.apply(state, player, ENGINE.Action(kind="draw", source="stock"))
+    before, after = ENGINE.view(state, None), ENGINE.view(drawn, None)
+    assert adapter.move_text("draw stock", before, after, NAMES, "en") == "drew from the stock"
+    assert adapter.move_text("draw stock", before, after, NAMES, "de") == "zog vom Nachziehstapel"
+    assert adapter.deal_summary(before, after, NAMES, "en") is None

@@ -63,7 +63,20 @@ GERMAN: dict[str, str] = {
     # Results
     "**{place}.** {name}: **{chips}** chips": "**{place}.** {name}: **{chips}** Chips",
     "Deals": "Durchgänge",
-    "Deal {deal}: {name} won {payments}": "Durchgang {deal}: {name} gewinnt, {payments}",
+    "Deal {deal}: {name} won; {payments}": "Durchgang {deal}: {name} gewinnt; {payments}",
+    # Recent moves and the summary of a deal
+    "took the pile ({n} card)": "nahm den Stapel ({n} Karte)",
+    "took the pile ({n} cards)": "nahm den Stapel ({n} Karten)",
+    "played {cards} and went out": "spielte {cards} und hat keine Karten mehr",
+    "played {cards}, passing the value on": "spielte {cards} und gibt den Wert weiter",
+    "played {cards} ({value})": "spielte {cards} ({value})",
+    "**{name}** went out and wins deal {deal} of {deals}.": (
+        "**{name}** hat keine Karten mehr und gewinnt Durchgang {deal} von {deals}."
+    ),
+    "**{name}**: {chips} this deal · {total} in all": (
+        "**{name}**: {chips} in diesem Durchgang · {total} insgesamt"
+    ),
+    "Chips": "Chips",
     # The private panel
     "Your hand is empty.": "Deine Hand ist leer.",
     "It's not your turn; you can pick cards ready for it.": (
@@ -124,7 +137,7 @@ GERMAN: dict[str, str] = {
     "to beat {value}": "muss {value} schlagen",
     "won {n} deal": "{n} Sieg",
     "won {n} deals": "{n} Siege",
-    "went out": "ist raus",
+    "went out": "gewinnt",
     "paid {n}": "{n} gezahlt",
     "took {n} card last": "nahm zuletzt {n} Karte",
     "took {n} cards last": "nahm zuletzt {n} Karten",
@@ -135,6 +148,11 @@ GERMAN: dict[str, str] = {
     "THIS ROUND · {n} PLAYS": "DIESE RUNDE · {n} ZÜGE",
     "earlier": "davor",
     "reverse": "Umkehr",
+    # The private hand image
+    "game over": "Spiel vorbei",
+    "{name} to act": "{name} ist am Zug",
+    "you lead": "du eröffnest",
+    "to beat": "zu schlagen",
     "pass": "weiter",
     "REVERSE": "UMKEHR",
     "PASS": "WEITER",

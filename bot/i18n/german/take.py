@@ -20,7 +20,8 @@ and keeps it), add cards to any run on the table, and end by discarding.
 Example: Alice owns 5♥ 6♥ 7♥; you add 8♥ and take all four. A 13-card run is \
 **locked** and can't be taken.
 **Discards:** not the card you just took, and never a card that could go on the table.
-**My hand** opens your panel: pick cards, then confirm the move it offers.""": """\
+**My hand** opens your panel: draw, pick cards and confirm each meld or add, then \
+press the card to discard.""": """\
 **Ziel:** über mehrere Durchgänge die Zielpunktzahl erreichen. Reihen, die dir am Ende \
 eines Durchgangs gehören, zählen ihre Karten (2–9: 5, 10–K: 10, A: 15, Joker: 20); Karten, die du \
 dann noch auf der Hand hast, zählen gegen dich.
@@ -33,7 +34,8 @@ Beispiel: Alice gehört 5♥ 6♥ 7♥; du legst 8♥ an und übernimmst alle vi
 13 Karten ist **gesperrt** und kann nicht übernommen werden.
 **Abwerfen:** nicht die Karte, die du gerade genommen hast, und nie eine Karte, die auf \
 den Tisch passen würde.
-**Meine Hand** öffnet dein Panel: Wähle Karten und bestätige dann den angebotenen Zug.""",
+**Meine Hand** öffnet dein Panel: Zieh, wähle Karten und bestätige jedes Auslegen oder \
+Anlegen, dann drück die Karte, die du abwirfst.""",
     "A rummy of runs where adding to someone else's run takes it from them.": (
         "Ein Rommé mit Reihen: Wer an eine fremde Reihe anlegt, übernimmt sie."
     ),
@@ -58,29 +60,42 @@ den Tisch passen würde.
     "runs {ids}": "Reihen {ids}",
     # --- table, panel, results ---
     "empty": "leer",
-    "Hand {hand} · target {target}. **{name}** draws.": (
+    "Deal {hand} · target {target}. **{name}** draws.": (
         "Durchgang {hand} · Ziel {target}. **{name}** zieht."
     ),
-    "Hand {hand} · target {target}. **{name}** plays.": (
+    "Deal {hand} · target {target}. **{name}** plays.": (
         "Durchgang {hand} · Ziel {target}. **{name}** spielt."
     ),
     "Discard pile: **{top}** ({size}) · stock: {stock}.": (
         "Ablagestapel: **{top}** ({size}) · Nachziehstapel: {stock}."
     ),
-    "**{name}**: {cards} · runs {laid} · total {total}": (
-        "**{name}**: {cards} · Reihen {laid} · gesamt {total}"
+    "**{name}**: {cards} · laid {laid} · total {total}": (
+        "**{name}**: {cards} · ausgelegt {laid} · gesamt {total}"
     ),
     "Runs": "Reihen",
     "Last move": "Letzter Zug",
-    "Last hand": "Letzter Durchgang",
+    "Last deal": "Letzter Durchgang",
     "The match is over.": "Die Partie ist vorbei.",
-    "It's {name}'s turn. Your panel updates when you use it.": (
-        "{name} ist am Zug. Dein Panel aktualisiert sich, wenn du es benutzt."
+    "It's {name}'s turn; this panel follows the game.": (
+        "{name} ist am Zug; dieses Panel folgt dem Spiel."
     ),
     "Draw a card to start your turn.": "Zieh eine Karte, um deinen Zug zu beginnen.",
-    "Pick cards to meld, add to a run, or discard.": (
-        "Wähle Karten zum Auslegen, Anlegen oder Abwerfen."
+    "Pick cards to meld or add to a run, or press a discard.": (
+        "Wähl Karten zum Auslegen oder Anlegen, oder drück eine Karte zum Abwerfen."
     ),
+    "Discard {card}": "{card} abwerfen",
+    # --- recent moves and the summary of a deal ---
+    "went out discarding {card}": "ging raus und warf {card} ab",
+    "ended the deal": "beendete den Durchgang",
+    "Deal {hand} ended: the stock ran out.": (
+        "Durchgang {hand} ist vorbei: der Nachziehstapel ist aufgebraucht."
+    ),
+    "Deal {hand} ended: **{name}** went out.": "Durchgang {hand} ist vorbei: **{name}** ging raus.",
+    "**{name}**: laid {laid} − held {held} = **{score}** · total {total}": (
+        "**{name}**: ausgelegt {laid} − auf der Hand {held} = **{score}** · gesamt {total}"
+    ),
+    "Scores": "Punkte",
+    "Final runs": "Reihen am Ende",
     "No move uses exactly these cards; change your pick.": (
         "Kein Zug passt genau zu diesen Karten; ändere deine Auswahl."
     ),
@@ -90,10 +105,9 @@ den Tisch passen würde.
     "Confirm: {move}": "Bestätigen: {move}",
     "**{place}.** {name}: **{n}** point": "**{place}.** {name}: **{n}** Punkt",
     "**{place}.** {name}: **{n}** points": "**{place}.** {name}: **{n}** Punkte",
-    "Hand {hand}: {scores}": "Durchgang {hand}: {scores}",
+    "Deal {hand}: {scores}": "Durchgang {hand}: {scores}",
     "**{names}** wins the match!": "**{names}** gewinnt die Partie!",
     "**{names}** win the match!": "**{names}** gewinnen die Partie!",
-    "Hands": "Durchgänge",
     # --- engine errors ---
     "{text} is not a TAKE move; say draw stock, draw discard, meld <cards> "
     "(JK=7H for a joker), add <card> to <run> (two runs as 3+7) or discard <card>.": (
@@ -106,6 +120,10 @@ den Tisch passen würde.
     ),
     "Say which card the joker stands for, e.g. JK=7H.": (
         "Sag, für welche Karte der Joker steht, z. B. JK=7H."
+    ),
+    "Hands of {hand_size} cards are for two players only; "
+    "with {count} players start again with 7.": (
+        "Hände mit {hand_size} Karten gibt es nur zu zweit; mit {count} Spielern starte neu mit 7."
     ),
     "A stacked deck needs {needed} cards for {count} players with {hand_size} cards each "
     "(a starting discard and a stock card), not {given}.": (
@@ -177,7 +195,7 @@ den Tisch passen würde.
     "TURNED OVER": "UMGEDREHT",
     "DISCARD": "ABLAGE",
     "in pile": "abgelegt",
-    "HAND {hand} · FIRST TO {target} POINTS": "DURCHGANG {hand} · ZIEL: {target} PUNKTE",
+    "DEAL {hand} · FIRST TO {target} POINTS": "DURCHGANG {hand} · ZIEL: {target} PUNKTE",
     "to draw": "zieht",
     "took {card} from the discard pile": "nahm {card} vom Ablagestapel",
     "{who} drew from the stock": "{who} zog vom Nachziehstapel",
@@ -190,7 +208,7 @@ den Tisch passen würde.
     ),
     "{who} added {card} to {runs}": "{who} legte {card} an {runs} an",
     "{who} joined {runs} with {card}": "{who} verband {runs} mit {card}",
-    "Hand {hand}:": "Durchgang {hand}:",
+    "Deal {hand}:": "Durchgang {hand}:",
     "{name} went out": "{name} ist raus",
     "the stock ran out": "der Nachziehstapel ist leer",
     "MATCH OVER": "PARTIE VORBEI",
@@ -201,9 +219,9 @@ den Tisch passen würde.
     "{n} points": "{n} Punkte",
     "{n} hand": "{n} Durchgang",
     "{n} hands": "{n} Durchgängen",  # only in "nach {hands}" (dative)
-    "HAND": "DURCHGANG",
-    "Hand {hand}": "Durchgang {hand}",
-    "Hands {first}-{last}": "Durchgänge {first}-{last}",
+    "DEAL": "DURCHGANG",
+    "Deal {hand}": "Durchgang {hand}",
+    "Deals {first}-{last}": "Durchgänge {first}-{last}",
     "OUT": "RAUS",
     "DEALER": "GEBER",
     "WENT OUT": "IST RAUS",
