@@ -147,7 +147,7 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
         return render_table(view, names, lang=lang)
 
     def render_private(
-        self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang
+        self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang, picks: Picks
     ) -> bytes:
         return render_hand(view, names, lang=lang)
 

@@ -15,24 +15,17 @@ from pydantic import BaseModel
 from bot.cogs.action_keys import PLAIN, UNREADABLE, decode, encode
 from bot.cogs.adapter import GameAdapter
 from bot.cogs.components import CUSTOM_ID_PATTERN, MAX_CUSTOM_ID, Click, GameButton
-from bot.cogs.draughts import DraughtsAdapter
-from bot.cogs.escalation import EscalationAdapter
-from bot.cogs.geschenkt import GeschenktAdapter
-from bot.cogs.give_and_take import GiveAndTakeAdapter
-from bot.cogs.take import TakeAdapter
-from bot.engines import draughts, escalation, geschenkt, give_and_take, take
+from bot.engines import take
 from bot.engines.base import Engine, IllegalAction, PlayerId
+from bot.games import GAMES as REGISTERED
 
 GAMES: list[tuple[Engine[Any, Any, Any], GameAdapter[Any, Any, Any]]] = [
-    (geschenkt.ENGINE, GeschenktAdapter()),
-    (give_and_take.ENGINE, GiveAndTakeAdapter()),
-    (escalation.ENGINE, EscalationAdapter()),
-    (take.ENGINE, TakeAdapter()),
-    (draughts.ENGINE, DraughtsAdapter()),
+    (spec.engine, spec.adapter) for spec in REGISTERED
 ]
-"""Every game the bot hosts, as its engine and its adapter."""
-VARIANTS: dict[str, list[BaseModel]] = {"take": [take.TakeOptions(hand_size=10)]}
-"""Start options besides the defaults, where they make longer actions (bigger hands)."""
+"""Every game the bot hosts (the registry), as its engine and its adapter."""
+VARIANTS: dict[str, list[tuple[BaseModel, int]]] = {"take": [(take.TakeOptions(hand_size=10), 2)]}
+"""Start options besides the defaults, where they make longer actions (bigger hands),
+with the one player count they are for."""
 LONGEST_GID = "f" * 16
 LONGEST_REV = 10**12 - 1
 """The longest game id and revision `CUSTOM_ID_PATTERN` admits."""
@@ -67,7 +60,8 @@ def test_every_legal_action_met_in_play_round_trips_through_a_custom_id(
     engine: Engine[Any, Any, Any], adapter: GameAdapter[Any, Any, Any], data: st.DataObject
 ) -> None:
     count = data.draw(st.integers(engine.min_players, engine.max_players), label="players")
-    options = data.draw(st.sampled_from([None, *VARIANTS.get(engine.name, [])]), label="options")
+    variants = [options for options, players in VARIANTS.get(engine.name, []) if players == count]
+    options = data.draw(st.sampled_from([None, *variants]), label="options")
     seed = data.draw(st.integers(0, 2**64 - 1), label="seed")
     rng = random.Random(seed)
     state = engine.new_game([str(10**17 + seat) for seat in range(count)], seed, options)

@@ -20,7 +20,12 @@ async def test_the_lobby_speaks_german_and_each_user_their_own_language(
 
     lobby: FakeMessage = (await driver.slash(bernd, "escalation start")).message
     assert "neuer Tisch" in lobby.text and "Gastgeber: **Bernd**" in lobby.text
-    assert [button["label"] for button in lobby.buttons] == ["Beitreten", "Verlassen", "Starten", "🔔 Zug-Pings: an"]
+    assert [button["label"] for button in lobby.buttons] == [
+        "Beitreten",
+        "Verlassen",
+        "Starten",
+        "🔔 Zug-Pings: an",
+    ]
 
     joined = await driver.slash(alice, "escalation join")
     assert joined.message.text == "You joined the table."  # Alice's client is English
