@@ -17,12 +17,13 @@ from bot.engines.give_and_take import (
     GiveAndTakeOptions,
     GiveAndTakeState,
     GiveAndTakeView,
+    Pile,
     SeatView,
     parse_action,
 )
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
-from bot.render.give_and_take import render_table
+from bot.render.give_and_take import place_reason, render_table, shows_cards
 from bot.texts import ActionButton, TableText, TimedDefault
 
 if TYPE_CHECKING:
@@ -64,52 +65,81 @@ def seat_line(
 
 
 def capture_text(view: GiveAndTakeView, capturer: str, lang: Lang) -> str:
-    """Who captures how many cards, and the question of the pile."""
+    """Who captures how many cards, the question of the pile, and what the bot does if
+    the capturer doesn't answer in time (the table's clock says when)."""
     n = view.capture_size
     if view.fight:
-        if view.default_pile == "give":
-            return tr(
-                lang,
-                "**{capturer}** captures **{n}** cards after a fight: under the give or "
-                "the take pile? (default: the give pile)",
-                capturer=capturer,
-                n=n,
-            )
-        if view.default_pile == "take":
-            return tr(
-                lang,
-                "**{capturer}** captures **{n}** cards after a fight: under the give or "
-                "the take pile? (default: the take pile)",
-                capturer=capturer,
-                n=n,
-            )
-        return tr(
+        question = tr(
             lang,
             "**{capturer}** captures **{n}** cards after a fight: under the give or the take pile?",
             capturer=capturer,
             n=n,
         )
+    else:
+        question = tr(
+            lang,
+            "**{capturer}** captures **{n}** cards: under the give or the take pile?",
+            capturer=capturer,
+            n=n,
+        )
     if view.default_pile == "give":
-        return tr(
-            lang,
-            "**{capturer}** captures **{n}** cards: under the give or the take pile? "
-            "(default: the give pile)",
-            capturer=capturer,
-            n=n,
+        fallback = tr(
+            lang, "If the clock runs out first, the bot picks the smaller: the give pile."
         )
-    if view.default_pile == "take":
-        return tr(
-            lang,
-            "**{capturer}** captures **{n}** cards: under the give or the take pile? "
-            "(default: the take pile)",
-            capturer=capturer,
-            n=n,
+    elif view.default_pile == "take":
+        fallback = tr(
+            lang, "If the clock runs out first, the bot picks the smaller: the take pile."
         )
-    return tr(
+    else:
+        return question
+    return f"{question}\n{fallback}"
+
+
+def pile_words(pile: Pile, n: int, lang: Lang) -> str:
+    """ "put 6 cards under the give pile"."""
+    if pile == "give":
+        return plural(
+            lang, n, "put {n} card under the give pile", "put {n} cards under the give pile"
+        )
+    return plural(lang, n, "put {n} card under the take pile", "put {n} cards under the take pile")
+
+
+def go_words(after: GiveAndTakeView, names: Mapping[PlayerId, str], lang: Lang) -> str:
+    """What a Go turned up: a capture, a tie, or the end of the game."""
+    if after.phase == "choose" and after.capturer is not None:
+        return plural(
+            lang,
+            after.capture_size,
+            "pressed Go: {name} captures {n} card",
+            "pressed Go: {name} captures {n} cards",
+            name=player_name(after.capturer, names),
+        )
+    lowest = min((duet.difference for duet in after.duets), default=None)
+    if after.phase == "go" and after.fight and lowest is not None:
+        return tr(lang, "pressed Go: a tie at {lowest}, everyone turns up again", lowest=lowest)
+    return tr(lang, "pressed Go")
+
+
+def result_line(
+    view: GiveAndTakeView,
+    seat: SeatView,
+    outcome: Outcome,
+    names: Mapping[PlayerId, str],
+    lang: Lang,
+) -> str:
+    """ "**2.** Bernd: went out on turn 5", "**1.** Alice: last one standing (52 cards)"."""
+    place, name = outcome.places[seat.player], player_name(seat.player, names)
+    reason = place_reason(view, seat, lang)
+    if not shows_cards(view, seat):
+        return tr(lang, "**{place}.** {name}: {reason}", place=place, name=name, reason=reason)
+    return plural(
         lang,
-        "**{capturer}** captures **{n}** cards: under the give or the take pile?",
-        capturer=capturer,
-        n=n,
+        outcome.scores[seat.player],
+        "**{place}.** {name}: {reason} ({n} card)",
+        "**{place}.** {name}: {reason} ({n} cards)",
+        place=place,
+        name=name,
+        reason=reason,
     )
 
 
@@ -161,8 +191,13 @@ class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction, GiveAn
             description = capture_text(view, player_name(view.capturer, names), lang)
         elif view.auto:
             description = tr(lang, "Turns are revealed automatically.")
-        elif view.fight:
-            description = tr(lang, "Fight! Everyone turns up again.")
+        elif view.fight and view.director:
+            description = tr(
+                lang,
+                "Fight! A tie for the lowest difference: **{director}** presses Go to turn up "
+                "again.",
+                director=player_name(view.director, names),
+            )
         elif view.director:
             director = player_name(view.director, names)
             description = tr(lang, "Waiting for **{director}** to press Go.", director=director)
@@ -192,6 +227,20 @@ class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction, GiveAn
         fields.append((tr(lang, "Middle"), middle))
         return TableText(description, fields)
 
+    def move_text(
+        self,
+        key: str,
+        before: GiveAndTakeView,
+        after: GiveAndTakeView,
+        names: Mapping[PlayerId, str],
+        lang: Lang,
+    ) -> str:
+        """ "pressed Go: Bernd captures 6 cards", "put 6 cards under the give pile"."""
+        action = parse_action(key)
+        if action.kind == "go":
+            return go_words(after, names, lang)
+        return pile_words(action.kind, before.capture_size, lang)
+
     def private_text(self, view: GiveAndTakeView, lang: Lang) -> str:
         give, take = view.my_give_size or 0, view.my_take_size or 0
         return "\n".join(
@@ -212,19 +261,8 @@ class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction, GiveAn
         names: Mapping[PlayerId, str],
         lang: Lang,
     ) -> TableText:
-        scores = view.scores or {}
         ranked = sorted(view.seats, key=lambda seat: outcome.places[seat.player])
-        lines = [
-            plural(
-                lang,
-                scores.get(seat.player, 0),
-                "**{place}.** {name}: {n} card",
-                "**{place}.** {name}: {n} cards",
-                place=outcome.places[seat.player],
-                name=player_name(seat.player, names),
-            )
-            for seat in ranked
-        ]
+        lines = [result_line(view, seat, outcome, names, lang) for seat in ranked]
         endings = {
             "last_standing": tr(lang, "the last player standing wins"),
             "all_out": tr(lang, "everyone left went out at once: most cards wins"),
