@@ -1,5 +1,6 @@
 """Give & Take on Discord: the director's Go, the capturer's Give pile / Take pile
-choice (made for them after a timeout), and My piles."""
+choice (made for them after a timeout), and My piles: where the player sits in the
+ring, their duet on the table, and their own move's buttons."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from bot.engines.give_and_take import (
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
 from bot.render.give_and_take import place_reason, render_table, shows_cards
-from bot.texts import ActionButton, TableText, TimedDefault
+from bot.texts import ActionButton, Picks, PrivatePanel, TableText, TimedDefault
 
 if TYPE_CHECKING:
     from bot.cogs.game_cog import GameCog
@@ -118,6 +119,45 @@ def go_words(after: GiveAndTakeView, names: Mapping[PlayerId, str], lang: Lang) 
     if after.phase == "go" and after.fight and lowest is not None:
         return tr(lang, "pressed Go: a tie at {lowest}, everyone turns up again", lowest=lowest)
     return tr(lang, "pressed Go")
+
+
+def ring_lines(
+    view: GiveAndTakeView, mine: SeatView, names: Mapping[PlayerId, str], lang: Lang
+) -> list[str]:
+    """Whose give card completes the viewer's duet, whose duet the viewer's give card
+    completes, and the viewer's duet on the table now."""
+    left = next((seat.player for seat in view.seats if seat.right == mine.player), None)
+    lines = [
+        tr(
+            lang,
+            "Your duet: your take card + **{right}**'s give card. Your give card goes to "
+            "**{left}**'s duet.",
+            right=player_name(mine.right or mine.player, names),
+            left=player_name(left or mine.player, names),
+        )
+    ]
+    duet = next((duet for duet in view.duets if duet.player == mine.player), None)
+    if duet is not None:
+        lines.append(
+            tr(
+                lang,
+                "On the table: {take} + {give}, difference **{difference}**{lowest}.",
+                take=card_label(duet.take_card),
+                give=card_label(duet.give_card),
+                difference=duet.difference,
+                lowest=tr(lang, " (the lowest)") if duet.lowest else "",
+            )
+        )
+    return lines
+
+
+def out_line(view: GiveAndTakeView, mine: SeatView, lang: Lang) -> str:
+    """The panel once the viewer is out or the game is over: when they went out, or why
+    their place."""
+    if view.over:
+        return tr(lang, "The game is over: {reason}.", reason=place_reason(view, mine, lang))
+    turn = next((e.turn for e in view.eliminated if mine.player in e.players), view.turn)
+    return tr(lang, "You went out on turn {turn}; the others play on.", turn=turn)
 
 
 def result_line(
@@ -247,12 +287,22 @@ class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction, GiveAn
             [
                 plural(lang, give, "Your give pile: **{n}** card", "Your give pile: **{n}** cards"),
                 plural(lang, take, "Your take pile: **{n}** card", "Your take pile: **{n}** cards"),
-                tr(
-                    lang,
-                    "Nobody looks at their cards in this game: the piles are turned up on Go.",
-                ),
             ]
         )
+
+    def private_panel(
+        self, view: GiveAndTakeView, picks: Picks, names: Mapping[PlayerId, str], lang: Lang
+    ) -> PrivatePanel:
+        """Where the viewer sits in the ring, their duet this turn, and their own move's
+        buttons (Go for the director, the piles for the capturer)."""
+        mine = next((seat for seat in view.seats if seat.player == view.viewer), None)
+        if mine is None:
+            return PrivatePanel(tr(lang, "You are not playing in this game."))
+        if view.over or mine.out:
+            return PrivatePanel(out_line(view, mine, lang))
+        lines = [self.private_text(view, lang), *ring_lines(view, mine, names, lang)]
+        buttons = [] if view.to_act != mine.player else self.table_buttons(view, lang)
+        return PrivatePanel("\n".join(lines), [], buttons)
 
     def results_text(
         self,

@@ -7,6 +7,7 @@ from bot.cogs.give_and_take import GiveAndTakeAdapter, capture_text
 from bot.engines.give_and_take import ENGINE, GiveAndTakeState
 from bot.i18n import Lang
 from bot.render.give_and_take import capture_label, place_reason
+from bot.texts import PrivatePanel
 from tests.render.test_give_and_take_render import (
     act,
     all_out,
@@ -88,3 +89,27 @@ def test_the_results_give_the_reason_and_the_cards_that_decided() -> None:
     assert view.scores is not None
     assert lines[0] == f"**1.** Alice: last one standing ({view.scores['p0']} cards)"
     assert lines[1:] == ["**2.** Bernd: went out on turn 3", "**2.** Chloe: went out on turn 3"]
+
+
+def panel(state: GiveAndTakeState, player: str, lang: Lang = "en") -> PrivatePanel:
+    return ADAPTER.private_panel(ENGINE.view(state, player), {}, NAMES, lang)
+
+
+def test_my_piles_shows_my_place_in_the_ring_and_my_own_move() -> None:
+    scenes = fight_scenes()
+    start_panel = panel(scenes["start"], "p1")
+    assert "your take card + **Chloe**'s give card" in start_panel.text
+    assert "Your give card goes to **Alice**'s duet." in start_panel.text
+    assert start_panel.buttons == []
+    assert [button.key for button in panel(scenes["start"], "p0").buttons] == ["go"]
+    tied = panel(scenes["layer1"], "p0").text
+    assert "difference **0** (the lowest)." in tied
+    capture = panel(scenes["capture"], "p2")
+    assert [button.key for button in capture.buttons] == ["give", "take"]
+    german = panel(scenes["start"], "p1", "de").text
+    assert "Deine Gebekarte kommt ins Duett von **Alice**." in german
+
+
+def test_my_piles_after_going_out_says_when() -> None:
+    assert panel(out_in_a_fight(), "p2").text == ("You went out on turn 5; the others play on.")
+    assert panel(last_standing(), "p0").text == "The game is over: last one standing."

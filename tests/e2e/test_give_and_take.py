@@ -138,6 +138,17 @@ async def test_only_the_director_cues_and_my_piles_is_private(
     assert piles.ephemeral_to == bernd.id
     assert f"Dein Gebestapel: **{len(state.give[seat])}**" in piles.text
     assert f"Dein Nehmestapel: **{len(state.take[seat])}**" in piles.text
+    assert "Dein Duett: deine Nehmekarte + die Gebekarte von **Alice**" in piles.text
+    assert not {GO_LABEL, "Los!"} & set(piles.labels), "only the director gets Go"
+
+    # The director's own panel carries Go: one click there starts the turn.
+    director = (await game.driver.click(alice, game.message, PILES)).message
+    assert director.ephemeral_to == alice.id and GO_LABEL in director.labels
+    await game.driver.click(alice, director, GO_LABEL)
+    assert (await game.stored()).rev == before.rev + 1
+    assert ENGINE.State.model_validate((await game.stored()).table.state) == ENGINE.apply(
+        state, str(alice.id), GO
+    )
 
 
 async def test_the_default_pile_is_chosen_when_the_capturer_waits(

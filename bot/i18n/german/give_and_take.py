@@ -76,9 +76,6 @@ Reihenfolge des Ausscheidens.""",
     "Your give pile: **{n}** cards": "Dein Gebestapel: **{n}** Karten",
     "Your take pile: **{n}** card": "Dein Nehmestapel: **{n}** Karte",
     "Your take pile: **{n}** cards": "Dein Nehmestapel: **{n}** Karten",
-    "Nobody looks at their cards in this game: the piles are turned up on Go.": (
-        "In diesem Spiel sieht niemand seine Karten an: Die Stapel werden bei „Los!“ aufgedeckt."
-    ),
     "the last player standing wins": "wer als Letzter übrig bleibt, gewinnt",
     "everyone left went out at once: most cards wins": (
         "alle Übrigen schieden gleichzeitig aus: die meisten Karten gewinnen"
@@ -161,6 +158,22 @@ Reihenfolge des Ausscheidens.""",
     "went out on turn {turn}": "in Runde {turn} ausgeschieden",
     "went out in a fight on turn {turn}": "in Runde {turn} im Kampf ausgeschieden",
     "card": "Karte",
+    # --- the private panel ---
+    (
+        "Your duet: your take card + **{right}**'s give card. Your give card goes to "
+        "**{left}**'s duet."
+    ): (
+        "Dein Duett: deine Nehmekarte + die Gebekarte von **{right}**. Deine Gebekarte "
+        "kommt ins Duett von **{left}**."
+    ),
+    "On the table: {take} + {give}, difference **{difference}**{lowest}.": (
+        "Auf dem Tisch: {take} + {give}, Differenz **{difference}**{lowest}."
+    ),
+    " (the lowest)": " (die kleinste)",
+    "The game is over: {reason}.": "Die Partie ist vorbei: {reason}.",
+    "You went out on turn {turn}; the others play on.": (
+        "Du bist in Runde {turn} ausgeschieden; die anderen spielen weiter."
+    ),
     # --- the pile choice, results and the line of recent events ---
     "If the clock runs out first, the bot picks the smaller: the give pile.": (
         "Läuft die Zeit vorher ab, wählt der Bot den kleineren: den Gebestapel."
