@@ -83,7 +83,12 @@ def capture_text(view: GiveAndTakeView, capturer: str, lang: Lang) -> str:
             capturer=capturer,
             n=n,
         )
-    if view.default_pile == "give":
+    seat = next((seat for seat in view.seats if seat.player == view.capturer), None)
+    if seat is not None and seat.give_size == seat.take_size:
+        fallback = tr(
+            lang, "If the clock runs out first, the bot picks the give pile (both are as big)."
+        )
+    elif view.default_pile == "give":
         fallback = tr(
             lang, "If the clock runs out first, the bot picks the smaller: the give pile."
         )

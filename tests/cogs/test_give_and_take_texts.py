@@ -51,7 +51,13 @@ def test_the_pile_question_says_what_the_bot_picks_when_time_runs_out() -> None:
     view = public(fight_scenes()["capture"])
     text = capture_text(view, "Chloe", "en")
     assert text.startswith(f"**Chloe** captures **{view.capture_size}** cards after a fight")
-    assert f"the bot picks the smaller: the {view.default_pile} pile." in text
+    assert text.endswith("the bot picks the give pile (both are as big).")
+    seats = [
+        seat.model_copy(update={"take_size": seat.give_size - 1}) if seat.player == "p2" else seat
+        for seat in view.seats
+    ]
+    uneven = view.model_copy(update={"seats": seats, "default_pile": "take"})
+    assert capture_text(uneven, "Chloe", "en").endswith("the smaller: the take pile.")
 
 
 def test_the_centre_never_says_no_capture_while_one_is_being_made() -> None:

@@ -175,7 +175,7 @@ async def test_the_default_pile_is_chosen_when_the_capturer_waits(
     assert after.rev == waiting.rev + 1
     assert ENGINE.State.model_validate(after.table.state) == ENGINE.apply(state, capturer, default)
     # While the capturer could choose, the table said how long was left and what then.
-    asked = [v for v in versions(game.message) if "the bot picks the smaller" in text_of(v)]
+    asked = [v for v in versions(game.message) if "If the clock runs out first" in text_of(v)]
     assert asked, "the table never said what happens when the time runs out"
     assert "Turn clock" in text_of(asked[-1]) and "<t:" in text_of(asked[-1])
     # Afterwards it says the bot chose, and what.

@@ -178,6 +178,9 @@ Reihenfolge des Ausscheidens.""",
     "If the clock runs out first, the bot picks the smaller: the give pile.": (
         "Läuft die Zeit vorher ab, wählt der Bot den kleineren: den Gebestapel."
     ),
+    "If the clock runs out first, the bot picks the give pile (both are as big).": (
+        "Läuft die Zeit vorher ab, wählt der Bot den Gebestapel (beide sind gleich groß)."
+    ),
     "If the clock runs out first, the bot picks the smaller: the take pile.": (
         "Läuft die Zeit vorher ab, wählt der Bot den kleineren: den Nehmestapel."
     ),
