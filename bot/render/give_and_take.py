@@ -456,7 +456,7 @@ def _status(table: _Table) -> tuple[str, str]:
         return headline, tr(lang, "Give or take pile?")
     lowest = min((duet.difference for duet in view.duets), default=None)
     if view.layers > 1 and lowest is not None:
-        detail = tr(lang, "Tie again at {lowest}: everyone turns up once more", lowest=lowest)
+        detail = tr(lang, "Tied again at {lowest}: turn up again", lowest=lowest)
     elif view.layers and lowest is not None:
         detail = tr(lang, "Tie at {lowest}: everyone turns up again", lowest=lowest)
     else:

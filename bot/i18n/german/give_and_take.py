@@ -119,7 +119,7 @@ Reihenfolge des Ausscheidens.""",
     "Give or take pile?": "Gebe- oder Nehmestapel?",
     "Give or take pile? (default: give)": "Welcher Stapel? (Standard: Geben)",
     "Give or take pile? (default: take)": "Welcher Stapel? (Standard: Nehmen)",
-    "Tie at {lowest}: everyone turns up again": "Gleichstand bei {lowest}: alle decken erneut auf",
+    "Tie at {lowest}: everyone turns up again": "Gleichstand bei {lowest}: neu aufdecken",
     "Everyone turns up both top cards": "Alle decken ihre zwei obersten Karten auf",
     "Revealing the next cards": "Karten werden aufgedeckt",
     "Waiting for {name}: Go": "Warten auf {name}: Los",
@@ -209,9 +209,7 @@ Reihenfolge des Ausscheidens.""",
     "fewer cards when all went out (turn {turn})": (
         "weniger Karten, als alle ausschieden (Runde {turn})"
     ),
-    "Tie again at {lowest}: everyone turns up once more": (
-        "Wieder Gleichstand bei {lowest}: alle decken noch einmal auf"
-    ),
+    "Tied again at {lowest}: turn up again": "Wieder gleich bei {lowest}: aufdecken",
     "FIRST CAPTURE OF THE GAME": "ERSTE BEUTE DER PARTIE",
     "PREVIOUS · TURN {turn} · FIGHT": "ZUVOR · RUNDE {turn} · KAMPF",
     "PREVIOUS · TURN {turn}": "ZUVOR · RUNDE {turn}",
