@@ -21,7 +21,7 @@ from bot.engines.geschenkt import (
 )
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import player_name
-from bot.render.geschenkt import render_table
+from bot.render.geschenkt import card_points, render_table
 from bot.texts import ActionButton, TableText
 
 if TYPE_CHECKING:
@@ -92,6 +92,31 @@ class GeschenktAdapter(GameAdapter[GeschenktState, GeschenktAction, GeschenktVie
         field = tr(lang, "Cards in front of each player")
         return TableText(description, [(field, "\n".join(lines))])
 
+    def move_text(
+        self,
+        key: str,
+        before: GeschenktView,
+        after: GeschenktView,
+        names: Mapping[PlayerId, str],
+        lang: Lang,
+    ) -> str:
+        """ "took 16 (+3 chips)", "took 16 (no chips)", "said no thanks to 16 (4 chips
+        on it now)": the card and the pot come from the public views."""
+        card = before.current_card
+        if parse_action(key).kind == "refuse":
+            return plural(
+                lang,
+                after.pot,
+                "said no thanks to {card} ({n} chip on it now)",
+                "said no thanks to {card} ({n} chips on it now)",
+                card=card,
+            )
+        if before.pot == 0:
+            return tr(lang, "took {card} (no chips)", card=card)
+        return plural(
+            lang, before.pot, "took {card} (+{n} chip)", "took {card} (+{n} chips)", card=card
+        )
+
     def private_text(self, view: GeschenktView, lang: Lang) -> str:
         mine = next((seat for seat in view.seats if seat.player == view.viewer), None)
         cards = describe_cards(mine.cards) if mine else ""
@@ -111,11 +136,12 @@ class GeschenktAdapter(GameAdapter[GeschenktState, GeschenktAction, GeschenktVie
         lines = [
             tr(
                 lang,
-                "**{place}.** {name}: {points} ({cards}; {chips})",
+                "**{place}.** {name}: {points} ({cards}: {card_points} − {chips})",
                 place=outcome.places[seat.player],
                 name=player_name(seat.player, names),
                 points=plural(lang, outcome.scores[seat.player], "**{n}** point", "**{n}** points"),
                 cards=describe_cards(seat.cards) or tr(lang, "no cards"),
+                card_points=plural(lang, card_points(seat), "{n} card point", "{n} card points"),
                 chips=plural(lang, seat.chips or 0, "{n} chip", "{n} chips"),
             )
             for seat in ranked

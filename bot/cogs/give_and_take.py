@@ -1,5 +1,6 @@
 """Give & Take on Discord: the director's Go, the capturer's Give pile / Take pile
-choice (made for them after a timeout), and My piles."""
+choice (made for them after a timeout), and My piles: where the player sits in the
+ring, their duet on the table, and their own move's buttons."""
 
 from __future__ import annotations
 
@@ -17,13 +18,14 @@ from bot.engines.give_and_take import (
     GiveAndTakeOptions,
     GiveAndTakeState,
     GiveAndTakeView,
+    Pile,
     SeatView,
     parse_action,
 )
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
-from bot.render.give_and_take import render_table
-from bot.texts import ActionButton, TableText, TimedDefault
+from bot.render.give_and_take import place_reason, render_table, shows_cards
+from bot.texts import ActionButton, Picks, PrivatePanel, TableText, TimedDefault
 
 if TYPE_CHECKING:
     from bot.cogs.game_cog import GameCog
@@ -64,52 +66,125 @@ def seat_line(
 
 
 def capture_text(view: GiveAndTakeView, capturer: str, lang: Lang) -> str:
-    """Who captures how many cards, and the question of the pile."""
+    """Who captures how many cards, the question of the pile, and what the bot does if
+    the capturer doesn't answer in time (the table's clock says when)."""
     n = view.capture_size
     if view.fight:
-        if view.default_pile == "give":
-            return tr(
-                lang,
-                "**{capturer}** captures **{n}** cards after a fight: under the give or "
-                "the take pile? (default: the give pile)",
-                capturer=capturer,
-                n=n,
-            )
-        if view.default_pile == "take":
-            return tr(
-                lang,
-                "**{capturer}** captures **{n}** cards after a fight: under the give or "
-                "the take pile? (default: the take pile)",
-                capturer=capturer,
-                n=n,
-            )
-        return tr(
+        question = tr(
             lang,
             "**{capturer}** captures **{n}** cards after a fight: under the give or the take pile?",
             capturer=capturer,
             n=n,
         )
-    if view.default_pile == "give":
-        return tr(
+    else:
+        question = tr(
             lang,
-            "**{capturer}** captures **{n}** cards: under the give or the take pile? "
-            "(default: the give pile)",
+            "**{capturer}** captures **{n}** cards: under the give or the take pile?",
             capturer=capturer,
             n=n,
         )
-    if view.default_pile == "take":
-        return tr(
-            lang,
-            "**{capturer}** captures **{n}** cards: under the give or the take pile? "
-            "(default: the take pile)",
-            capturer=capturer,
-            n=n,
+    seat = next((seat for seat in view.seats if seat.player == view.capturer), None)
+    if seat is not None and seat.give_size == seat.take_size:
+        fallback = tr(
+            lang, "If the clock runs out first, the bot picks the give pile (both are as big)."
         )
-    return tr(
+    elif view.default_pile == "give":
+        fallback = tr(
+            lang, "If the clock runs out first, the bot picks the smaller: the give pile."
+        )
+    elif view.default_pile == "take":
+        fallback = tr(
+            lang, "If the clock runs out first, the bot picks the smaller: the take pile."
+        )
+    else:
+        return question
+    return f"{question}\n{fallback}"
+
+
+def pile_words(pile: Pile, n: int, lang: Lang) -> str:
+    """ "put 6 cards under the give pile"."""
+    if pile == "give":
+        return plural(
+            lang, n, "put {n} card under the give pile", "put {n} cards under the give pile"
+        )
+    return plural(lang, n, "put {n} card under the take pile", "put {n} cards under the take pile")
+
+
+def go_words(after: GiveAndTakeView, names: Mapping[PlayerId, str], lang: Lang) -> str:
+    """What a Go turned up: a capture, a tie, or the end of the game."""
+    if after.phase == "choose" and after.capturer is not None:
+        return plural(
+            lang,
+            after.capture_size,
+            "pressed Go: {name} captures {n} card",
+            "pressed Go: {name} captures {n} cards",
+            name=player_name(after.capturer, names),
+        )
+    lowest = min((duet.difference for duet in after.duets), default=None)
+    if after.phase == "go" and after.fight and lowest is not None:
+        return tr(lang, "pressed Go: a tie at {lowest}, everyone turns up again", lowest=lowest)
+    return tr(lang, "pressed Go")
+
+
+def ring_lines(
+    view: GiveAndTakeView, mine: SeatView, names: Mapping[PlayerId, str], lang: Lang
+) -> list[str]:
+    """Whose give card completes the viewer's duet, whose duet the viewer's give card
+    completes, and the viewer's duet on the table now."""
+    left = next((seat.player for seat in view.seats if seat.right == mine.player), None)
+    lines = [
+        tr(
+            lang,
+            "Your duet: your take card + **{right}**'s give card. Your give card goes to "
+            "**{left}**'s duet.",
+            right=player_name(mine.right or mine.player, names),
+            left=player_name(left or mine.player, names),
+        )
+    ]
+    duet = next((duet for duet in view.duets if duet.player == mine.player), None)
+    if duet is not None:
+        lines.append(
+            tr(
+                lang,
+                "On the table: {take} + {give}, difference **{difference}**{lowest}.",
+                take=card_label(duet.take_card),
+                give=card_label(duet.give_card),
+                difference=duet.difference,
+                lowest=tr(lang, " (the lowest)") if duet.lowest else "",
+            )
+        )
+    return lines
+
+
+def out_line(view: GiveAndTakeView, mine: SeatView, lang: Lang) -> str:
+    """The panel once the viewer is out or the game is over: when they went out, or why
+    their place."""
+    if view.over:
+        return tr(lang, "The game is over: {reason}.", reason=place_reason(view, mine, lang))
+    turn = next((e.turn for e in view.eliminated if mine.player in e.players), view.turn)
+    return tr(lang, "You went out on turn {turn}; the others play on.", turn=turn)
+
+
+def result_line(
+    view: GiveAndTakeView,
+    seat: SeatView,
+    outcome: Outcome,
+    names: Mapping[PlayerId, str],
+    lang: Lang,
+) -> str:
+    """ "**2.** Bernd: went out on turn 5", "**1.** Alice: last one standing (52 cards)"."""
+    place, name = outcome.places[seat.player], player_name(seat.player, names)
+    reason = place_reason(view, seat, lang)
+    if not shows_cards(view, seat):
+        return tr(lang, "**{place}.** {name}: {reason}", place=place, name=name, reason=reason)
+    return plural(
         lang,
-        "**{capturer}** captures **{n}** cards: under the give or the take pile?",
-        capturer=capturer,
-        n=n,
+        outcome.scores[seat.player],
+        "**{place}.** {name}: {reason} ({n} card)",
+        "**{place}.** {name}: {reason} ({n} cards)",
+        place=place,
+        name=name,
+        reason=reason,
     )
 
 
@@ -161,8 +236,13 @@ class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction, GiveAn
             description = capture_text(view, player_name(view.capturer, names), lang)
         elif view.auto:
             description = tr(lang, "Turns are revealed automatically.")
-        elif view.fight:
-            description = tr(lang, "Fight! Everyone turns up again.")
+        elif view.fight and view.director:
+            description = tr(
+                lang,
+                "Fight! A tie for the lowest difference: **{director}** presses Go to turn up "
+                "again.",
+                director=player_name(view.director, names),
+            )
         elif view.director:
             director = player_name(view.director, names)
             description = tr(lang, "Waiting for **{director}** to press Go.", director=director)
@@ -192,18 +272,42 @@ class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction, GiveAn
         fields.append((tr(lang, "Middle"), middle))
         return TableText(description, fields)
 
+    def move_text(
+        self,
+        key: str,
+        before: GiveAndTakeView,
+        after: GiveAndTakeView,
+        names: Mapping[PlayerId, str],
+        lang: Lang,
+    ) -> str:
+        """ "pressed Go: Bernd captures 6 cards", "put 6 cards under the give pile"."""
+        action = parse_action(key)
+        if action.kind == "go":
+            return go_words(after, names, lang)
+        return pile_words(action.kind, before.capture_size, lang)
+
     def private_text(self, view: GiveAndTakeView, lang: Lang) -> str:
         give, take = view.my_give_size or 0, view.my_take_size or 0
         return "\n".join(
             [
                 plural(lang, give, "Your give pile: **{n}** card", "Your give pile: **{n}** cards"),
                 plural(lang, take, "Your take pile: **{n}** card", "Your take pile: **{n}** cards"),
-                tr(
-                    lang,
-                    "Nobody looks at their cards in this game: the piles are turned up on Go.",
-                ),
             ]
         )
+
+    def private_panel(
+        self, view: GiveAndTakeView, picks: Picks, names: Mapping[PlayerId, str], lang: Lang
+    ) -> PrivatePanel:
+        """Where the viewer sits in the ring, their duet this turn, and their own move's
+        buttons (Go for the director, the piles for the capturer)."""
+        mine = next((seat for seat in view.seats if seat.player == view.viewer), None)
+        if mine is None:
+            return PrivatePanel(tr(lang, "You are not playing in this game."))
+        if view.over or mine.out:
+            return PrivatePanel(out_line(view, mine, lang))
+        lines = [self.private_text(view, lang), *ring_lines(view, mine, names, lang)]
+        buttons = [] if view.to_act != mine.player else self.table_buttons(view, lang)
+        return PrivatePanel("\n".join(lines), [], buttons)
 
     def results_text(
         self,
@@ -212,19 +316,8 @@ class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction, GiveAn
         names: Mapping[PlayerId, str],
         lang: Lang,
     ) -> TableText:
-        scores = view.scores or {}
         ranked = sorted(view.seats, key=lambda seat: outcome.places[seat.player])
-        lines = [
-            plural(
-                lang,
-                scores.get(seat.player, 0),
-                "**{place}.** {name}: {n} card",
-                "**{place}.** {name}: {n} cards",
-                place=outcome.places[seat.player],
-                name=player_name(seat.player, names),
-            )
-            for seat in ranked
-        ]
+        lines = [result_line(view, seat, outcome, names, lang) for seat in ranked]
         endings = {
             "last_standing": tr(lang, "the last player standing wins"),
             "all_out": tr(lang, "everyone left went out at once: most cards wins"),

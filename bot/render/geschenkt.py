@@ -63,6 +63,8 @@ SPACING = (35, 14)
 COMPACT_SPACING = (32, 8)
 """Used instead when it saves a line."""
 LINE_GAP = 8
+LANE_DETAIL_LINE = 20
+"""Between the detail lines under a seat's name."""
 EMPTY_LANE_HEIGHT = 62
 REMOVED_STEP = 35
 REMOVED_PER_LINE = 9
@@ -129,7 +131,8 @@ class PlacedCard:
 @dataclass(frozen=True)
 class Lane:
     name: str
-    detail: str
+    details: tuple[str, ...]
+    """One or two lines under the name."""
     cards: list[PlacedCard]
     height: int
     active: bool
@@ -221,17 +224,17 @@ def _lane(
     if not cards:
         height = EMPTY_LANE_HEIGHT
     name = display_name(seat.player, names, index, lang)
-    points = card_points(seat)
+    points = plural(lang, card_points(seat), "{n} card point", "{n} card points")
+    details: tuple[str, ...]
     if view.over and seat.chips is not None:
-        detail = tr(lang, "cards {points} · chips {chips}", points=points, chips=seat.chips)
+        details = (points, plural(lang, seat.chips, "− {n} chip", "− {n} chips"))
     elif seat.cards:
-        count = plural(lang, len(seat.cards), "{n} card", "{n} cards")
-        detail = tr(lang, "{cards} · {points} points", cards=count, points=points)
+        details = (plural(lang, len(seat.cards), "{n} card", "{n} cards"), points)
     else:
-        detail = tr(lang, "no cards yet")
+        details = (tr(lang, "no cards yet"),)
     return Lane(
         name=name,
-        detail=detail,
+        details=details,
         cards=cards,
         height=height,
         active=not view.over and seat.player == view.to_act,
@@ -277,8 +280,12 @@ def _draw_lane_name(
     width = left + NAME_COLUMN - 12 - x
     name_style = NAME.but(fill=PALETTE.accent) if lane.active else NAME
     middle = top + _first_line_middle(lane)
-    draw_text(draw, (x, middle - 12), fit_text(lane.name, name_style, width), name_style, "lm")
-    draw_text(draw, (x, middle + 14), fit_text(lane.detail, DETAIL, width), DETAIL, "lm")
+    lines = len(lane.details)
+    name_y = middle - 12 - LANE_DETAIL_LINE * (lines - 1) / 2
+    draw_text(draw, (x, name_y), fit_text(lane.name, name_style, width), name_style, "lm")
+    for k, line in enumerate(lane.details):
+        y = name_y + 26 + k * LANE_DETAIL_LINE
+        draw_text(draw, (x, y), fit_text(line, DETAIL, width), DETAIL, "lm")
 
 
 def _draw_lane_cards(image: Image.Image, draw: ImageDraw.ImageDraw, lane: Lane, top: int) -> None:

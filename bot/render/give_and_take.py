@@ -84,6 +84,18 @@ TRACK_WIDTH = 8
 BOX_W, BOX_H = 330, 188
 BOX_PAD = 16
 
+
+def capture_label(turn: int, fight: bool, choosing: bool, lang: Lang) -> str:
+    """The label over the latest capture: "previous" while a new one is being made."""
+    if choosing and fight:
+        return tr(lang, "PREVIOUS · TURN {turn} · FIGHT", turn=turn)
+    if choosing:
+        return tr(lang, "PREVIOUS · TURN {turn}", turn=turn)
+    if fight:
+        return tr(lang, "LAST CAPTURE · TURN {turn} · FIGHT", turn=turn)
+    return tr(lang, "LAST CAPTURE · TURN {turn}", turn=turn)
+
+
 # --- players who are out, under the ring ---
 OUT_LABEL = 22
 OUT_H = 58
@@ -443,7 +455,9 @@ def _status(table: _Table) -> tuple[str, str]:
             return headline, tr(lang, "Give or take pile? (default: take)")
         return headline, tr(lang, "Give or take pile?")
     lowest = min((duet.difference for duet in view.duets), default=None)
-    if view.layers and lowest is not None:
+    if view.layers > 1 and lowest is not None:
+        detail = tr(lang, "Tied again at {lowest}: turn up again", lowest=lowest)
+    elif view.layers and lowest is not None:
         detail = tr(lang, "Tie at {lowest}: everyone turns up again", lowest=lowest)
     else:
         detail = tr(lang, "Everyone turns up both top cards")
@@ -465,10 +479,7 @@ def _draw_centre(image: Image.Image, table: _Table, centre_y: int) -> None:
         label = tr(lang, "TURN {turn} OF {cap}", turn=view.turn, cap=view.turn_cap)
     room: float = right - x
     if view.fight:
-        if view.layers > 1:
-            text = tr(lang, "Fight! layer {layer}", layer=view.layers)
-        else:
-            text = tr(lang, "Fight!")
+        text = tr(lang, "Fight!")
         width = text_width(text, FIGHT) + 2 * TAG_PAD
         pill(image, (right - width, top + 20), text, FIGHT, PALETTE.red_ink, TAG_PAD)
         room -= width + 8
@@ -497,13 +508,12 @@ def _draw_leftovers(image: Image.Image, x: int, middle: int, count: int, lang: L
 
 def _draw_last_capture(image: Image.Image, table: _Table, x: int, right: int, top: int) -> None:
     capture, lang = table.view.last_capture, table.lang
+    choosing = table.view.phase == "choose"
     if capture is None:
-        stamp_text(image, (x, top), tr(lang, "NO CAPTURE YET"), LABEL, "lm")
+        none = tr(lang, "FIRST CAPTURE OF THE GAME") if choosing else tr(lang, "NO CAPTURE YET")
+        stamp_text(image, (x, top), none, LABEL, "lm")
         return
-    if capture.fight:
-        label = tr(lang, "LAST CAPTURE · TURN {turn} · FIGHT", turn=capture.turn)
-    else:
-        label = tr(lang, "LAST CAPTURE · TURN {turn}", turn=capture.turn)
+    label = capture_label(capture.turn, capture.fight, choosing, lang)
     stamp_text(image, (x, top), fit_text(label, LABEL, right - x), LABEL, "lm")
     count = capture.count
     if capture.pile == "give":
@@ -606,22 +616,39 @@ def _final_order(view: GiveAndTakeView, places: Mapping[str, int]) -> list[SeatV
     return sorted(view.seats, key=lambda seat: places.get(seat.player, len(view.seats)))
 
 
-def _final_detail(view: GiveAndTakeView, seat: SeatView, lang: Lang) -> str:
-    if not seat.out:
-        if view.ended == "turn_cap":
-            return tr(lang, "still in after turn {turn}", turn=view.turn)
-        return tr(lang, "last one standing")
+def place_reason(view: GiveAndTakeView, seat: SeatView, lang: Lang) -> str:
+    """Why ``seat`` got its place in the finished game, in ``lang``: last one standing,
+    most (or fewer) cards when the game stopped, or when it went out."""
     event = _elimination(view, seat.player)
     if event is None:
-        return tr(lang, "out")
+        if view.ended != "turn_cap":
+            return tr(lang, "last one standing")
+        alive = [other.player for other in view.seats if not other.out]
+        if _most_cards(view, seat.player, alive):
+            return tr(lang, "most cards at the turn limit")
+        return tr(lang, "fewer cards at the turn limit")
     turn = event.turn
     if view.ended == "all_out" and event is view.eliminated[-1]:
-        if event.in_fight:
-            return tr(lang, "went out in a fight on turn {turn}, with everyone left", turn=turn)
-        return tr(lang, "went out on turn {turn}, with everyone left", turn=turn)
+        if _most_cards(view, seat.player, event.players):
+            return tr(lang, "most cards when all went out (turn {turn})", turn=turn)
+        return tr(lang, "fewer cards when all went out (turn {turn})", turn=turn)
     if event.in_fight:
         return tr(lang, "went out in a fight on turn {turn}", turn=turn)
     return tr(lang, "went out on turn {turn}", turn=turn)
+
+
+def shows_cards(view: GiveAndTakeView, seat: SeatView) -> bool:
+    """Whether the cards ``seat`` held at the end belong beside its place: it was still
+    in, or it went out with everyone left and was ranked by them."""
+    if not seat.out:
+        return True
+    event = _elimination(view, seat.player)
+    return view.ended == "all_out" and event is not None and event is view.eliminated[-1]
+
+
+def _most_cards(view: GiveAndTakeView, player: str, group: Sequence[str]) -> bool:
+    scores = view.scores or {}
+    return scores.get(player, 0) >= max(scores.get(other, 0) for other in group)
 
 
 def _draw_final(table: _Table) -> Image.Image:
@@ -674,7 +701,7 @@ def _draw_final_lane(
     stamp_text(
         image, (x, middle - 10), fit_text(table.name(seat.player), style, width), style, "lm"
     )
-    detail = fit_text(_final_detail(table.view, seat, table.lang), DETAIL, width)
+    detail = fit_text(place_reason(table.view, seat, table.lang), DETAIL, width)
     stamp_text(image, (x, middle + 13), detail, DETAIL, "lm")
     number_style = TextStyle(26, PALETTE.accent if winner else PALETTE.text, bold=True)
     stamp_text(image, (number_x, middle - 7), str(score), number_style, "rm")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engines.geschenkt import ENGINE, GeschenktState, starting_chips
+from bot.engines.geschenkt import ENGINE, GeschenktState, score, starting_chips
 from bot.store import GameStore, Stored, client_for_url, table_key
 from tests.e2e.tables import drawn_after, drawn_at, start_german_table
 from tests.harness.driver import Driver, Response
@@ -31,10 +31,12 @@ TURN = re.compile(r"<@(\d+)>, your turn\.")
 CHIPS = re.compile(r"Chips: \*\*(\d+)\*\*")
 RESULT_LINE = re.compile(
     r"\*\*(?P<place>\d+)\.\*\* (?P<name>.+?): \*\*(?P<score>-?\d+)\*\* points? "
-    r"\((?P<cards>.+?); (?P<chips>\d+) chips?\)"
+    r"\((?P<cards>.+?): (?P<card_points>\d+) card points? − (?P<chips>\d+) chips?\)"
 )
 POT = re.compile(r"\*\*\d+\*\* chips? on it")
-"""The pot on the face-up card: public, the only chips a public message may show."""
+"""The pot on the face-up card: public, the only chips a public message may show..."""
+EVENT_POT = re.compile(r"\((?:\+\d+ chips?|no chips|\d+ chips? on it now)\)")
+"""...and the same pot as a move in the line of recent events tells it."""
 MOST_COMPUTER_MOVES = 500
 SHORT = 160
 """An ephemeral explanation should be a sentence or two."""
@@ -221,7 +223,16 @@ class Game:
         assert moves is not None, f"{label} by {player} stored an unexpected state"
         assert after.rev == before.rev + 1 + moves
         self.check_table(new)
+        if moves == 0 and not ENGINE.is_over(new):
+            name = self.names[player]
+            assert self.just_now()[-1] == f"**{name}**: {move_words(old, new, label)}"
         return moves
+
+    def just_now(self) -> list[str]:
+        """The table's line of recent events, oldest first."""
+        fields = self.message.embeds[0].get("fields", [])
+        (events,) = [f["value"] for f in fields if f["name"] == "Just now"]
+        return str(events).split("\n")
 
     def check_table(self, state: GeschenktState) -> None:
         """The public table agrees with the stored state (turn, card, pot, cards left)."""
@@ -294,6 +305,7 @@ class Game:
             assert int(line["score"]) == outcome.scores[player], line[0]
             assert int(line["place"]) == outcome.places[player], line[0]
             assert int(line["chips"]) == state.chips[seat], line[0]
+            assert int(line["card_points"]) == score(state.cards[seat], 0), line[0]
         assert [int(m["place"]) for m in lines if m] == sorted(outcome.places.values())
         headline = re.fullmatch(r"\*\*(.+)\*\* wins?!", embed["description"])
         assert headline is not None, embed["description"]
@@ -305,6 +317,16 @@ class Game:
         assert table.filenames == ["table.png"]
         assert table.attachments[0].data.startswith(b"\x89PNG")
         return {names[p]: outcome.scores[p] for p in state.players}
+
+
+def move_words(before: GeschenktState, after: GeschenktState, label: str) -> str:
+    """How a move by ``label`` reads in English on the table: the card and its chips."""
+    if label == REFUSE:
+        chips = f"{after.pot} chip{'' if after.pot == 1 else 's'}"
+        return f"said no thanks to {before.current} ({chips} on it now)"
+    if before.pot == 0:
+        return f"took {before.current} (no chips)"
+    return f"took {before.current} (+{before.pot} chip{'' if before.pot == 1 else 's'})"
 
 
 def computer_continuations(state: GeschenktState) -> Iterator[tuple[int, GeschenktState]]:
@@ -646,7 +668,7 @@ async def test_nobody_sees_anyone_elses_chips_while_the_game_runs(
                 else:
                     assert not re.search(r"\d+\** chips?\b", text, re.IGNORECASE), text
             elif not any((e.get("title") or "").endswith("results") for e in version.embeds):
-                public = POT.sub("", text)
+                public = EVENT_POT.sub("", POT.sub("", text))
                 assert "chip" not in public.lower(), f"public message shows chips: {text!r}"
     shows_chips = re.search(r"\d+ chips?\)", version_text(game.message))
     assert shows_chips, "the results should show everyone's chips"

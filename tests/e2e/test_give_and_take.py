@@ -20,7 +20,7 @@ from bot.store import GameStore, Stored, client_for_url
 from tests.e2e.tables import start_german_table
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
-from tests.harness.models import FakeMessage, FakeUser
+from tests.harness.models import FakeMessage, FakeUser, MessageVersion
 
 GO_LABEL = "Go!"
 PILES = "My piles"
@@ -61,6 +61,20 @@ class Game:
     def pile_button(self, pile: str) -> str:
         (label,) = [label for label in self.message.labels if label.startswith(pile)]
         return label
+
+
+def versions(message: FakeMessage) -> list[MessageVersion | FakeMessage]:
+    return [*message.history, message]
+
+
+def text_of(version: MessageVersion | FakeMessage) -> str:
+    """What a person reads on one version of a message: content and embeds."""
+    parts = [version.content]
+    for embed in version.embeds:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        for embed_field in embed.get("fields") or []:
+            parts += [embed_field.get("name", ""), embed_field.get("value", "")]
+    return "\n".join(parts)
 
 
 @pytest.fixture
@@ -124,6 +138,17 @@ async def test_only_the_director_cues_and_my_piles_is_private(
     assert piles.ephemeral_to == bernd.id
     assert f"Dein Gebestapel: **{len(state.give[seat])}**" in piles.text
     assert f"Dein Nehmestapel: **{len(state.take[seat])}**" in piles.text
+    assert "Dein Duett: deine Nehmekarte + die Gebekarte von **Alice**" in piles.text
+    assert not {GO_LABEL, "Los!"} & set(piles.labels), "only the director gets Go"
+
+    # The director's own panel carries Go: one click there starts the turn.
+    director = (await game.driver.click(alice, game.message, PILES)).message
+    assert director.ephemeral_to == alice.id and GO_LABEL in director.labels
+    await game.driver.click(alice, director, GO_LABEL)
+    assert (await game.stored()).rev == before.rev + 1
+    assert ENGINE.State.model_validate((await game.stored()).table.state) == ENGINE.apply(
+        state, str(alice.id), GO
+    )
 
 
 async def test_the_default_pile_is_chosen_when_the_capturer_waits(
@@ -149,6 +174,15 @@ async def test_the_default_pile_is_chosen_when_the_capturer_waits(
     after = await game.stored()
     assert after.rev == waiting.rev + 1
     assert ENGINE.State.model_validate(after.table.state) == ENGINE.apply(state, capturer, default)
+    # While the capturer could choose, the table said how long was left and what then.
+    asked = [v for v in versions(game.message) if "If the clock runs out first" in text_of(v)]
+    assert asked, "the table never said what happens when the time runs out"
+    assert "Turn clock" in text_of(asked[-1]) and "<t:" in text_of(asked[-1])
+    # Afterwards it says the bot chose, and what.
+    name = game.user(capturer).display_name
+    n = ENGINE.view(state, None).capture_size
+    chose = f"Time was up, so the bot chose for **{name}**: put {n} cards under the {default} pile"
+    assert chose in text_of(game.message)
 
 
 @pytest.mark.guild_locale("de")

@@ -59,9 +59,21 @@ ergibt 8 + 21 − 5 = 24 Punkte. Bei Gleichstand teilt man sich den Platz.""",
         "Punktestand gerade: **{score}** (weniger ist besser)"
     ),
     "none yet": "noch keine",
-    "**{place}.** {name}: {points} ({cards}; {chips})": (
-        "**{place}.** {name}: {points} ({cards}; {chips})"
+    "**{place}.** {name}: {points} ({cards}: {card_points} − {chips})": (
+        "**{place}.** {name}: {points} ({cards}: {card_points} − {chips})"
     ),
+    "{n} card point": "{n} Kartenpunkt",
+    "{n} card points": "{n} Kartenpunkte",
+    # --- the line of recent events ---
+    "said no thanks to {card} ({n} chip on it now)": (
+        "sagte Nein danke zur {card} (jetzt {n} Chip darauf)"
+    ),
+    "said no thanks to {card} ({n} chips on it now)": (
+        "sagte Nein danke zur {card} (jetzt {n} Chips darauf)"
+    ),
+    "took {card} (no chips)": "nahm die {card} (ohne Chips)",
+    "took {card} (+{n} chip)": "nahm die {card} (+{n} Chip)",
+    "took {card} (+{n} chips)": "nahm die {card} (+{n} Chips)",
     "**{n}** point": "**{n}** Punkt",
     "**{n}** points": "**{n}** Punkte",
     "{n} chip": "{n} Chip",
@@ -88,9 +100,9 @@ ergibt 8 + 21 − 5 = 24 Punkte. Bei Gleichstand teilt man sich den Platz.""",
     "cards to come": "Karten kommen noch",
     "TO ACT": "AM ZUG",
     "take the {card} or pay a chip": "{card} nehmen oder Chip zahlen",
-    "{cards} · {points} points": "{cards} · {points} Punkte",
     "no cards yet": "noch keine Karten",
-    "cards {points} · chips {chips}": "Karten {points}, Chips {chips}",
+    "− {n} chip": "− {n} Chip",
+    "− {n} chips": "− {n} Chips",
     "with a score of {score} · the lowest score wins": (
         "mit Punktzahl {score} · die niedrigste gewinnt"
     ),

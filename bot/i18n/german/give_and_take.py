@@ -60,32 +60,11 @@ Reihenfolge des Ausscheidens.""",
     "**{capturer}** captures **{n}** cards: under the give or the take pile?": (
         "**{capturer}** erbeutet **{n}** Karten: unter den Gebe- oder den Nehmestapel?"
     ),
-    "**{capturer}** captures **{n}** cards: under the give or the take pile? "
-    "(default: the give pile)": (
-        "**{capturer}** erbeutet **{n}** Karten: unter den Gebe- oder den Nehmestapel? "
-        "(Standard: der Gebestapel)"
-    ),
-    "**{capturer}** captures **{n}** cards: under the give or the take pile? "
-    "(default: the take pile)": (
-        "**{capturer}** erbeutet **{n}** Karten: unter den Gebe- oder den Nehmestapel? "
-        "(Standard: der Nehmestapel)"
-    ),
     "**{capturer}** captures **{n}** cards after a fight: under the give or the take pile?": (
         "**{capturer}** erbeutet nach einem Kampf **{n}** Karten: unter den Gebe- oder "
         "den Nehmestapel?"
     ),
-    "**{capturer}** captures **{n}** cards after a fight: under the give or the take pile? "
-    "(default: the give pile)": (
-        "**{capturer}** erbeutet nach einem Kampf **{n}** Karten: unter den Gebe- oder "
-        "den Nehmestapel? (Standard: der Gebestapel)"
-    ),
-    "**{capturer}** captures **{n}** cards after a fight: under the give or the take pile? "
-    "(default: the take pile)": (
-        "**{capturer}** erbeutet nach einem Kampf **{n}** Karten: unter den Gebe- oder "
-        "den Nehmestapel? (Standard: der Nehmestapel)"
-    ),
     "Turns are revealed automatically.": "Die Runden werden automatisch aufgedeckt.",
-    "Fight! Everyone turns up again.": "Kampf! Alle decken erneut auf.",
     "Waiting for **{director}** to press Go.": "Warten, bis **{director}** auf „Los!“ drückt.",
     "Waiting for the director to press Go.": "Warten, bis die Spielleitung auf „Los!“ drückt.",
     "Duets": "Duette",
@@ -97,11 +76,6 @@ Reihenfolge des Ausscheidens.""",
     "Your give pile: **{n}** cards": "Dein Gebestapel: **{n}** Karten",
     "Your take pile: **{n}** card": "Dein Nehmestapel: **{n}** Karte",
     "Your take pile: **{n}** cards": "Dein Nehmestapel: **{n}** Karten",
-    "Nobody looks at their cards in this game: the piles are turned up on Go.": (
-        "In diesem Spiel sieht niemand seine Karten an: Die Stapel werden bei „Los!“ aufgedeckt."
-    ),
-    "**{place}.** {name}: {n} card": "**{place}.** {name}: {n} Karte",
-    "**{place}.** {name}: {n} cards": "**{place}.** {name}: {n} Karten",
     "the last player standing wins": "wer als Letzter übrig bleibt, gewinnt",
     "everyone left went out at once: most cards wins": (
         "alle Übrigen schieden gleichzeitig aus: die meisten Karten gewinnen"
@@ -145,14 +119,13 @@ Reihenfolge des Ausscheidens.""",
     "Give or take pile?": "Gebe- oder Nehmestapel?",
     "Give or take pile? (default: give)": "Welcher Stapel? (Standard: Geben)",
     "Give or take pile? (default: take)": "Welcher Stapel? (Standard: Nehmen)",
-    "Tie at {lowest}: everyone turns up again": "Gleichstand bei {lowest}: alle decken erneut auf",
+    "Tie at {lowest}: everyone turns up again": "Gleichstand bei {lowest}: neu aufdecken",
     "Everyone turns up both top cards": "Alle decken ihre zwei obersten Karten auf",
     "Revealing the next cards": "Karten werden aufgedeckt",
     "Waiting for {name}: Go": "Warten auf {name}: Los",
     "TURN {turn} OF {cap}": "RUNDE {turn} VON {cap}",
     "TURN {turn} OF {cap} · AUTO": "RUNDE {turn} VON {cap} · AUTO",
     "Fight!": "Kampf!",
-    "Fight! layer {layer}": "Kampf! Lage {layer}",
     "leftover in the centre": "Restkarte in der Mitte",
     "leftovers in the centre": "Restkarten in der Mitte",
     "NO CAPTURE YET": "NOCH KEINE BEUTE",
@@ -181,17 +154,65 @@ Reihenfolge des Ausscheidens.""",
         "Rundenlimit von {cap} erreicht: die meisten Karten gewinnen"
     ),
     "The game is over": "Die Partie ist vorbei",
-    "still in after turn {turn}": "nach Runde {turn} noch im Spiel",
     "last one standing": "bis zuletzt im Spiel",
     "went out on turn {turn}": "in Runde {turn} ausgeschieden",
     "went out in a fight on turn {turn}": "in Runde {turn} im Kampf ausgeschieden",
-    "went out on turn {turn}, with everyone left": (
-        "in Runde {turn} ausgeschieden, mit allen Übrigen"
-    ),
-    "went out in a fight on turn {turn}, with everyone left": (
-        "in Runde {turn} im Kampf ausgeschieden, mit allen Übrigen"
-    ),
     "card": "Karte",
+    # --- the private panel ---
+    (
+        "Your duet: your take card + **{right}**'s give card. Your give card goes to "
+        "**{left}**'s duet."
+    ): (
+        "Dein Duett: deine Nehmekarte + die Gebekarte von **{right}**. Deine Gebekarte "
+        "kommt ins Duett von **{left}**."
+    ),
+    "On the table: {take} + {give}, difference **{difference}**{lowest}.": (
+        "Auf dem Tisch: {take} + {give}, Differenz **{difference}**{lowest}."
+    ),
+    " (the lowest)": " (die kleinste)",
+    "The game is over: {reason}.": "Die Partie ist vorbei: {reason}.",
+    "You went out on turn {turn}; the others play on.": (
+        "Du bist in Runde {turn} ausgeschieden; die anderen spielen weiter."
+    ),
+    # --- the pile choice, results and the line of recent events ---
+    "If the clock runs out first, the bot picks the smaller: the give pile.": (
+        "Läuft die Zeit vorher ab, wählt der Bot den kleineren: den Gebestapel."
+    ),
+    "If the clock runs out first, the bot picks the give pile (both are as big).": (
+        "Läuft die Zeit vorher ab, wählt der Bot den Gebestapel (beide sind gleich groß)."
+    ),
+    "If the clock runs out first, the bot picks the smaller: the take pile.": (
+        "Läuft die Zeit vorher ab, wählt der Bot den kleineren: den Nehmestapel."
+    ),
+    "put {n} card under the give pile": "legte {n} Karte unter den Gebestapel",
+    "put {n} cards under the give pile": "legte {n} Karten unter den Gebestapel",
+    "put {n} card under the take pile": "legte {n} Karte unter den Nehmestapel",
+    "put {n} cards under the take pile": "legte {n} Karten unter den Nehmestapel",
+    "pressed Go: {name} captures {n} card": "drückte Los: {name} erbeutet {n} Karte",
+    "pressed Go: {name} captures {n} cards": "drückte Los: {name} erbeutet {n} Karten",
+    "pressed Go: a tie at {lowest}, everyone turns up again": (
+        "drückte Los: Gleichstand bei {lowest}, alle decken erneut auf"
+    ),
+    "pressed Go": "drückte Los",
+    "Fight! A tie for the lowest difference: **{director}** presses Go to turn up again.": (
+        "Kampf! Gleichstand bei der kleinsten Differenz: **{director}** drückt „Los!“, "
+        "um erneut aufzudecken."
+    ),
+    "**{place}.** {name}: {reason}": "**{place}.** {name}: {reason}",
+    "**{place}.** {name}: {reason} ({n} card)": "**{place}.** {name}: {reason} ({n} Karte)",
+    "**{place}.** {name}: {reason} ({n} cards)": "**{place}.** {name}: {reason} ({n} Karten)",
+    "most cards at the turn limit": "die meisten Karten beim Rundenlimit",
+    "fewer cards at the turn limit": "weniger Karten beim Rundenlimit",
+    "most cards when all went out (turn {turn})": (
+        "die meisten Karten, als alle ausschieden (Runde {turn})"
+    ),
+    "fewer cards when all went out (turn {turn})": (
+        "weniger Karten, als alle ausschieden (Runde {turn})"
+    ),
+    "Tied again at {lowest}: turn up again": "Wieder gleich bei {lowest}: aufdecken",
+    "FIRST CAPTURE OF THE GAME": "ERSTE BEUTE DER PARTIE",
+    "PREVIOUS · TURN {turn} · FIGHT": "ZUVOR · RUNDE {turn} · KAMPF",
+    "PREVIOUS · TURN {turn}": "ZUVOR · RUNDE {turn}",
 }
 
 NAMES: dict[str, str] = {
