@@ -47,8 +47,9 @@ pieces leave at once. Capturing is optional, except that if the piece your oppon
 just moved can be taken, you must take it first.
 **Kings:** a man reaching the far rank is crowned when its move ends; your last man \
 becomes a king at once.
-**End:** no legal move loses. Draws: one piece each, threefold repetition, 100 plies \
-without a capture or man move, or agreement. *Turkish* ruleset: captures are \
+**End:** no legal move loses. Draws: one piece each (once the side to move can't \
+capture), threefold repetition, 100 plies without a capture or forward man move, or \
+agreement. *Turkish* ruleset: captures are \
 mandatory, the longest one must be taken, no 180° turns, no last-man promotion.
 **Example:** `c4xc6xc8` jumps from c4 over c5 to c6, then over c7 to c8.
 **Move** opens your panel: pick a piece, then its move; or type `/draughts move c3-c4`.""")

@@ -134,7 +134,7 @@ DRAWS: dict[Reason, str] = {
     "agreement": N_("Draw by agreement."),
     "one-piece-each": N_("Draw: one piece each."),
     "threefold-repetition": N_("Draw by threefold repetition."),
-    "quiet-plies": N_("Draw: {plies} plies without a capture or a man move."),
+    "quiet-plies": N_("Draw: {plies} plies without a capture or a forward man move."),
 }
 
 
