@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs.adapter import GameAdapter
-from bot.engines.base import Outcome, PlayerId
+from bot.engines.base import IllegalAction, Outcome, PlayerId
 from bot.engines.draughts import (
     ENGINE,
     DraughtsAction,
@@ -34,7 +34,14 @@ PIECE, MOVE = "piece", "move"
 MOST_OPTIONS = 25
 """Discord's limit on a select's options."""
 RESIGN, OFFER_DRAW, ACCEPT_DRAW = "resign", "offer-draw", "accept-draw"
-TYPED_WORDS = {"aufgeben": RESIGN, "remis anbieten": OFFER_DRAW, "remis annehmen": ACCEPT_DRAW}
+CONFIRMED_RESIGN = "resign confirm"
+"""The panel's Resign button, and the confirmation of a typed ``resign``."""
+TYPED_WORDS = {
+    "aufgeben": RESIGN,
+    "aufgeben bestätigen": CONFIRMED_RESIGN,
+    "remis anbieten": OFFER_DRAW,
+    "remis annehmen": ACCEPT_DRAW,
+}
 """German words for the actions typed as `/draughts move` (the English ones the engine reads)."""
 
 RULES = N_("""\
@@ -72,6 +79,26 @@ def move_label(move: MoveView, lang: Lang) -> str:
     return move.notation + (f" ({', '.join(extras)})" if extras else "")
 
 
+def result_for(view: DraughtsView, lang: Lang) -> str:
+    """The end of the game as the viewer sees it: won, lost, or drawn."""
+    if view.result == "draw":
+        return tr(lang, "a draw.")
+    if view.viewer is None or view.viewer not in (view.white, view.black):
+        return tr(lang, "White won.") if view.result == "white" else tr(lang, "Black won.")
+    return tr(lang, "you won.") if view.winner == view.viewer else tr(lang, "you lost.")
+
+
+def played_text(before: DraughtsView, after: DraughtsView, lang: Lang) -> str:
+    """The move between two views: its notation, what it took, and a crowning."""
+    details = []
+    if after.last_captures:
+        details.append(plural(lang, len(after.last_captures), "{n} captured", "{n} captured"))
+    if after.kings[before.to_move] > before.kings[before.to_move]:
+        details.append(tr(lang, "crowned"))
+    notation = after.last_move or ""
+    return notation + (f" ({', '.join(details)})" if details else "")
+
+
 def side_line(view: DraughtsView, colour: Literal["white", "black"], name: str, lang: Lang) -> str:
     men, kings = view.men[colour], view.kings[colour]
     pieces = plural(lang, men, "{n} man", "{n} men")
@@ -106,10 +133,39 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
         return parse_action(key.replace("-draw", " draw"))
 
     def perform(self, state: DraughtsState, player: PlayerId, key: str) -> DraughtsState:
-        key = TYPED_WORDS.get(" ".join(key.lower().split()), key)
-        if key.strip().lower() == RESIGN:
+        """A panel key or a typed move. The engine reads text leniently (another path of
+        the same capture, start and end alone), so the text goes to it as it is. A typed
+        ``resign`` asks for confirmation first."""
+        words = " ".join(key.lower().split())
+        words = TYPED_WORDS.get(words, words)
+        if words == CONFIRMED_RESIGN:
             return ENGINE.resign(state, player)
-        return ENGINE.apply(state, player, self.parse_action(key))
+        if words == RESIGN:
+            raise IllegalAction(
+                "Resigning loses the game. To resign, type `/draughts move resign confirm` "
+                "or press **Resign** on your panel."
+            )
+        return ENGINE.apply(state, player, key.replace("-draw", " draw"))
+
+    def move_text(
+        self,
+        key: str,
+        before: DraughtsView,
+        after: DraughtsView,
+        names: Mapping[PlayerId, str],
+        lang: Lang,
+    ) -> str:
+        """ "c3-c4", "c4xc6xc8 (2 captured)", "offered a draw", "resigned", …"""
+        if after.over and after.reason == "resignation":
+            return tr(lang, "resigned")
+        if after.over and after.reason == "agreement":
+            return tr(lang, "accepted the draw offer")
+        if after.plies == before.plies:
+            return tr(lang, "offered a draw")
+        played = played_text(before, after, lang)
+        if before.draw_offer_by not in (None, before.to_act):
+            return tr(lang, "declined the draw offer and played {move}", move=played)
+        return played
 
     def concede(self, state: DraughtsState, player: PlayerId) -> DraughtsState:
         return ENGINE.resign(state, player)
@@ -164,10 +220,11 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
     ) -> PrivatePanel:
         lines = [self.private_text(view, lang)]
         if view.over:
-            reason = reason_sentence(view, lang) or tr(lang, "The game is over.")
-            return PrivatePanel("\n".join([*lines, reason]))
+            lines.append(tr(lang, "**The game is over:** {result}", result=result_for(view, lang)))
+            lines.append(reason_sentence(view, lang) or "")
+            return PrivatePanel("\n".join(lines))
         mine = view.to_act == view.viewer
-        buttons = [ActionButton(tr(lang, "Resign"), RESIGN, "danger")]
+        buttons = [ActionButton(tr(lang, "Resign"), CONFIRMED_RESIGN, "danger")]
         if not mine:
             waiting = N_(
                 "It's your opponent's move; this panel shows your moves when your turn comes."

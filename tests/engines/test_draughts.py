@@ -338,12 +338,28 @@ def test_two_paths_with_the_same_ends_and_pieces_are_one_move() -> None:
         ENGINE.apply(state, WHITE_ID, move_action("a1xe1xg1"))
 
 
+def test_the_issue_notation_forms_through_the_engine() -> None:
+    """Any path of the same capture, and start and end alone, whatever the separator."""
+    state = game("W:WKg3,a1:Bf3,c3,Kh8")
+    assert [m for m in moves(position_of(state), "g3") if "x" in m] == ["g3xe3xa3", "g3xe3xb3"]
+    for typed in ("g3xd3xb3", "g3xb3", "g3-b3", "G3 x B3"):
+        assert ENGINE.apply(state, WHITE_ID, typed).last_move == "g3xe3xb3", typed
+    state = game("W:WKd1,a2:Bd4,Kh8")
+    assert ENGINE.apply(state, WHITE_ID, "d1-d6").last_move == "d1xd6"
+    assert ENGINE.apply(state, WHITE_ID, "d1xd6").last_captures == ["d4"]
+    with pytest.raises(IllegalMoveError, match="not a legal move"):
+        ENGINE.apply(state, WHITE_ID, "d1xd4")
+
+
 def test_short_forms_that_fit_several_moves_are_ambiguous() -> None:
     """g1 reaches a1 by a slide or by a capture round the board."""
     pos = position("W:WKg1:Bg2,h3,a6,f8")
     assert [m for m in moves(pos, "g1") if m.endswith("a1")] == ["g1-a1", "g1xg8xa8xa1"]
-    with pytest.raises(AmbiguousMoveError, match="g1-a1, g1xg8xa8xa1"):
+    with pytest.raises(AmbiguousMoveError, match="g1-a1, g1xg8xa8xa1") as ambiguous:
         pos.parse_move("g1xa1")
+    assert ambiguous.value.template == "{move} could be {moves}: name every landing square."
+    with pytest.raises(AmbiguousMoveError, match="g1-a1, g1xg8xa8xa1"):
+        ENGINE.apply(ENGINE.setup(DUO, pos), WHITE_ID, "g1xa1")
     assert str(pos.parse_move("g1-a1")) == "g1-a1", "the exact text is never ambiguous"
 
 

@@ -199,6 +199,25 @@ GERMAN: dict[str, str] = {
     "The last-moved piece on {square} must belong to the side that just moved.": (
         "Der zuletzt gezogene Stein auf {square} muss der Seite gehören, die gerade gezogen hat."
     ),
+    # The table's line of recent events
+    "resigned": "hat aufgegeben",
+    "accepted the draw offer": "hat das Remisangebot angenommen",
+    "offered a draw": "bietet Remis an",
+    "declined the draw offer and played {move}": "lehnt das Remis ab und zieht {move}",
+    "{n} captured": "{n} geschlagen",
+    "crowned": "zur Dame",
+    # Resigning and the end of the game on the panel
+    "Resigning loses the game. To resign, type `/draughts move resign confirm` "
+    "or press **Resign** on your panel.": (
+        "Aufgeben verliert die Partie. Zum Aufgeben tippe `/draughts zug aufgeben bestätigen` "
+        "oder drücke **Aufgeben** in deinem Panel."
+    ),
+    "**The game is over:** {result}": "**Die Partie ist vorbei:** {result}",
+    "a draw.": "Remis.",
+    "White won.": "Weiß hat gewonnen.",
+    "Black won.": "Schwarz hat gewonnen.",
+    "you won.": "Du hast gewonnen.",
+    "you lost.": "Du hast verloren.",
 }
 
 NAMES: dict[str, str] = {
