@@ -22,7 +22,7 @@ from bot.engines.draughts import (
     parse_action,
 )
 from bot.i18n import N_, Lang, plural, tr
-from bot.render.draughts import reason_sentence, render_board, render_table
+from bot.render.draughts import move_number, reason_sentence, render_board, render_table
 from bot.render.embeds import player_name
 from bot.texts import ActionButton, PanelSelect, Picks, PrivatePanel, TableText
 
@@ -79,6 +79,16 @@ def move_label(move: MoveView, lang: Lang) -> str:
     return move.notation + (f" ({', '.join(extras)})" if extras else "")
 
 
+def chosen_piece(view: DraughtsView, picks: Picks) -> str | None:
+    """The square of the piece picked on the Move panel (the only one that can move,
+    if so), when it is the viewer's turn and that piece can move."""
+    if view.to_act is None or view.to_act != view.viewer:
+        return None
+    starts = sorted({move.from_square for move in view.moves})
+    piece = next(iter(picks.get(PIECE, ())), starts[0] if len(starts) == 1 else None)
+    return piece if piece in starts else None
+
+
 def result_for(view: DraughtsView, lang: Lang) -> str:
     """The end of the game as the viewer sees it: won, lost, or drawn."""
     if view.result == "draw":
@@ -116,7 +126,10 @@ def sides_text(view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang) ->
     )
 
 
-RULESETS: dict[Ruleset, str] = {"give-and-take": N_("Give and Take"), "turkish": N_("Turkish")}
+RULESETS: dict[Ruleset, str] = {
+    "give-and-take": N_("Give and Take"),
+    "turkish": N_("Turkish draughts"),
+}
 
 
 class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
@@ -174,10 +187,17 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
         return render_table(view, names, lang=lang)
 
     def render_private(
-        self, view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang
+        self,
+        view: DraughtsView,
+        names: Mapping[PlayerId, str],
+        lang: Lang,
+        picks: Picks | None = None,
     ) -> bytes:
+        """The board from the viewer's side; with the panel's ``picks``, the chosen piece
+        and where it can go are marked."""
         flipped = colour_of(view, view.viewer) == "black"
-        return render_board(view, names, flipped=flipped, lang=lang)
+        selected = chosen_piece(view, picks or {})
+        return render_board(view, names, flipped=flipped, lang=lang, selected=selected)
 
     def table_text(
         self, view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang
@@ -232,8 +252,7 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
             lines.append(tr(lang, waiting))
             return PrivatePanel("\n".join(lines), [], buttons)
         starts = sorted({move.from_square for move in view.moves})
-        piece = next(iter(picks.get(PIECE, ())), starts[0] if len(starts) == 1 else None)
-        piece = piece if piece in starts else None
+        piece = chosen_piece(view, picks)
         choices = [move for move in view.moves if move.from_square == piece]
         chosen = next(iter(picks.get(MOVE, ())), None)
         if chosen not in {move.notation for move in choices}:
@@ -284,7 +303,7 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
             f"{headline} {reason_sentence(view, lang) or ''}",
             [
                 (tr(lang, "Players"), sides_text(view, names, lang)),
-                (tr(lang, "Moves played"), str(view.plies)),
+                (tr(lang, "Moves played"), str(move_number(view))),
             ],
         )
 
