@@ -15,6 +15,7 @@ import pytest
 
 from bot.ai.random_player import CONCESSIONS
 from bot.engines.draughts import ENGINE, DraughtsState, Position
+from bot.render.draughts import move_number
 from bot.store import GameStore, Stored, client_for_url
 from tests.e2e.tables import drawn_after
 from tests.harness.driver import Driver
@@ -90,6 +91,7 @@ async def test_a_whole_game_against_the_computer_by_typed_moves(
     await game.open(alice, None, colour="white", ruleset="turkish")
     state = await game.state()
     assert state.players[0] == str(alice.id), "the host asked for White"
+    assert "Rules\nTurkish draughts" in game.message.text
     rng = random.Random(2)
     for _ in range(400):
         stored = await game.stored()
@@ -111,6 +113,8 @@ async def test_a_whole_game_against_the_computer_by_typed_moves(
     assert view.reason_text is not None
     await game.driver.wait_for(lambda: "Moves played" in game.message.text, what="results")
     assert view.reason_text in game.message.text
+    assert f"Moves played\n{move_number(view)}" in game.message.text, "as the image says"
+    assert move_number(view) == view.plies
     assert game.message.filenames == ["table.png"]
 
 
