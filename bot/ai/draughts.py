@@ -22,7 +22,9 @@ a bonus that grows as pieces come off (trading down wins the endgame). One piece
 is a draw, as is the 100th quiet ply counted on from the view's ``quiet_plies``; a
 draw scores a little below even for the searching side (`CONTEMPT`).
 
-None of the levels resigns, offers or accepts a draw: they only ever move.
+None of the levels resigns or offers a draw. Offered one, a level answers it: it accepts
+when it doesn't think itself ahead (``easy``: on material; the others: the search's
+score of their best move), and otherwise declines by moving on.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from dataclasses import dataclass
 from bot.ai import Chooser, Level
 from bot.engines.base import GameError, SeededRng
 from bot.engines.draughts import (
+    ACCEPT_DRAW,
     BLACK_KING,
     BLACK_MAN,
     QUIET_PLY_LIMIT,
@@ -270,10 +273,11 @@ class Searcher:
 
     @staticmethod
     def _draw_by_pieces(position: Position) -> bool:
+        """One piece each and the side to move has no capture."""
         board = position.board
-        if board.count(0) != 62:
+        if board.count(0) != 62 or sum(1 for piece in board if piece > 0) != 1:
             return False
-        return sum(1 for piece in board if piece > 0) == 1
+        return not any(move.is_capture for move in position.legal_moves())
 
     # -- the search
 
@@ -334,8 +338,9 @@ class Searcher:
 
     @staticmethod
     def _quiet_after(position: Position, move: Move, quiet: int) -> int:
-        """Quiet plies after ``move``: a capture or a man's move resets the count."""
-        if move.is_capture or abs(position.board[move.from_square]) == 1:
+        """Quiet plies after ``move``: a capture or a man's forward move resets the count."""
+        man = abs(position.board[move.from_square]) == 1
+        if move.is_capture or (man and move.from_square // 8 != move.to_square // 8):
             return 0
         return quiet + 1
 
@@ -482,9 +487,17 @@ def _position(view: DraughtsView) -> tuple[Position, list[Move]]:
     return position, [by_text[text] for text in view.legal_moves if text in by_text]
 
 
+def _offered(view: DraughtsView) -> bool:
+    """Whether the opponent's draw offer stands for the viewer to answer."""
+    return view.draw_offer_by is not None and view.draw_offer_by != view.viewer
+
+
 def choose_easy(view: DraughtsView, rng: SeededRng) -> str:
-    """Greedy on material one ply ahead; one move in `EASY_RANDOM` at random."""
+    """Greedy on material one ply ahead; one move in `EASY_RANDOM` at random. A draw
+    offer is accepted unless ahead on material."""
     position, moves = _position(view)
+    if _offered(view) and material(position, position.side) <= 0:
+        return str(ACCEPT_DRAW)
     if rng.below(EASY_RANDOM) == 0:
         return str(moves[rng.below(len(moves))])
     side = position.side
@@ -503,6 +516,10 @@ def searcher(limits: Limits) -> Callable[[DraughtsView, SeededRng], str]:
         position, moves = _position(view)
         rng.shuffle(moves)
         result = Searcher(limits, view.quiet_plies).search(position, moves)
+        # With one legal move there was no search: the evaluation judges the offer.
+        score = result.score if result.depth else evaluate(position)
+        if _offered(view) and score <= 0:
+            return str(ACCEPT_DRAW)
         return str(result.move)
 
     return choose

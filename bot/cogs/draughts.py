@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs.adapter import GameAdapter
-from bot.engines.base import Outcome, PlayerId
+from bot.engines.base import IllegalAction, Outcome, PlayerId
 from bot.engines.draughts import (
     ENGINE,
     DraughtsAction,
@@ -22,7 +22,7 @@ from bot.engines.draughts import (
     parse_action,
 )
 from bot.i18n import N_, Lang, plural, tr
-from bot.render.draughts import reason_sentence, render_board, render_table
+from bot.render.draughts import move_number, reason_sentence, render_board, render_table
 from bot.render.embeds import player_name
 from bot.texts import ActionButton, PanelSelect, Picks, PrivatePanel, TableText
 
@@ -34,7 +34,14 @@ PIECE, MOVE = "piece", "move"
 MOST_OPTIONS = 25
 """Discord's limit on a select's options."""
 RESIGN, OFFER_DRAW, ACCEPT_DRAW = "resign", "offer-draw", "accept-draw"
-TYPED_WORDS = {"aufgeben": RESIGN, "remis anbieten": OFFER_DRAW, "remis annehmen": ACCEPT_DRAW}
+CONFIRMED_RESIGN = "resign confirm"
+"""The panel's Resign button, and the confirmation of a typed ``resign``."""
+TYPED_WORDS = {
+    "aufgeben": RESIGN,
+    "aufgeben bestätigen": CONFIRMED_RESIGN,
+    "remis anbieten": OFFER_DRAW,
+    "remis annehmen": ACCEPT_DRAW,
+}
 """German words for the actions typed as `/draughts move` (the English ones the engine reads)."""
 
 RULES = N_("""\
@@ -47,8 +54,9 @@ pieces leave at once. Capturing is optional, except that if the piece your oppon
 just moved can be taken, you must take it first.
 **Kings:** a man reaching the far rank is crowned when its move ends; your last man \
 becomes a king at once.
-**End:** no legal move loses. Draws: one piece each, threefold repetition, 100 plies \
-without a capture or man move, or agreement. *Turkish* ruleset: captures are \
+**End:** no legal move loses. Draws: one piece each (once the side to move can't \
+capture), threefold repetition, 100 plies without a capture or forward man move, or \
+agreement. *Turkish* ruleset: captures are \
 mandatory, the longest one must be taken, no 180° turns, no last-man promotion.
 **Example:** `c4xc6xc8` jumps from c4 over c5 to c6, then over c7 to c8.
 **Move** opens your panel: pick a piece, then its move; or type `/draughts move c3-c4`.""")
@@ -71,6 +79,36 @@ def move_label(move: MoveView, lang: Lang) -> str:
     return move.notation + (f" ({', '.join(extras)})" if extras else "")
 
 
+def chosen_piece(view: DraughtsView, picks: Picks) -> str | None:
+    """The square of the piece picked on the Move panel (the only one that can move,
+    if so), when it is the viewer's turn and that piece can move."""
+    if view.to_act is None or view.to_act != view.viewer:
+        return None
+    starts = sorted({move.from_square for move in view.moves})
+    piece = next(iter(picks.get(PIECE, ())), starts[0] if len(starts) == 1 else None)
+    return piece if piece in starts else None
+
+
+def result_for(view: DraughtsView, lang: Lang) -> str:
+    """The end of the game as the viewer sees it: won, lost, or drawn."""
+    if view.result == "draw":
+        return tr(lang, "a draw.")
+    if view.viewer is None or view.viewer not in (view.white, view.black):
+        return tr(lang, "White won.") if view.result == "white" else tr(lang, "Black won.")
+    return tr(lang, "you won.") if view.winner == view.viewer else tr(lang, "you lost.")
+
+
+def played_text(before: DraughtsView, after: DraughtsView, lang: Lang) -> str:
+    """The move between two views: its notation, what it took, and a crowning."""
+    details = []
+    if after.last_captures:
+        details.append(plural(lang, len(after.last_captures), "{n} captured", "{n} captured"))
+    if after.kings[before.to_move] > before.kings[before.to_move]:
+        details.append(tr(lang, "crowned"))
+    notation = after.last_move or ""
+    return notation + (f" ({', '.join(details)})" if details else "")
+
+
 def side_line(view: DraughtsView, colour: Literal["white", "black"], name: str, lang: Lang) -> str:
     men, kings = view.men[colour], view.kings[colour]
     pieces = plural(lang, men, "{n} man", "{n} men")
@@ -88,7 +126,10 @@ def sides_text(view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang) ->
     )
 
 
-RULESETS: dict[Ruleset, str] = {"give-and-take": N_("Give and Take"), "turkish": N_("Turkish")}
+RULESETS: dict[Ruleset, str] = {
+    "give-and-take": N_("Give and Take"),
+    "turkish": N_("Turkish draughts"),
+}
 
 
 class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
@@ -105,10 +146,39 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
         return parse_action(key.replace("-draw", " draw"))
 
     def perform(self, state: DraughtsState, player: PlayerId, key: str) -> DraughtsState:
-        key = TYPED_WORDS.get(" ".join(key.lower().split()), key)
-        if key.strip().lower() == RESIGN:
+        """A panel key or a typed move. The engine reads text leniently (another path of
+        the same capture, start and end alone), so the text goes to it as it is. A typed
+        ``resign`` asks for confirmation first."""
+        words = " ".join(key.lower().split())
+        words = TYPED_WORDS.get(words, words)
+        if words == CONFIRMED_RESIGN:
             return ENGINE.resign(state, player)
-        return ENGINE.apply(state, player, self.parse_action(key))
+        if words == RESIGN:
+            raise IllegalAction(
+                "Resigning loses the game. To resign, type `/draughts move resign confirm` "
+                "or press **Resign** on your panel."
+            )
+        return ENGINE.apply(state, player, key.replace("-draw", " draw"))
+
+    def move_text(
+        self,
+        key: str,
+        before: DraughtsView,
+        after: DraughtsView,
+        names: Mapping[PlayerId, str],
+        lang: Lang,
+    ) -> str:
+        """ "c3-c4", "c4xc6xc8 (2 captured)", "offered a draw", "resigned", …"""
+        if after.over and after.reason == "resignation":
+            return tr(lang, "resigned")
+        if after.over and after.reason == "agreement":
+            return tr(lang, "accepted the draw offer")
+        if after.plies == before.plies:
+            return tr(lang, "offered a draw")
+        played = played_text(before, after, lang)
+        if before.draw_offer_by not in (None, before.to_act):
+            return tr(lang, "declined the draw offer and played {move}", move=played)
+        return played
 
     def concede(self, state: DraughtsState, player: PlayerId) -> DraughtsState:
         return ENGINE.resign(state, player)
@@ -119,8 +189,11 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
     def render_private(
         self, view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang, picks: Picks
     ) -> bytes:
+        """The board from the viewer's side; with the panel's ``picks``, the chosen piece
+        and where it can go are marked."""
         flipped = colour_of(view, view.viewer) == "black"
-        return render_board(view, names, flipped=flipped, lang=lang)
+        selected = chosen_piece(view, picks)
+        return render_board(view, names, flipped=flipped, lang=lang, selected=selected)
 
     def table_text(
         self, view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang
@@ -163,10 +236,11 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
     ) -> PrivatePanel:
         lines = [self.private_text(view, lang)]
         if view.over:
-            reason = reason_sentence(view, lang) or tr(lang, "The game is over.")
-            return PrivatePanel("\n".join([*lines, reason]))
+            lines.append(tr(lang, "**The game is over:** {result}", result=result_for(view, lang)))
+            lines.append(reason_sentence(view, lang) or "")
+            return PrivatePanel("\n".join(lines))
         mine = view.to_act == view.viewer
-        buttons = [ActionButton(tr(lang, "Resign"), RESIGN, "danger")]
+        buttons = [ActionButton(tr(lang, "Resign"), CONFIRMED_RESIGN, "danger")]
         if not mine:
             waiting = N_(
                 "It's your opponent's move; this panel shows your moves when your turn comes."
@@ -174,8 +248,7 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
             lines.append(tr(lang, waiting))
             return PrivatePanel("\n".join(lines), [], buttons)
         starts = sorted({move.from_square for move in view.moves})
-        piece = next(iter(picks.get(PIECE, ())), starts[0] if len(starts) == 1 else None)
-        piece = piece if piece in starts else None
+        piece = chosen_piece(view, picks)
         choices = [move for move in view.moves if move.from_square == piece]
         chosen = next(iter(picks.get(MOVE, ())), None)
         if chosen not in {move.notation for move in choices}:
@@ -226,7 +299,7 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
             f"{headline} {reason_sentence(view, lang) or ''}",
             [
                 (tr(lang, "Players"), sides_text(view, names, lang)),
-                (tr(lang, "Moves played"), str(view.plies)),
+                (tr(lang, "Moves played"), str(move_number(view))),
             ],
         )
 

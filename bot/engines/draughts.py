@@ -24,8 +24,12 @@ Rulings implemented (RULINGS.md, Give and Take (draughts)):
   accepted as the same move.
 - A man reaching the far rank is promoted when the move ends; in the middle of a
   capture it goes on capturing as a man. A player's last remaining man becomes a king.
-- A player with no legal move loses. Draws: one piece each; threefold repetition; 100
-  plies with no capture and no man move; agreement. Players may resign.
+- A player with no legal move loses. Draws: one piece each, once the side to move has
+  no capture; threefold repetition; 100 plies with no capture and no forward man move
+  (sideways man moves and king moves can be undone, so they are not progress);
+  agreement. Players may resign.
+- Only positions since the last capture or forward man move can repeat, so the stored
+  history starts afresh there and never holds more than the 100 quiet plies.
 - Option ``ruleset``: ``give-and-take`` (default) or ``turkish``: capture is mandatory
   and the maximum capture (most pieces, men and kings alike) must be taken, no 180°
   turns, no last-man promotion, and no last-moved-piece rule.
@@ -37,13 +41,11 @@ Decisions where the rules are silent:
 - The last-moved piece is the one standing on the landing square of the opponent's
   last move (`Position.last_moved`); at the start of a game there is none.
 - Repetition compares the pieces, the side to move and (give-and-take) the last-moved
-  square, as that changes the legal moves. Only positions since the last capture or
-  forward man move count; a sideways man move can be undone, so it doesn't cut the
-  history, though it does reset the quiet-ply counter as the ruling says.
+  square, as that changes the legal moves.
 - "One piece each" applies to both rulesets, kings or men.
 - After a move, a result is decided in this order: the side to move has no legal move
-  (a win: ``no-pieces`` or ``blocked``), one piece each, threefold repetition, 100
-  quiet plies.
+  (a win: ``no-pieces`` or ``blocked``), one piece each with no capture for the side
+  to move, threefold repetition, 100 quiet plies.
 - Resigning, offering and accepting a draw are actions of the player to move, listed
   in `legal_actions`: the contract's ``to_act`` names whose turn it is (the turn flow
   and computer players act for everyone listed there), and whoever is not listed has
@@ -173,6 +175,10 @@ class InvalidFenError(GameError, ValueError):
 
 class InvalidMoveError(IllegalAction, ValueError):
     """The text is not a move in draughts notation (``c3-c4``, ``c4xc6xc8``)."""
+
+
+class NotAMoveError(InvalidMoveError):
+    """The text isn't shaped like a move at all (no squares joined by ``-`` or ``x``)."""
 
 
 class IllegalMoveError(IllegalAction):
@@ -389,6 +395,9 @@ def _perft(board: list[int], side: int, last: int, depth: int, turkish: bool) ->
 # --- Moves and positions ----------------------------------------------------------------
 
 _MOVE_TEXT = re.compile(r"^[a-h][1-8](?:[-x][a-h][1-8])+$")
+_MOVE_SHAPE = re.compile(r"^[a-z]\d+(?:[-x][a-z]\d+)+$")
+"""Squares joined by ``-`` or ``x``, the squares not yet checked: ``i1-i2`` is a move
+with a bad square, ``hello`` no move at all."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,8 +432,13 @@ class Move:
         """Read ``c3-c4`` or ``c4xc6xc8`` (case and spaces don't matter; ``:`` or ``×``
         may stand for ``x``). Raises `InvalidMoveError`."""
         cleaned = "".join(text.split()).lower().replace("×", "x").replace(":", "x")
-        if not _MOVE_TEXT.match(cleaned):
+        if _MOVE_SHAPE.match(cleaned) and not _MOVE_TEXT.match(cleaned):
+            bad = next(name for name in re.findall(r"[a-z]\d+", cleaned) if name not in SQUARES)
             raise InvalidMoveError(
+                "{square!r} is not a square; files run a–h and ranks 1–8.", square=bad
+            )
+        if not _MOVE_TEXT.match(cleaned):
+            raise NotAMoveError(
                 "{text!r} is not a move; write it like c3-c4, or c4xc6xc8 for a capture.",
                 text=text,
             )
@@ -854,14 +868,16 @@ def move_action(move: Move | str) -> DraughtsAction:
 
 
 def parse_action(text: str) -> DraughtsAction:
-    """``resign``, ``offer draw``, ``accept draw`` or a move (``c3-c4``, ``c4xc6xc8``)."""
+    """``resign``, ``offer draw``, ``accept draw`` or a move (``c3-c4``, ``c4xc6xc8``).
+    Text shaped like a move keeps `Move.parse`'s own error (a bad square, ``-`` mixed
+    with ``x``, …); anything else is told every form an action may take."""
     words = " ".join(text.lower().split())
     kind = _ACTION_WORDS.get(words)
     if kind is not None:
         return DraughtsAction(kind=kind)
     try:
         return move_action(Move.parse(text))
-    except InvalidMoveError as error:
+    except NotAMoveError as error:
         raise InvalidMoveError(
             "{text!r} is not a draughts action; write a move like c3-c4 or c4xc6xc8, "
             "or resign, offer draw, accept draw.",
@@ -883,7 +899,7 @@ class DraughtsState(VersionedModel):
     """The squares of the pieces the last move took, in order."""
     plies: int = 0
     quiet_plies: int = 0
-    """Plies since the last capture or man move."""
+    """Plies since the last capture or forward man move."""
     history: list[str]
     """Repetition keys since the last capture or forward man move, the current one last."""
     lost: list[int] = Field(default_factory=lambda: [0, 0])
@@ -967,12 +983,21 @@ def reason_text(result: str | None, reason: Reason | None) -> str | None:
         "agreement": "Draw by agreement.",
         "one-piece-each": "Draw: one piece each.",
         "threefold-repetition": "Draw by threefold repetition.",
-        "quiet-plies": f"Draw: {QUIET_PLY_LIMIT} plies without a capture or a man move.",
+        "quiet-plies": f"Draw: {QUIET_PLY_LIMIT} plies without a capture or a forward man move.",
     }
     return texts[reason]
 
 
 # --- The engine -------------------------------------------------------------------------
+
+
+def _one_piece_each(position: Position) -> bool:
+    return position.count("white") == 1 and position.count("black") == 1
+
+
+def _can_capture_now(position: Position) -> bool:
+    """Whether the side to move has a capture (then "one piece each" is no draw yet)."""
+    return any(move.is_capture for move in position.legal_moves())
 
 
 class _PositionCache:
@@ -1141,8 +1166,7 @@ class DraughtsEngine(TurnEngine[DraughtsState, DraughtsAction, DraughtsView]):
         self, state: DraughtsState, position: Position, move: Move, seat: int
     ) -> DraughtsState:
         piece = position.board[move.from_square]
-        man = abs(piece) == 1
-        forward = man and move.from_square // 8 != move.to_square // 8
+        forward = abs(piece) == 1 and move.from_square // 8 != move.to_square // 8
         after = position._play(move)
         fen, last_moved = after.fen(), SQUARE_NAMES[move.to_square]
         _POSITIONS.put((fen, after.ruleset, last_moved), after)
@@ -1158,7 +1182,7 @@ class DraughtsEngine(TurnEngine[DraughtsState, DraughtsAction, DraughtsView]):
                 "last_move": str(move),
                 "last_captures": [SQUARE_NAMES[s] for s in move.captured],
                 "plies": state.plies + 1,
-                "quiet_plies": 0 if move.is_capture or man else state.quiet_plies + 1,
+                "quiet_plies": 0 if irreversible else state.quiet_plies + 1,
                 "history": [key] if irreversible else [*state.history, key],
                 "lost": lost,
                 "draw_offer": draw_offer,
@@ -1173,7 +1197,7 @@ class DraughtsEngine(TurnEngine[DraughtsState, DraughtsAction, DraughtsView]):
         if not position.legal_moves():
             result = "black" if position.side == WHITE else "white"
             reason = "no-pieces" if position.count(position.turn) == 0 else "blocked"
-        elif position.count("white") == 1 and position.count("black") == 1:
+        elif _one_piece_each(position) and not _can_capture_now(position):
             result, reason = "draw", "one-piece-each"
         elif state.history.count(state.history[-1]) >= REPETITIONS:
             result, reason = "draw", "threefold-repetition"

@@ -1,6 +1,7 @@
 """The draughts board as a PNG: an 8×8 wooden board with its coordinates, round men
 and crowned kings, the last move's squares tinted and its path drawn as an arrow,
-the pieces it took marked, and the pieces that must capture ringed; beside it, a
+the pieces it took marked, the pieces that must capture ringed, and on a private
+board the piece chosen on the Move panel tinted with a dot where it can go; beside it, a
 panel with both players (colour, men and kings, pieces lost, whose turn), the
 ruleset and move number, the last move, "capture required" and a standing draw
 offer, or once the game is over, the result and why. Its words are in ``lang``.
@@ -84,6 +85,10 @@ TAKEN: RGBA = (214, 44, 44, 235)
 WARNING: RGBA = (255, 96, 56, 255)
 WARNING_INK: RGBA = (58, 14, 4, 255)
 CROWN: RGBA = (246, 196, 66, 255)
+SELECTED_TINT: RGBA = (70, 160, 230, 150)
+"""The piece chosen on the Move panel."""
+TARGET: RGBA = (40, 110, 200, 215)
+"""Where the chosen piece can go."""
 CROWN_EDGE: RGBA = (120, 78, 8, 255)
 
 
@@ -113,7 +118,7 @@ NOTATION_LINES = 3
 TAG = TextStyle(18, PALETTE.accent_ink, bold=True)
 WARNING_TAG = TextStyle(18, WARNING_INK, bold=True)
 
-RULESET_TITLES = {"give-and-take": N_("GIVE AND TAKE"), "turkish": N_("TURKISH RULES")}
+RULESET_TITLES = {"give-and-take": N_("GIVE AND TAKE"), "turkish": N_("TURKISH DRAUGHTS")}
 
 HEADLINES = {"white": N_("White wins"), "black": N_("Black wins"), "draw": N_("Draw")}
 TO_MOVE: dict[Colour, str] = {"white": N_("White to move"), "black": N_("Black to move")}
@@ -134,7 +139,7 @@ DRAWS: dict[Reason, str] = {
     "agreement": N_("Draw by agreement."),
     "one-piece-each": N_("Draw: one piece each."),
     "threefold-repetition": N_("Draw by threefold repetition."),
-    "quiet-plies": N_("Draw: {plies} plies without a capture or a man move."),
+    "quiet-plies": N_("Draw: {plies} plies without a capture or a forward man move."),
 }
 
 
@@ -149,18 +154,37 @@ def reason_sentence(view: DraughtsView, lang: Lang) -> str | None:
 
 
 def render_board(
-    view: DraughtsView, names: Mapping[str, str], *, flipped: bool = False, lang: Lang = "en"
+    view: DraughtsView,
+    names: Mapping[str, str],
+    *,
+    flipped: bool = False,
+    lang: Lang = "en",
+    selected: str | None = None,
 ) -> bytes:
     """The board of ``view`` and its side panel as PNG bytes, seen from White's side
     (or Black's with ``flipped``); ``names`` maps player ids to display names
-    (missing ids print as themselves); the panel's words are in ``lang``."""
+    (missing ids print as themselves); the panel's words are in ``lang``. ``selected``:
+    the square of a piece chosen on the Move panel, shown with where it can go."""
     image = _background(flipped).copy()
     _draw_last_move_squares(image, view, flipped)
+    _draw_selected_square(image, selected, flipped)
     _draw_last_move_path(image, view, flipped)
     _draw_captured(image, view, flipped)
     _draw_pieces(image, view, flipped)
+    _draw_targets(image, view, selected, flipped)
     _draw_panel(image, view, names, flipped, lang)
     return to_png(image)
+
+
+def move_number(view: DraughtsView) -> int:
+    """The move under way (each player's turn is a move), or once the game is over the
+    moves played: the embed's count is the same number."""
+    return view.plies if view.over else view.plies + 1
+
+
+def targets_of(view: DraughtsView, selected: str | None) -> list[str]:
+    """Where the piece on ``selected`` can end its move, in the view's order."""
+    return list(dict.fromkeys(m.to_square for m in view.moves if m.from_square == selected))
 
 
 def render_table(view: DraughtsView, names: Mapping[str, str], *, lang: Lang = "en") -> bytes:
@@ -213,6 +237,21 @@ def _tint(colour: RGBA) -> Image.Image:
 def _draw_last_move_squares(image: Image.Image, view: DraughtsView, flipped: bool) -> None:
     for square in dict.fromkeys(view.last_move_squares):
         image.alpha_composite(_tint(LAST_MOVE_TINT), dest=square_origin(square, flipped))
+
+
+def _draw_selected_square(image: Image.Image, selected: str | None, flipped: bool) -> None:
+    if selected is not None:
+        image.alpha_composite(_tint(SELECTED_TINT), dest=square_origin(selected, flipped))
+
+
+def _draw_targets(
+    image: Image.Image, view: DraughtsView, selected: str | None, flipped: bool
+) -> None:
+    """A dot on every square the chosen piece can end its move on."""
+    dot = disc(9, TARGET)
+    for square in targets_of(view, selected):
+        x, y = square_centre(square, flipped)
+        image.alpha_composite(dot, dest=(round(x - dot.width / 2), round(y - dot.height / 2)))
 
 
 def _draw_captured(image: Image.Image, view: DraughtsView, flipped: bool) -> None:
@@ -354,7 +393,7 @@ def _draw_panel(
     bottom: Colour = "black" if flipped else "white"
     _draw_lane(image, _side(view, names, top, lang), MARGIN, lang)
     _draw_lane(image, _side(view, names, bottom, lang), HEIGHT - MARGIN - LANE_HEIGHT, lang)
-    _draw_status(image, view, names, MARGIN + LANE_HEIGHT + 18, lang)
+    _draw_status(image, view, names, MARGIN + LANE_HEIGHT + 12, lang)
 
 
 def pieces_text(men: int, kings: int, lang: Lang) -> str:
@@ -400,12 +439,16 @@ def _draw_status(
     image: Image.Image, view: DraughtsView, names: Mapping[str, str], top: int, lang: Lang
 ) -> None:
     left, width = SIDE_LEFT + 4, SIDE_WIDTH - 8
-    move = tr(lang, "MOVE {n}", n=view.plies // 2 + 1)
-    stamp_text(image, (SIDE_RIGHT - 4, top), move, LABEL, "ra")
     title = tr(lang, RULESET_TITLES[view.ruleset])
-    room = width - text_width(move, LABEL) - 12
-    stamp_text(image, (left, top), fit_text(title, LABEL, room), LABEL)
-    y = top + 42
+    stamp_text(image, (left, top), fit_text(title, LABEL, width), LABEL)
+    number = move_number(view)
+    move = (
+        plural(lang, number, "{n} move played", "{n} moves played")
+        if view.over
+        else tr(lang, "move {n}", n=number)
+    )
+    stamp_text(image, (left, top + 21), fit_text(move, DETAIL, width), DETAIL)
+    y = top + 62
     if view.over:
         headline = tr(lang, HEADLINES.get(view.result or "draw", HEADLINES["draw"]))
         style = shrink_to_fit(headline, RESULT, width, 22)

@@ -113,17 +113,36 @@ def test_real_players_move_from_the_start(level: Level) -> None:
         assert PLAYERS[level](position, SeededRng.from_seed(1)) in position.legal_moves
 
 
+def offered(fen: str, move: str) -> DraughtsState:
+    """White offers a draw, then plays ``move``: Black is to answer the offer."""
+    state = ENGINE.apply(state_of(fen), "w", "offer draw")
+    return ENGINE.apply(state, "w", move)
+
+
 @pytest.mark.parametrize("level", LEVELS)
-def test_never_accepts_offers_or_resigns(level: Level) -> None:
-    state = ENGINE.new_game(DUO, 0)
-    state = ENGINE.apply(state, "w", "offer draw")
-    state = ENGINE.apply(state, "w", "c3-c4")
+def test_accepts_a_draw_offer_when_behind(level: Level) -> None:
+    state = offered("W:WKa1,Kb1,Kc1:Bh7,g7", "a1-a2")
+    answer = choose(level, view_of(state))
+    assert answer == "accept draw"
+    after = ENGINE.apply(state, "b", answer)
+    assert (after.result, after.reason) == ("draw", "agreement")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_declines_a_draw_offer_by_moving_on_when_ahead(level: Level) -> None:
+    state = offered("W:WKa2:BKh8,Kg8,Kf8,e7", "a2-b2")
     position = view_of(state)
     assert position.draw_offer_by == "w"
     move = choose(level, position)
     assert move in position.legal_moves
     after = ENGINE.apply(state, "b", move)
-    assert not ENGINE.is_over(after)
+    assert not ENGINE.is_over(after) and after.draw_offer is None
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_never_offers_a_draw_or_resigns(level: Level) -> None:
+    position = view_of(ENGINE.new_game(DUO, 0))
+    assert choose(level, position) in position.legal_moves
 
 
 def test_no_move_once_the_game_is_over() -> None:

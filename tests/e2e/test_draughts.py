@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from bot.ai.random_player import CONCESSIONS
-from bot.engines.draughts import ENGINE, DraughtsState
+from bot.engines.draughts import ENGINE, DraughtsState, Position
+from bot.render.draughts import move_number
 from bot.store import GameStore, Stored, client_for_url
 from tests.e2e.tables import drawn_after
 from tests.harness.driver import Driver
@@ -54,6 +55,21 @@ class Game:
         await self.driver.click(host, self.table, "Start")
         assert (await self.stored()).table.phase == "playing"
 
+    async def put(self, fen: str) -> None:
+        """Set the running game to the position ``fen`` (White to move), through the
+        store as the bot saves it."""
+        stored = await self.stored()
+        state = ENGINE.State.model_validate(stored.table.state)
+        table = stored.table.model_copy(deep=True)
+        table.state = ENGINE.setup(state.players, Position.from_fen(fen)).model_dump(mode="json")
+        await self.store.save(table, stored.rev)
+
+    async def typed(self, user: FakeUser, move: str) -> str:
+        """What ``user`` is told after typing ``/draughts move <move>``."""
+        response = await self.driver.slash(user, "draughts move", move=move)
+        assert response.message.ephemeral_to == user.id
+        return response.message.text
+
     def moves(self, state: DraughtsState) -> list[str]:
         (player,) = ENGINE.to_act(state)
         actions = [str(action) for action in ENGINE.legal_actions(state, player)]
@@ -75,6 +91,7 @@ async def test_a_whole_game_against_the_computer_by_typed_moves(
     await game.open(alice, None, colour="white", ruleset="turkish")
     state = await game.state()
     assert state.players[0] == str(alice.id), "the host asked for White"
+    assert "Rules\nTurkish draughts" in game.message.text
     rng = random.Random(2)
     for _ in range(400):
         stored = await game.stored()
@@ -96,6 +113,8 @@ async def test_a_whole_game_against_the_computer_by_typed_moves(
     assert view.reason_text is not None
     await game.driver.wait_for(lambda: "Moves played" in game.message.text, what="results")
     assert view.reason_text in game.message.text
+    assert f"Moves played\n{move_number(view)}" in game.message.text, "as the image says"
+    assert move_number(view) == view.plies
     assert game.message.filenames == ["table.png"]
 
 
@@ -133,8 +152,9 @@ async def test_moves_on_the_panel_a_bad_move_and_a_draw_by_agreement(
     await game.driver.choose(black, black_panel, "Pick a piece", ["a6"])
     await game.driver.choose(black, black_panel, "Pick its move", ["a6-a5"])
     await game.driver.click(black, black_panel, "Play a6-a5")
-    assert "Remis annehmen" not in panel.labels, "White's panel is older than the offer"
-    await game.driver.click(white, panel, "Aktualisieren")
+    await game.driver.wait_for(
+        lambda: "Remis annehmen" in panel.labels, what="White's live panel showing the offer"
+    )
     await game.driver.click(white, panel, "Remis annehmen")
     state = await game.state()
     assert ENGINE.is_over(state) and ENGINE.view(state, None).reason == "agreement"
@@ -175,3 +195,69 @@ async def test_a_german_server_sees_a_german_table_and_each_player_their_own_pan
     assert "Aufgeben" in german.labels
     refused = await game.driver.slash(bernd, "draughts move", move="a6-a5")
     assert "nicht am Zug" in refused.message.text
+
+
+async def test_typed_moves_in_every_form_the_engine_reads(
+    game: Game, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, bernd = game.driver.user("alice"), game.driver.user("bernd")
+    await game.open(alice, bernd, colour="white")
+
+    await game.put("W:WKg3,a2:Bf3,c3,Kh8,h7")
+    await game.typed(alice, "g3xd3xb3")
+    assert (await game.state()).last_move == "g3xe3xb3", "another path of the listed capture"
+    await game.driver.wait_for(
+        lambda: "g3xe3xb3 (2 captured)" in game.message.text, what="the move in words"
+    )
+
+    await game.put("W:WKd1,a2:Bd4,Kh8,h7")
+    await game.typed(alice, "d1-d6")
+    assert (await game.state()).last_move == "d1xd6", "start and end name the capture"
+
+    await game.put("W:WKg1,d4:Bg2,h3,a6,f8")
+    rev = (await game.stored()).rev
+    answer = await game.typed(alice, "g1xa1")
+    assert "g1-a1, g1xg8xa8xa1" in answer, "an ambiguous short form lists its candidates"
+    assert "mixes - and x" in await game.typed(alice, "d4-d5xd6")
+    assert "'i4' is not a square" in await game.typed(alice, "d4-i4")
+    assert (await game.stored()).rev == rev, "a refused move changed the game"
+
+    assert "/draughts move resign confirm" in await game.typed(alice, "resign")
+    assert not ENGINE.is_over(await game.state()), "a typed resign waits for confirmation"
+    await game.typed(alice, "resign confirm")
+    view = ENGINE.view(await game.state(), None)
+    assert view.over and view.reason == "resignation" and view.winner == str(bernd.id)
+
+
+async def test_a_computer_declines_a_draw_offer_by_moving_on(
+    game: Game, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice = game.driver.user("alice")
+    await game.open(alice, None, colour="white")
+    await game.put("W:Wa2:BKh8,Kg8,Kf8,e7")
+    panel = (await game.driver.click(alice, game.message, MOVE)).message
+    await game.driver.click(alice, panel, "Offer draw")
+    rev = (await game.stored()).rev
+    await game.typed(alice, "a2-b2")
+    await game.driver.wait_for(drawn_after(game.message, rev + 1), what="the computer's move")
+    assert "declined the draw offer and played" in game.message.text
+    assert ENGINE.view(await game.state(), None).draw_offer_by is None
+
+
+async def test_a_computer_accepts_a_draw_offer_and_the_open_panel_says_the_game_is_over(
+    game: Game, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice = game.driver.user("alice")
+    await game.open(alice, None, colour="white")
+    await game.put("W:WKa1,Kb1,Kc1:Bh7,g7")
+    panel = (await game.driver.click(alice, game.message, MOVE)).message
+    await game.driver.click(alice, panel, "Offer draw")
+    await game.typed(alice, "a1-a2")
+    await game.driver.wait_for(lambda: "Draw by agreement." in game.message.text, what="draw")
+    await game.driver.wait_for(
+        lambda: "The game is over:** a draw." in panel.text, what="the panel at the end"
+    )
+    assert "Offer draw" not in panel.labels and "Resign" not in panel.labels

@@ -16,6 +16,7 @@ from bot.engines.draughts import (
     ENGINE,
     OFFER_DRAW,
     PIECES_PER_SIDE,
+    QUIET_PLY_LIMIT,
     RESIGN,
     SQUARES,
     START_FEN,
@@ -337,12 +338,28 @@ def test_two_paths_with_the_same_ends_and_pieces_are_one_move() -> None:
         ENGINE.apply(state, WHITE_ID, move_action("a1xe1xg1"))
 
 
+def test_the_issue_notation_forms_through_the_engine() -> None:
+    """Any path of the same capture, and start and end alone, whatever the separator."""
+    state = game("W:WKg3,a1:Bf3,c3,Kh8")
+    assert [m for m in moves(position_of(state), "g3") if "x" in m] == ["g3xe3xa3", "g3xe3xb3"]
+    for typed in ("g3xd3xb3", "g3xb3", "g3-b3", "G3 x B3"):
+        assert ENGINE.apply(state, WHITE_ID, typed).last_move == "g3xe3xb3", typed
+    state = game("W:WKd1,a2:Bd4,Kh8")
+    assert ENGINE.apply(state, WHITE_ID, "d1-d6").last_move == "d1xd6"
+    assert ENGINE.apply(state, WHITE_ID, "d1xd6").last_captures == ["d4"]
+    with pytest.raises(IllegalMoveError, match="not a legal move"):
+        ENGINE.apply(state, WHITE_ID, "d1xd4")
+
+
 def test_short_forms_that_fit_several_moves_are_ambiguous() -> None:
     """g1 reaches a1 by a slide or by a capture round the board."""
     pos = position("W:WKg1:Bg2,h3,a6,f8")
     assert [m for m in moves(pos, "g1") if m.endswith("a1")] == ["g1-a1", "g1xg8xa8xa1"]
-    with pytest.raises(AmbiguousMoveError, match="g1-a1, g1xg8xa8xa1"):
+    with pytest.raises(AmbiguousMoveError, match="g1-a1, g1xg8xa8xa1") as ambiguous:
         pos.parse_move("g1xa1")
+    assert ambiguous.value.template == "{move} could be {moves}: name every landing square."
+    with pytest.raises(AmbiguousMoveError, match="g1-a1, g1xg8xa8xa1"):
+        ENGINE.apply(ENGINE.setup(DUO, pos), WHITE_ID, "g1xa1")
     assert str(pos.parse_move("g1-a1")) == "g1-a1", "the exact text is never ambiguous"
 
 
@@ -583,6 +600,23 @@ def test_action_text_forms_and_parsing() -> None:
         parse_action("castle")
 
 
+@pytest.mark.parametrize(
+    ("text", "template"),
+    [
+        ("c3-c4xc5", "{text!r} mixes - and x; a capture uses x throughout."),
+        ("c3-c3", "{text!r} stands still."),
+        ("c3-c4-c5", "{text!r}: a move without capture has two squares."),
+        ("i1-i2", "{square!r} is not a square; files run a–h and ranks 1–8."),
+        ("c3-c9", "{square!r} is not a square; files run a–h and ranks 1–8."),
+    ],
+)
+def test_a_move_typed_wrong_keeps_its_own_reason(text: str, template: str) -> None:
+    """Text shaped like a move is told what is wrong with it, not the generic refusal."""
+    with pytest.raises(InvalidMoveError) as refused:
+        parse_action(text)
+    assert refused.value.template == template
+
+
 def test_actions_are_frozen_and_validated() -> None:
     with pytest.raises(ValidationError):
         DraughtsAction(kind="move")
@@ -691,13 +725,47 @@ def test_a_forward_man_move_starts_the_repetition_history_afresh() -> None:
     assert state.history[-1] == repetition_key(position_of(state))
 
 
-def test_sideways_man_moves_keep_the_history_but_reset_the_quiet_count() -> None:
+def test_sideways_man_moves_are_not_progress() -> None:
+    """A sideways step can be undone: it neither resets the quiet count nor the history."""
     state = game("W:WKa1,c2:BKh8,Kg8,b7", TURKISH)
     state = act(state, "a1-a2", "h8-h7")
     assert state.quiet_plies == 2
     state = act(state, "c2-d2")
-    assert state.quiet_plies == 0
-    assert len(state.history) == 4, "a sideways step can be undone: the history goes on"
+    assert state.quiet_plies == 3
+    assert len(state.history) == 4
+
+
+def test_sideways_man_moves_reach_the_quiet_ply_draw() -> None:
+    state = game("W:Wa2,Kh1:Bb7,Ka8", GIVE).model_copy(update={"quiet_plies": 97})
+    state = act(state, "a2-b2", "b7-a7")
+    assert not ENGINE.is_over(state)
+    state = act(state, "b2-a2")
+    assert (state.result, state.reason, state.quiet_plies) == ("draw", "quiet-plies", 100)
+
+
+def test_a_long_quiet_game_keeps_a_small_history() -> None:
+    """However the men shuffle sideways, the game ends within 100 quiet plies, and the
+    stored repetition history never reaches further back."""
+    rng = random.Random(19)
+    state = game("W:Wa2,c2,e2,g2:Bb7,d7,f7,h7", GIVE)
+    while not ENGINE.is_over(state):
+        quiet = [
+            move
+            for move in ENGINE.view(state, None).moves
+            if not move.captures and (move.from_square[1] == move.to_square[1])
+        ]
+        state = act(state, rng.choice(quiet).notation)
+        assert len(state.history) <= QUIET_PLY_LIMIT + 1
+    assert state.reason in ("quiet-plies", "threefold-repetition")
+    assert state.plies <= QUIET_PLY_LIMIT
+
+
+def test_one_piece_each_draws_only_when_the_side_to_move_cannot_capture() -> None:
+    state = act(game("W:WKa2:BKc2,Kf8", TURKISH), "a2xf2")
+    assert not ENGINE.is_over(state), "Black's king can still take White's"
+    assert ENGINE.view(state, None).legal_moves == ["f8xf1"]
+    state = act(state, "f8xf1")
+    assert (state.result, state.reason) == ("black", "no-pieces")
 
 
 def test_one_hundred_quiet_plies_draw() -> None:
@@ -708,11 +776,11 @@ def test_one_hundred_quiet_plies_draw() -> None:
     state = act(state, "h8-h6")
     assert (state.result, state.reason) == ("draw", "quiet-plies")
     assert ENGINE.view(state, None).reason_text == (
-        "Draw: 100 plies without a capture or a man move."
+        "Draw: 100 plies without a capture or a forward man move."
     )
 
 
-def test_king_moves_count_man_moves_reset_the_quiet_count() -> None:
+def test_king_moves_count_forward_man_moves_reset_the_quiet_count() -> None:
     state = game("W:WKa1,Kb1,c2:BKh8,Kg8,d7", GIVE)
     state = act(state, "a1-a3", "h8-h6")
     assert state.quiet_plies == 2

@@ -39,6 +39,7 @@ from bot.render.draughts import (
     WIDTH,
     cross,
     draw_arrow,
+    move_number,
     notation_lines,
     piece_sprite,
     pieces_text,
@@ -47,6 +48,7 @@ from bot.render.draughts import (
     render_table,
     square_centre,
     square_origin,
+    targets_of,
 )
 from bot.render.palette import PALETTE
 from bot.render.shapes import new_panel, ring
@@ -272,6 +274,29 @@ def test_public_fields_are_drawn(update: dict[str, object]) -> None:
     assert pixels_differ(render_table(view, NAMES), render_table(changed, NAMES))
 
 
+def test_a_chosen_piece_and_where_it_can_go_are_marked() -> None:
+    view = ENGINE.view(ENGINE.new_game(PLAYERS, 0), "w")
+    assert targets_of(view, "c3") == ["c4"], "a man on rank 3 has its neighbours beside it"
+    assert targets_of(view, "a3") == ["a4"]
+    plain = Image.open(io.BytesIO(render_board(view, NAMES))).convert("RGBA")
+    chosen = Image.open(io.BytesIO(render_board(view, NAMES, selected="a3"))).convert("RGBA")
+    for square in ("a3", "a4"):
+        x, y = (round(v) for v in square_centre(square, False))
+        corner = square_origin(square, False)
+        point = (x, y) if square == "a4" else (corner[0] + 3, corner[1] + 3)
+        assert plain.getpixel(point) != chosen.getpixel(point), square
+    untouched = square_centre("h4", False)
+    point = (round(untouched[0]), round(untouched[1]))
+    assert plain.getpixel(point) == chosen.getpixel(point)
+
+
+def test_the_move_number_counts_each_turn_and_at_the_end_the_moves_played() -> None:
+    states = playout(3)
+    assert [move_number(public(state)) for state in states[:3]] == [1, 2, 3]
+    final = public(states[-1])
+    assert final.over and move_number(final) == final.plies == len(states) - 1
+
+
 def test_names_are_drawn() -> None:
     view = public(moments()["multi"])
     assert pixels_differ(render_table(view, NAMES), render_table(view, {}))
@@ -459,7 +484,7 @@ def test_pieces_anywhere_render() -> None:
 
 def test_wrap_text_breaks_at_spaces_within_the_width() -> None:
     style = TextStyle(16, PALETTE.text)
-    text = "Draw: 100 plies without a capture or a man move."
+    text = "Draw: 100 plies without a capture or a forward man move."
     lines = wrap_text(text, style, 150)
     assert len(lines) > 1
     assert " ".join(lines) == text

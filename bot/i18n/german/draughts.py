@@ -17,6 +17,7 @@ GERMAN: dict[str, str] = {
     ),
     "Give and Take": "Give and Take",
     "Turkish": "Türkisch",
+    "Turkish draughts": "Türkische Dame",
     "Random": "Zufällig",
     "White": "Weiß",
     "Black": "Schwarz",
@@ -34,8 +35,9 @@ GERMAN: dict[str, str] = {
     "just moved can be taken, you must take it first.\n"
     "**Kings:** a man reaching the far rank is crowned when its move ends; your last man "
     "becomes a king at once.\n"
-    "**End:** no legal move loses. Draws: one piece each, threefold repetition, 100 plies "
-    "without a capture or man move, or agreement. *Turkish* ruleset: captures are "
+    "**End:** no legal move loses. Draws: one piece each (once the side to move can't "
+    "capture), threefold repetition, 100 plies without a capture or forward man move, or "
+    "agreement. *Turkish* ruleset: captures are "
     "mandatory, the longest one must be taken, no 180° turns, no last-man promotion.\n"
     "**Example:** `c4xc6xc8` jumps from c4 over c5 to c6, then over c7 to c8.\n"
     "**Move** opens your panel: pick a piece, then its move; or type "
@@ -50,8 +52,9 @@ GERMAN: dict[str, str] = {
         "hat, geschlagen werden kann, musst du zuerst ihn schlagen.\n"
         "**Damen:** Ein Stein, der die gegnerische Grundreihe erreicht, wird am Ende "
         "seines Zugs zur Dame; dein letzter Stein wird sofort zur Dame.\n"
-        "**Ende:** Wer nicht mehr ziehen kann, verliert. Remis: nur noch ein Stein pro Seite, "
-        "dreifache Stellungswiederholung, 100 Halbzüge ohne Schlagen oder Steinzug, oder "
+        "**Ende:** Wer nicht mehr ziehen kann, verliert. Remis: nur noch ein Stein pro Seite "
+        "(sobald die Seite am Zug nicht schlagen kann), dreifache Stellungswiederholung, "
+        "100 Halbzüge ohne Schlagen oder Vorwärtszug eines Steins, oder "
         "Einigung. *Türkische* Regeln: Schlagzwang, der längste Schlag muss genommen "
         "werden, keine 180°-Wendungen, keine Dame aus dem letzten Stein.\n"
         "**Beispiel:** `c4xc6xc8` springt von c4 über c5 nach c6, dann über c7 nach c8.\n"
@@ -106,13 +109,15 @@ GERMAN: dict[str, str] = {
     "Draw by agreement.": "Remis durch Einigung.",
     "Draw: one piece each.": "Remis: Beide haben nur noch einen Stein.",
     "Draw by threefold repetition.": "Remis durch dreifache Stellungswiederholung.",
-    "Draw: {plies} plies without a capture or a man move.": (
-        "Remis: {plies} Halbzüge ohne Schlagen oder Steinzug."
+    "Draw: {plies} plies without a capture or a forward man move.": (
+        "Remis: {plies} Halbzüge ohne Schlagen oder Vorwärtszug eines Steins."
     ),
     # The picture
     "GIVE AND TAKE": "GIVE AND TAKE",
-    "TURKISH RULES": "TÜRKISCH",
-    "MOVE {n}": "ZUG {n}",
+    "TURKISH DRAUGHTS": "TÜRKISCHE DAME",
+    "{n} move played": "{n} Zug gespielt",
+    "{n} moves played": "{n} Züge gespielt",
+    "move {n}": "Zug {n}",
     "White wins": "Weiß gewinnt",
     "Black wins": "Schwarz gewinnt",
     "Draw": "Remis",
@@ -197,6 +202,25 @@ GERMAN: dict[str, str] = {
     "The last-moved piece on {square} must belong to the side that just moved.": (
         "Der zuletzt gezogene Stein auf {square} muss der Seite gehören, die gerade gezogen hat."
     ),
+    # The table's line of recent events
+    "resigned": "hat aufgegeben",
+    "accepted the draw offer": "hat das Remisangebot angenommen",
+    "offered a draw": "bietet Remis an",
+    "declined the draw offer and played {move}": "lehnt das Remis ab und zieht {move}",
+    "{n} captured": "{n} geschlagen",
+    "crowned": "zur Dame",
+    # Resigning and the end of the game on the panel
+    "Resigning loses the game. To resign, type `/draughts move resign confirm` "
+    "or press **Resign** on your panel.": (
+        "Aufgeben verliert die Partie. Zum Aufgeben tippe `/draughts zug aufgeben bestätigen` "
+        "oder drücke **Aufgeben** in deinem Panel."
+    ),
+    "**The game is over:** {result}": "**Die Partie ist vorbei:** {result}",
+    "a draw.": "Remis.",
+    "White won.": "Weiß hat gewonnen.",
+    "Black won.": "Schwarz hat gewonnen.",
+    "you won.": "Du hast gewonnen.",
+    "you lost.": "Du hast verloren.",
 }
 
 NAMES: dict[str, str] = {
