@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
@@ -87,6 +87,16 @@ class GameAdapter(ABC, Generic[S, A, V]):
     ) -> bytes | None:
         """PNG bytes for the viewer's private panel, showing what they have picked in its
         selects (a chosen piece, chosen cards), or None for none (run off the loop)."""
+        return None
+
+    def wants_ping(self, view: V) -> bool:
+        """Whether the people now to act get a turn ping (a game whose every turn starts
+        with the same person's routine click can spare them)."""
+        return True
+
+    def lobby_options(self, options: Mapping[str, Any], lang: Lang) -> str | None:
+        """The options of a new table in words for its lobby; None: the cog writes each
+        option as ``name: value``."""
         return None
 
     def table_title(self, view: V, lang: Lang) -> str:

@@ -195,6 +195,12 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
         selected = chosen_piece(view, picks)
         return render_board(view, names, flipped=flipped, lang=lang, selected=selected)
 
+    def table_title(self, view: DraughtsView, lang: Lang) -> str:
+        """A game under Turkish rules is Turkish draughts, not Give and Take."""
+        if view.ruleset == "turkish":
+            return tr(lang, RULESETS["turkish"])
+        return tr(lang, self.engine.title)
+
     def table_text(
         self, view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang
     ) -> TableText:

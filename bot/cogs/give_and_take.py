@@ -5,7 +5,7 @@ ring, their duet on the table, and their own move's buttons."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -195,6 +195,16 @@ class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction, GiveAn
     hidden_options = frozenset({"director"})
     rules_summary = RULES
     tagline = N_("A war game in a ring: the lowest duet captures everything on the table.")
+
+    def wants_ping(self, view: GiveAndTakeView) -> bool:
+        """The director presses Go at the start of every turn: pinged for the first only."""
+        return view.phase != "go" or view.turn == 1
+
+    def lobby_options(self, options: Mapping[str, Any], lang: Lang) -> str | None:
+        parts = [tr(lang, "At most {n} turns", n=options.get("turn_cap", 500))]
+        if options.get("auto"):
+            parts.insert(0, tr(lang, "Turns revealed without the director's Go"))
+        return " · ".join(parts)
 
     def table_buttons(self, view: GiveAndTakeView, lang: Lang) -> list[ActionButton]:
         if view.phase == "go":

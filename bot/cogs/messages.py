@@ -73,7 +73,8 @@ class Messages:
             host.name if host else "?",
             [seat.name for seat in table.seats],
             (self.engine.min_players, self.engine.max_players),
-            options_line(table.options, self.adapter.hidden_options, lang),
+            self.adapter.lobby_options(table.options, lang)
+            or options_line(table.options, self.adapter.hidden_options, lang),
             lang,
         )
         embed.add_field(name=tr(lang, "Turn clock"), value=clock_line(table), inline=False)

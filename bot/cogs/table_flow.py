@@ -284,6 +284,8 @@ class TableFlow:
     def _people_to_ping(self, table: Table, state: BaseModel) -> list[PlayerId]:
         if not table.pings or self.engine.is_over(state):
             return []
+        if not self.adapter.wants_ping(self.engine.view(state, None)):
+            return []
         to_act = self.engine.to_act(state)
         computers = table.computers(to_act)
         return [player for player in to_act if player not in computers]

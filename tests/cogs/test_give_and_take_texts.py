@@ -119,3 +119,19 @@ def test_my_piles_shows_my_place_in_the_ring_and_my_own_move() -> None:
 def test_my_piles_after_going_out_says_when() -> None:
     assert panel(out_in_a_fight(), "p2").text == ("You went out on turn 5; the others play on.")
     assert panel(last_standing(), "p0").text == "The game is over: last one standing."
+
+
+def test_the_director_is_pinged_for_the_first_go_only() -> None:
+    """Every turn opens with the director's Go: one ping at the start, not every turn."""
+    first = start(3)
+    assert public(first).phase == "go" and ADAPTER.wants_ping(public(first))
+    later = next(s for s in playout(3, seed=4) if public(s).phase == "go" and public(s).turn > 1)
+    assert not ADAPTER.wants_ping(public(later))
+    choosing = next(s for s in playout(3, seed=4) if public(s).phase == "choose")
+    assert ADAPTER.wants_ping(public(choosing)), "the capturer's choice is pinged"
+
+
+def test_the_lobby_says_the_options_in_words() -> None:
+    assert ADAPTER.lobby_options({"auto": False, "turn_cap": 300}, "en") == "At most 300 turns"
+    both = ADAPTER.lobby_options({"auto": True, "turn_cap": 500}, "de")
+    assert both == "Runden werden ohne „Los!“ aufgedeckt · Höchstens 500 Runden"

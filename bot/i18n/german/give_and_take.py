@@ -8,6 +8,8 @@ leftovers → Restkarten, Go! → Los!
 from __future__ import annotations
 
 GERMAN: dict[str, str] = {
+    "At most {n} turns": "Höchstens {n} Runden",
+    "Turns revealed without the director's Go": "Runden werden ohne „Los!“ aufgedeckt",
     # --- rules, help, slash commands ---
     """\
 **Goal:** be the last player standing.
