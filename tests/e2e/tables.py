@@ -2,10 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
+import pytest
+
+from bot.store import client_for_url
 from tests.harness.driver import Driver
 from tests.harness.models import FakeMessage, FakeUser
+
+CLOCK_KEY = "test:clock-offset"
+"""The Redis key of the bot's clock offset (``CLOCK_OFFSET_KEY``) in clock tests."""
+
+
+@pytest.fixture
+async def move_clock(redis_server: str) -> AsyncIterator[Callable[[float], Awaitable[None]]]:
+    """Moves the bot's clock forward by some seconds, instead of waiting."""
+    client = client_for_url(redis_server)
+
+    async def forward(seconds: float) -> None:
+        await client.incrbyfloat(CLOCK_KEY, seconds)
+
+    yield forward
+    await client.aclose()
 
 
 def table_rev(message: FakeMessage) -> int:

@@ -5,29 +5,15 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
-
-import pytest
+from collections.abc import Awaitable, Callable
 
 from bot.store import GameStore, client_for_url
+from tests.e2e.tables import CLOCK_KEY
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage, FakeUser
 
-CLOCK_KEY = "test:clock-offset"
 DEADLINE = re.compile(r"<t:(\d+):R>")
-
-
-@pytest.fixture
-async def move_clock(redis_server: str) -> AsyncIterator[Callable[[float], Awaitable[None]]]:
-    """Moves the bot's clock forward by some seconds, instead of waiting."""
-    client = client_for_url(redis_server)
-
-    async def forward(seconds: float) -> None:
-        await client.incrbyfloat(CLOCK_KEY, seconds)
-
-    yield forward
-    await client.aclose()
 
 
 def pings(driver: Driver) -> list[FakeMessage]:

@@ -10,7 +10,7 @@ import pytest
 
 from bot.engines import draughts, geschenkt
 from bot.store import GameStore, Stored, client_for_url
-from tests.e2e.tables import drawn_after, drawn_at
+from tests.e2e.tables import CLOCK_KEY, drawn_after, drawn_at
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage
@@ -193,22 +193,6 @@ async def test_stats_count_each_finished_game_once(
     assert "Ratings are cautious estimates" in board.text
     unknown = await driver.slash(bernd, "leaderboard", game="chess")
     assert "/hilfe" in unknown.message.text  # Bernd reads German
-
-
-CLOCK_KEY = "test:clock-offset"
-"""The bot's injectable clock (`CLOCK_OFFSET_KEY`): seconds added to its time."""
-
-
-@pytest.fixture
-async def move_clock(redis_server: str) -> AsyncIterator[Callable[[float], Awaitable[None]]]:
-    """Moves the bot's clock forward by some seconds, instead of waiting."""
-    client = client_for_url(redis_server)
-
-    async def forward(seconds: float) -> None:
-        await client.incrbyfloat(CLOCK_KEY, seconds)
-
-    yield forward
-    await client.aclose()
 
 
 def shows(message: FakeMessage, text: str) -> Callable[[], bool]:
