@@ -58,6 +58,14 @@ class FollowUps:
 
     def __init__(self) -> None:
         self._pending: dict[int, set[asyncio.Task[None]]] = {}
+        self._errands: set[asyncio.Task[None]] = set()
+        """Short jobs after a move (pings, summaries) that a later move must not cancel."""
+
+    def run(self, job: Coroutine[Any, Any, None]) -> None:
+        """Run ``job`` in the background until it ends or the bot closes."""
+        task = asyncio.create_task(job)
+        self._errands.add(task)
+        task.add_done_callback(self._errands.discard)
 
     def keep(self, channel_id: int, wait: Coroutine[Any, Any, None]) -> None:
         """Run ``wait`` as a task of the channel (cancelled when its game moves)."""
@@ -83,7 +91,9 @@ class FollowUps:
         """Cancel every follow-up and wait until they have stopped. Nothing is lost: the
         deadlines are in Redis, and the next start plans them again."""
         tasks = [task for pending in self._pending.values() for task in pending]
+        tasks += self._errands
         self._pending.clear()
+        self._errands.clear()
         for task in tasks:
             task.cancel()
         for task in tasks:

@@ -240,6 +240,8 @@ class GameCog(ClickHandling):
         if not (player_of(interaction) == table.host or can_manage_messages(interaction)):
             raise GameError("Only the host or someone with Manage Messages can abandon the game.")
         await self.bot.store.delete(table, stored.rev)
+        if table.ping is not None:
+            await self.flow.delete_message(table, table.ping.message_id)
         name = interaction.user.display_name
         await self.flow.close_message(table, tr(table.lang, "Abandoned by {name}.", name=name))
         await interaction.response.send_message(

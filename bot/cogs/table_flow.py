@@ -48,6 +48,8 @@ class TableFlow:
         self.adapter = spec.adapter
         self.engine = spec.engine
         self.messages = messages
+        self._announcing: dict[int, bool] = {}
+        """Channels with pings on their way; True: another move came meanwhile."""
         self._deal_summaries: dict[int, TableText] = {}
         """Per channel: the summary of a deal just ended, posted with the next ping."""
 
@@ -250,13 +252,39 @@ class TableFlow:
     async def announce(
         self, table: Table, state: BaseModel, *, except_player: PlayerId | None = None
     ) -> None:
-        """Post the summary of a deal that just ended, ping whoever's turn it now is, and
-        refresh the other open panels."""
+        """Refresh the other open panels, and in the background post the summary of a
+        deal that just ended and ping whoever's turn it now is. The posts don't hold up
+        the click that caused them; they run one channel at a time, from the game as
+        Redis holds it then, so a burst of moves costs one ping."""
+        self.bot.panels.refresh(table, except_player=except_player)
+        channel = table.channel_id
+        if channel in self._announcing:
+            self._announcing[channel] = True
+            return
+        self._announcing[channel] = False
+        self.bot.followups.run(self._announce_until_current(table))
+
+    async def _announce_until_current(self, table: Table) -> None:
+        channel = table.channel_id
+        try:
+            while True:
+                self._announcing[channel] = False
+                await self._announce_now(table)
+                if not self._announcing.get(channel):
+                    return
+        except (StoreError, GameError) as error:
+            log.info("No turn ping in %s: %s", channel, error)
+        finally:
+            self._announcing.pop(channel, None)
+
+    async def _announce_now(self, table: Table) -> None:
         summary = self._deal_summaries.pop(table.channel_id, None)
         if summary is not None:
             await self._post_summary(table, summary)
-        await self._ping_turn(table, state)
-        self.bot.panels.refresh(table, except_player=except_player)
+        stored = await self.bot.store.load(table.guild_id, table.channel_id)
+        if stored is None or stored.table.gid != table.gid or stored.table.state is None:
+            return
+        await self._ping_turn(stored.table, self.engine.State.model_validate(stored.table.state))
 
     async def _ping_turn(self, table: Table, state: BaseModel) -> None:
         """When the turn passes to other people, post a new message that mentions only
@@ -267,7 +295,7 @@ class TableFlow:
         if previous is not None and previous.players == people:
             return  # the same person keeps acting
         if previous is not None:  # first, so two pings are never alive at once
-            await self._delete(table, previous.message_id)
+            await self.delete_message(table, previous.message_id)
         ping = await self._post_ping(table, people) if people else None
         await self.bot.store.set_ping(table, ping)
         table.ping = ping
@@ -309,7 +337,7 @@ class TableFlow:
             return None
         return Ping(message_id=message.id, players=people)
 
-    async def _delete(self, table: Table, message_id: int) -> None:
+    async def delete_message(self, table: Table, message_id: int) -> None:
         partial = self.bot.get_partial_messageable(table.channel_id)
         try:
             await partial.get_partial_message(message_id).delete()
