@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 from datetime import UTC, datetime
 from typing import Literal
@@ -44,6 +45,29 @@ class ReconnectsInOneLine(logging.Filter):
         return True
 
 
+INTERACTION_TOKEN = re.compile(
+    r"(/(?:webhooks|interactions)/\d+/)[^/?\s'\"]+"  # in a request URL
+    r"|(['\"]token['\"]:\s*['\"])[^'\"]+"  # in a gateway event's payload
+)
+
+
+def _keep_prefix(match: re.Match[str]) -> str:
+    return (match.group(1) or match.group(2)) + "<token>"
+
+
+class RedactTokens(logging.Filter):
+    """discord.py logs request URLs and gateway events at DEBUG, and both hold
+    interaction tokens, which let whoever has one write to a player's private panel for
+    15 minutes: no token reaches a log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        redacted = INTERACTION_TOKEN.sub(_keep_prefix, text)
+        if redacted != text:
+            record.msg, record.args = redacted, None
+        return True
+
+
 NETWORK_ERRORS = (
     OSError,
     TimeoutError,
@@ -67,6 +91,7 @@ def setup_logging(level: str, log_format: Literal["text", "json"]) -> None:
     handler = logging.StreamHandler(sys.stderr)
     formatter = JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT)
     handler.setFormatter(formatter)
+    handler.addFilter(RedactTokens())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

@@ -158,3 +158,19 @@ async def test_the_host_can_turn_a_tables_pings_off(
     await driver.slash(alice, "draughts move", move="c3-c4")
     await driver.settle()
     assert pings(driver) == [] and driver.notified(alice) == driver.notified(dmitri) == []
+
+
+async def test_no_interaction_token_reaches_the_log_even_at_debug(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    bot = await bot_process("bot", env={"LOG_LEVEL": "DEBUG"})
+    alice, dmitri = driver.user("alice"), driver.user("dmitri")
+    table = await draughts_table(driver, alice, dmitri)
+    panel = (await driver.click(dmitri, table, "Move")).ephemeral
+    before = panel.text
+    await driver.slash(alice, "draughts move", move="c3-c4")
+    await driver.wait_for(lambda: panel.text != before, what="the panel edited by the bot")
+    tokens = [i.token for i in driver.fake.interactions.values()]
+    log = bot.output()
+    assert "/webhooks/" in log, "the debug log should show the webhook requests"
+    assert not [token for token in tokens if token in log]
