@@ -41,16 +41,19 @@ async def resume_all(bot: TableBot, *, after_start: bool) -> int:
 
 
 async def _resume_one(bot: TableBot, guild_id: int, channel_id: int, *, after_start: bool) -> bool:
+    """Plan one channel's follow-ups again. The table is read under the channel's lock,
+    so a move made meanwhile can't be overtaken by a plan for the revision before it."""
     try:
-        stored = await bot.store.load(guild_id, channel_id)
-        cog = bot.games.get(stored.table.game) if stored else None
-        if stored is None or cog is None:
-            return False
-        if not after_start and stored.table.phase == "over":
-            return False
         async with bot.channel_lock(channel_id):
-            if after_start or not bot.followups.pending(channel_id):
-                await cog.flow.resume(stored)
+            if not after_start and bot.followups.pending(channel_id):
+                return False
+            stored = await bot.store.load(guild_id, channel_id)
+            cog = bot.games.get(stored.table.game) if stored else None
+            if stored is None or cog is None:
+                return False
+            if not after_start and stored.table.phase == "over":
+                return False
+            await cog.flow.resume(stored)
         return True
     except (StoreError, GameError, ValidationError) as error:
         log.warning("Game in channel %s not resumed: %s", channel_id, error)
