@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from bot import table_life
 from bot.ai import Level
+from bot.cogs.adapter import GameAdapter
 from bot.cogs.followups import FollowUp, plan
 from bot.cogs.messages import Messages
 from bot.engines.base import GameError, PlayerId, SeededRng
@@ -48,6 +49,7 @@ class TableFlow:
         self.adapter = spec.adapter
         self.engine = spec.engine
         self.messages = messages
+        self._summarises_deals = type(self.adapter).deal_summary is not GameAdapter.deal_summary
         self._announcing: dict[int, bool] = {}
         """Channels with pings on their way; True: another move came meanwhile."""
         self._deal_summaries: dict[int, TableText] = {}
@@ -78,8 +80,9 @@ class TableFlow:
         )
 
     def _note_deal_summary(self, table: Table, state: BaseModel) -> None:
-        """Keep the summary of a deal this move ended, for `announce` to post."""
-        if table.state is None or self.engine.is_over(state):
+        """Keep the summary of a deal this move ended, for `announce` to post. Games
+        without deals skip it: reading the previous state back costs a validation."""
+        if not self._summarises_deals or table.state is None or self.engine.is_over(state):
             return
         before = self.engine.view(self.engine.State.model_validate(table.state), None)
         after = self.engine.view(state, None)
