@@ -65,8 +65,10 @@ class RenderWorkers:
             return await asyncio.to_thread(draw, *args)
 
     def close(self) -> None:
+        """Stop the workers and wait for the pool's manager thread: left running, it can
+        close its wake-up pipe while Python's exit hook writes to it (EBADF at exit)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
 
