@@ -36,12 +36,20 @@ from bot.store import GameStore, StoreError
 log = logging.getLogger(__name__)
 
 
+def shard_ids_of(settings: Settings) -> dict[str, Any]:
+    """The ``shard_ids`` argument when this process connects only some shards (the
+    library's stub doesn't admit None, its "all of them")."""
+    return {} if settings.shard_ids is None else {"shard_ids": settings.shard_ids}
+
+
 class TableBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, store: GameStore) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            shard_count=settings.shard_count,
+            **shard_ids_of(settings),
         )
         self.settings = settings
         self.store = store

@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DISCORD_API_BASE_URL = "https://discord.com/api/v10"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+MAX_RENDER_PROCESSES_BY_DEFAULT = 8
+
+
+def default_render_processes() -> int:
+    """One render worker per CPU core this process may run on (its affinity, which a
+    container's cpuset limits), at most `MAX_RENDER_PROCESSES_BY_DEFAULT`."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_RENDER_PROCESSES_BY_DEFAULT, cores))
 
 
 class Settings(BaseSettings):
@@ -39,8 +53,15 @@ class Settings(BaseSettings):
     """The pause before a computer player moves, so people can follow the table."""
     lobby_timeout_seconds: float = Field(default=6 * 3600, gt=0)
     """A lobby nobody starts closes (with a message) after this long."""
-    render_processes: int = Field(default=1, ge=0, le=16)
-    """Worker processes drawing table images; 0 draws in a thread of the bot process."""
+    render_processes: int = Field(default_factory=default_render_processes, ge=0, le=16)
+    """Worker processes drawing table images; 0 draws in a thread of the bot process.
+    Unset: one per CPU core this process may use, at most 8."""
+    shard_count: int | None = Field(default=None, ge=1, le=65536)
+    """How many shards the whole bot runs on; unset: Discord's recommended count, all of
+    them in this process."""
+    shard_ids: Annotated[list[int] | None, NoDecode] = None
+    """The shards this process connects (``0,1``); unset: all of ``shard_count``. Each
+    process resumes games, runs timers and records results only for its shards' guilds."""
     choice_timeout_seconds: float = Field(default=15.0, gt=0)
     """How long a player has for a choice that has a default (Give & Take's pile)
     before the default is made for them."""
@@ -56,12 +77,19 @@ class Settings(BaseSettings):
     """A Redis key holding seconds to add to the bot's clock (tests move time forward
     this way instead of waiting); empty: the system clock as it is."""
 
-    @field_validator("redis_url", "discord_gateway_url", "metrics_port", mode="before")
+    @field_validator(
+        "redis_url",
+        "discord_gateway_url",
+        "metrics_port",
+        "shard_count",
+        "shard_ids",
+        mode="before",
+    )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
 
-    @field_validator("discord_guild_ids", mode="before")
+    @field_validator("discord_guild_ids", "shard_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: object) -> object:
         if isinstance(value, str):
@@ -75,3 +103,25 @@ class Settings(BaseSettings):
         if level not in LOG_LEVELS:
             raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}, not {value!r}")
         return level
+
+    @model_validator(mode="after")
+    def _shards_within_count(self) -> Settings:
+        if self.shard_ids is None:
+            return self
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (the shards of the whole bot)")
+        if not self.shard_ids:
+            raise ValueError("SHARD_IDS is empty")
+        wrong = [shard for shard in self.shard_ids if not 0 <= shard < self.shard_count]
+        if wrong:
+            raise ValueError(f"SHARD_IDS {wrong} are not shards of SHARD_COUNT={self.shard_count}")
+        if len(set(self.shard_ids)) != len(self.shard_ids):
+            raise ValueError("SHARD_IDS names a shard twice")
+        return self
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process serves ``guild_id``: its shard, by Discord's formula, is
+        one of ours (every guild when the shards aren't split between processes)."""
+        if self.shard_count is None or self.shard_ids is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids

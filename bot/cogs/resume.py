@@ -6,7 +6,8 @@ finished game's stats may not have been counted. After that a sweep runs every
 `Settings.followup_sweep_seconds`: a running game that has no follow-up waiting in
 this process (one was lost to a Redis outage, or its save failed half-way) gets them
 planned again from what Redis holds. Each record is handled on its own, so one that
-can't be read never stops the others.
+can't be read never stops the others. A process looks only at the guilds of its own
+shards (`Settings.owns_guild`); the others belong to the processes serving them.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ async def resume_all(bot: TableBot, *, after_start: bool) -> int:
     games and lobbies with nothing waiting in this process."""
     looked_at = 0
     async for guild_id, channel_id in bot.store.places():
+        if not bot.settings.owns_guild(guild_id):
+            continue
         if not after_start and bot.followups.pending(channel_id):
             continue
         if await _resume_one(bot, guild_id, channel_id, after_start=after_start):

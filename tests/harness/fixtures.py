@@ -225,6 +225,7 @@ def bot_env(
         COMPUTER_PAUSE_SECONDS="0",
         CLICKS_PER_TEN_SECONDS="0",  # scripted players click faster than people can
         MAX_TABLES_PER_SERVER="10000",  # benches fill hundreds of channels of one guild
+        RENDER_PROCESSES="1",  # several bots share this machine's cores in the tests
     )
     env.update(extra or {})
     return env
