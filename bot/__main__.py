@@ -115,7 +115,9 @@ def settings_problems(error: ValidationError) -> list[str]:
     for problem in error.errors():
         name = "_".join(str(part) for part in problem["loc"]).upper()
         message = str(problem["msg"]).removeprefix("Value error, ")
-        lines.append(f"Invalid setting {name}: {message}")
+        lines.append(
+            f"Invalid setting {name}: {message}" if name else f"Invalid settings: {message}"
+        )
     return lines
 
 

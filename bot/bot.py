@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import discord
@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 from redis.exceptions import RedisError
 
+from bot.channel_lock import ChannelLocks
 from bot.clock import Clock, OffsetClock, SystemClock
 from bot.cogs.components import Click, GameButton, GameSelect, Pick
 from bot.cogs.errors import answering_errors
@@ -70,18 +71,16 @@ class TableBot(commands.AutoShardedBot):
         self.followups = FollowUps()
         """Every computer move, timed default, turn clock and lobby expiry waiting."""
         self._sweeper: asyncio.Task[None] | None = None
-        self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
-            weakref.WeakValueDictionary()
-        )
+        self._channel_locks = ChannelLocks(store.client)
 
-    def channel_lock(self, channel_id: int) -> asyncio.Lock:
-        """One lock per channel: its game's interactions run one at a time, so a
-        re-posted table and a move can't interleave. Unused locks are dropped."""
-        lock = self._channel_locks.get(channel_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._channel_locks[channel_id] = lock
-        return lock
+    def channel_lock(
+        self, guild_id: int, channel_id: int, *, wait: float | None = None
+    ) -> AbstractAsyncContextManager[None]:
+        """The channel's lock, held across every process sharing the Redis (see
+        `bot.channel_lock`): its game's interactions and follow-ups run one at a time,
+        so a re-posted table and a move can't interleave. ``wait``: the longest to wait
+        before `ChannelBusy`; None: as long as it takes."""
+        return self._channel_locks.hold(guild_id, channel_id, wait=wait)
 
     async def setup_hook(self) -> None:
         check_registry()
@@ -169,6 +168,7 @@ class TableBot(commands.AutoShardedBot):
             self._sweeper.cancel()
         await self.followups.close()
         await self.panels.close()
+        await self._channel_locks.close()
         await super().close()
         self.renderer.close()
 

@@ -4,7 +4,6 @@ channel's table, dealing, and showing the table and private panels."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -64,12 +63,10 @@ class CogBase:
             if interaction.channel_id is None:
                 await work(*args)
                 return
-            lock = self.bot.channel_lock(interaction.channel_id)
-            await _acquire_in_time(lock)
-            try:
+            guild_id = interaction.guild_id or 0
+            lock = self.bot.channel_lock(guild_id, interaction.channel_id, wait=LOCK_WAIT_SECONDS)
+            async with lock:
                 await work(*args)
-            finally:
-                lock.release()
 
     def _deal(self, table: Table) -> tuple[Table, BaseModel]:
         """The table seated in playing order, and the engine's new game for it."""
@@ -172,11 +169,3 @@ class CogBase:
     def _title_of(self, game: str) -> str:
         running = self.bot.games.get(game)
         return running.engine.title if running else game
-
-
-async def _acquire_in_time(lock: asyncio.Lock) -> None:
-    try:
-        async with asyncio.timeout(LOCK_WAIT_SECONDS):
-            await lock.acquire()
-    except TimeoutError:
-        raise GameError("This table is busy right now; please try again in a moment.") from None

@@ -159,3 +159,13 @@ async def test_a_bad_log_level_is_one_clear_line(fake_discord: FakeDiscord) -> N
         "Invalid setting LOG_LEVEL: must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, "
         "not 'verbose'"
     ]
+
+
+async def test_shard_ids_outside_the_shard_count_are_one_clear_line(
+    fake_discord: FakeDiscord,
+) -> None:
+    env = bot_env(fake_discord, "", {"SHARD_COUNT": "2", "SHARD_IDS": "0,5"})
+    exited = await run_to_exit(env)
+
+    assert exited.code == 2
+    assert exited.lines == ["Invalid settings: SHARD_IDS [5] are not shards of SHARD_COUNT=2"]

@@ -1,0 +1,78 @@
+"""The channel lock holds across processes: two `ChannelLocks` on one real Redis stand for
+two bot processes (the old and the new one of a rolling restart)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+import redis.asyncio as aioredis
+
+from bot.channel_lock import ChannelBusy, ChannelLocks, lock_key
+from bot.store import client_for_url
+
+GUILD, CHANNEL = 1, 20
+
+
+@pytest.fixture
+async def client(redis_server: str) -> AsyncIterator[aioredis.Redis]:
+    client = client_for_url(redis_server)
+    yield client
+    await client.aclose()
+
+
+async def test_two_processes_never_hold_one_channel_at_once(client: aioredis.Redis) -> None:
+    first, second = ChannelLocks(client), ChannelLocks(client)
+    inside: list[str] = []
+    overlaps: list[tuple[str, ...]] = []
+
+    async def work(locks: ChannelLocks, name: str) -> None:
+        async with locks.hold(GUILD, CHANNEL):
+            inside.append(name)
+            if len(inside) > 1:
+                overlaps.append(tuple(inside))
+            await asyncio.sleep(0.005)
+            inside.remove(name)
+
+    jobs = [work(first if n % 2 else second, f"job {n}") for n in range(20)]
+    await asyncio.gather(*jobs)
+
+    assert overlaps == []
+    assert await client.exists(lock_key(GUILD, CHANNEL)) == 0
+
+
+async def test_other_channels_are_not_held_up(client: aioredis.Redis) -> None:
+    first, second = ChannelLocks(client), ChannelLocks(client)
+    async with first.hold(GUILD, CHANNEL), second.hold(GUILD, CHANNEL + 1, wait=0.5):
+        assert await client.exists(lock_key(GUILD, CHANNEL + 1)) == 1
+
+
+async def test_a_wait_that_runs_out_is_busy_and_leaves_no_lease(client: aioredis.Redis) -> None:
+    first, second = ChannelLocks(client), ChannelLocks(client)
+    async with first.hold(GUILD, CHANNEL):
+        held_by_first = await client.get(lock_key(GUILD, CHANNEL))
+        with pytest.raises(ChannelBusy):
+            async with second.hold(GUILD, CHANNEL, wait=0.2):
+                pytest.fail("the second process got a held channel")
+        assert await client.get(lock_key(GUILD, CHANNEL)) == held_by_first
+    async with second.hold(GUILD, CHANNEL, wait=0.5):
+        assert await client.get(lock_key(GUILD, CHANNEL)) != held_by_first
+
+
+async def test_a_lease_of_a_killed_process_runs_out(client: aioredis.Redis) -> None:
+    """A process killed while holding the lock never releases it: the next holder waits
+    only until the lease runs out."""
+    await client.set(lock_key(GUILD, CHANNEL), "killed-holder", px=300)
+    locks = ChannelLocks(client)
+    async with locks.hold(GUILD, CHANNEL, wait=5.0):
+        assert await client.get(lock_key(GUILD, CHANNEL)) != "killed-holder"
+
+
+async def test_a_release_never_deletes_another_holders_lease(client: aioredis.Redis) -> None:
+    """A holder that outlived its lease, while another process took it over, leaves the
+    other's lease alone."""
+    locks = ChannelLocks(client)
+    async with locks.hold(GUILD, CHANNEL):
+        await client.set(lock_key(GUILD, CHANNEL), "the next holder")
+    assert await client.get(lock_key(GUILD, CHANNEL)) == "the next holder"
