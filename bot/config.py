@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DISCORD_API_BASE_URL = "https://discord.com/api/v10"
@@ -88,6 +89,13 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
+
+    @field_validator("render_processes", mode="before")
+    @classmethod
+    def _empty_is_default(cls, value: object) -> object:
+        if value == "":
+            raise PydanticUseDefault()
+        return value
 
     @field_validator("discord_guild_ids", "shard_ids", mode="before")
     @classmethod
