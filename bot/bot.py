@@ -74,13 +74,14 @@ class TableBot(commands.AutoShardedBot):
         self._channel_locks = ChannelLocks(store.client)
 
     def channel_lock(
-        self, guild_id: int, channel_id: int, *, wait: float | None = None
+        self, guild_id: int, channel_id: int, *, wait: float | None = None, purpose: str = ""
     ) -> AbstractAsyncContextManager[None]:
         """The channel's lock, held across every process sharing the Redis (see
         `bot.channel_lock`): its game's interactions and follow-ups run one at a time,
         so a re-posted table and a move can't interleave. ``wait``: the longest to wait
-        before `ChannelBusy`; None: as long as it takes."""
-        return self._channel_locks.hold(guild_id, channel_id, wait=wait)
+        before `ChannelBusy`; None: as long as it takes. ``purpose``: a separate lock
+        for one job of the channel."""
+        return self._channel_locks.hold(guild_id, channel_id, wait=wait, purpose=purpose)
 
     async def setup_hook(self) -> None:
         check_registry()

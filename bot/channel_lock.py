@@ -55,9 +55,10 @@ class ChannelBusy(GameError):
         super().__init__("This table is busy right now; please try again in a moment.")
 
 
-def lock_key(guild_id: int, channel_id: int) -> str:
+def lock_key(guild_id: int, channel_id: int, purpose: str = "") -> str:
     """The lease's key, tagged by guild like the channel's table (one Redis Cluster slot)."""
-    return f"lock:{{{guild_id}}}:{channel_id}"
+    suffix = f":{purpose}" if purpose else ""
+    return f"lock:{{{guild_id}}}:{channel_id}{suffix}"
 
 
 class ChannelLocks:
@@ -66,22 +67,23 @@ class ChannelLocks:
     def __init__(self, client: aioredis.Redis) -> None:
         self._client = client
         self._release_script = client.register_script(_RELEASE_IF_OWN)
-        self._local: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._local: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cleanups: set[asyncio.Task[None]] = set()
 
     @contextlib.asynccontextmanager
     async def hold(
-        self, guild_id: int, channel_id: int, *, wait: float | None = None
+        self, guild_id: int, channel_id: int, *, wait: float | None = None, purpose: str = ""
     ) -> AsyncIterator[None]:
         """Hold the channel's lock for the block. ``wait``: the longest to wait for it
-        before `ChannelBusy` (None: as long as it takes). A Redis fault raises
-        `StoreUnavailable`, as every store call does."""
+        before `ChannelBusy` (None: as long as it takes). ``purpose``: a lock of its
+        own for one job (posting turn pings), apart from the game's. A Redis fault
+        raises `StoreUnavailable`, as every store call does."""
         deadline = None if wait is None else asyncio.get_running_loop().time() + wait
-        local = self._local_lock(channel_id)
+        key = lock_key(guild_id, channel_id, purpose)
+        local = self._local_lock(key)
         async with _until(deadline):
             await local.acquire()
         try:
-            key = lock_key(guild_id, channel_id)
             token = secrets.token_hex(8)
             try:
                 async with _until(deadline):
@@ -96,11 +98,11 @@ class ChannelLocks:
         finally:
             local.release()
 
-    def _local_lock(self, channel_id: int) -> asyncio.Lock:
-        lock = self._local.get(channel_id)
+    def _local_lock(self, key: str) -> asyncio.Lock:
+        lock = self._local.get(key)
         if lock is None:
             lock = asyncio.Lock()
-            self._local[channel_id] = lock
+            self._local[key] = lock
         return lock
 
     async def _take_lease(self, key: str, token: str) -> None:

@@ -257,8 +257,9 @@ class TableFlow:
     ) -> None:
         """Refresh the other open panels, and in the background post the summary of a
         deal that just ended and ping whoever's turn it now is. The posts don't hold up
-        the click that caused them; they run one channel at a time, from the game as
-        Redis holds it then, so a burst of moves costs one ping."""
+        the click that caused them; they run one channel at a time (across processes:
+        the channel's "announce" lock), from the game as Redis holds it then, so a burst
+        of moves costs one ping."""
         self.bot.panels.refresh(table, except_player=except_player)
         channel = table.channel_id
         if channel in self._announcing:
@@ -272,7 +273,8 @@ class TableFlow:
         try:
             while True:
                 self._announcing[channel] = False
-                await self._announce_now(table)
+                async with self.bot.channel_lock(table.guild_id, channel, purpose="announce"):
+                    await self._announce_now(table)
                 if not self._announcing.get(channel):
                     return
         except (StoreError, GameError) as error:

@@ -76,3 +76,14 @@ async def test_a_release_never_deletes_another_holders_lease(client: aioredis.Re
     async with locks.hold(GUILD, CHANNEL):
         await client.set(lock_key(GUILD, CHANNEL), "the next holder")
     assert await client.get(lock_key(GUILD, CHANNEL)) == "the next holder"
+
+
+async def test_a_job_with_a_purpose_of_its_own_runs_beside_the_game(
+    client: aioredis.Redis,
+) -> None:
+    first, second = ChannelLocks(client), ChannelLocks(client)
+    async with first.hold(GUILD, CHANNEL), second.hold(GUILD, CHANNEL, wait=0.5, purpose="pings"):
+        assert await client.exists(lock_key(GUILD, CHANNEL, "pings")) == 1
+        with pytest.raises(ChannelBusy):
+            async with second.hold(GUILD, CHANNEL, wait=0.1, purpose="pings"):
+                pytest.fail("two holders of one channel's pings lock")
