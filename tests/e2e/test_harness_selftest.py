@@ -634,3 +634,73 @@ def test_allowed_mentions_rules_on_crafted_payloads() -> None:
     assert allowed_mentions_problems({"parse": ["roles"], "roles": ["1"]})
     assert allowed_mentions_problems({"parse": ["members"]})
     assert allowed_mentions_problems({"users": [str(n) for n in range(101)]})
+
+
+# ---------------------------------------------------------------- shards
+
+
+async def identify_shard(gateway: RawGateway, fake: FakeDiscord, shard: list[int]) -> Json:
+    data = {"token": fake.token, "intents": 1 << 9, "properties": {}, "shard": shard}
+    await gateway.send(2, data)
+    return await gateway.receive_dispatch("READY")
+
+
+@pytest.mark.shards(2)
+async def test_each_shard_gets_only_its_guilds(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    second = fake_discord.add_guild(shard=1)
+    first = fake_discord.guild_id
+    async with http.get(f"{fake_discord.api_base}/gateway/bot") as answer:
+        assert (await answer.json())["shards"] == 2
+
+    shard_of_first = fake_discord.shard_of(first)
+    assert fake_discord.shard_of(second) == 1
+    readies = {}
+    for shard in (0, 1):
+        gateway = await connect(http, fake_discord)
+        await gateway.receive()  # HELLO
+        readies[shard] = await identify_shard(gateway, fake_discord, [shard, 2])
+
+    def guilds(shard: int) -> set[int]:
+        return {int(g["id"]) for g in readies[shard]["d"]["guilds"]}
+
+    assert second in guilds(1)
+    assert first in guilds(shard_of_first)
+    assert first not in guilds(1 - shard_of_first)
+
+
+@pytest.mark.shards(2)
+async def test_an_identify_with_another_shard_count_is_refused(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    gateway = await connect(http, fake_discord)
+    await gateway.receive()  # HELLO
+    await gateway.send(2, {"token": fake_discord.token, "intents": 0, "shard": [0, 1]})
+    closed = await gateway.ws.receive(timeout=5)
+    assert closed.type is aiohttp.WSMsgType.CLOSE
+    assert closed.data == 4010
+    assert [v.kind for v in fake_discord.pop_violations()] == ["gateway"]
+
+
+@pytest.mark.shards(2)
+async def test_a_click_goes_to_the_session_of_its_guilds_shard(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    guilds = {shard: fake_discord.add_guild(shard=shard) for shard in (0, 1)}
+    gateways = {}
+    for shard in (0, 1):
+        gateways[shard] = await connect(http, fake_discord)
+        await gateways[shard].receive()  # HELLO
+        await identify_shard(gateways[shard], fake_discord, [shard, 2])
+    alice = fake_discord.users[0]
+    for shard in (1, 0):
+        channel = fake_discord.channels_of(guilds[shard])[0]
+        interaction = fake_discord.create_interaction(
+            type=2, user=alice, channel_id=channel, data={"name": "null", "type": 1}
+        )
+        await fake_discord.send_interaction(interaction)
+        event = (await gateways[shard].receive_dispatch("INTERACTION_CREATE"))["d"]
+        assert event["guild_id"] == str(guilds[shard])
+        assert event["channel_id"] == str(channel)
+        fake_discord.interactions.pop(interaction.id)  # never answered: not a bot's fault

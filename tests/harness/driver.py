@@ -81,7 +81,8 @@ class Driver:
         Use ``options={...}`` for option names that clash with this method's parameters.
         """
         channel_id = self.channel if channel is None else channel
-        data = self._command_data(command.split(), {**(options or {}), **values})
+        guild_id = self.fake.guild_of(channel_id)
+        data = self._command_data(command.split(), {**(options or {}), **values}, guild_id)
         interaction = self.fake.create_interaction(
             type=2, user=user, channel_id=channel_id, data=data
         )
@@ -291,8 +292,8 @@ class Driver:
             )
         return Response(interaction, [m for m in seen if m.visible_to(interaction.user.id)])
 
-    def _command_data(self, path: list[str], values: Mapping[str, Any]) -> Json:
-        command = self.fake.find_command(path[0])
+    def _command_data(self, path: list[str], values: Mapping[str, Any], guild_id: int) -> Json:
+        command = self.fake.find_command(path[0], guild_id)
         data: Json = {"id": command["id"], "name": command["name"], "type": 1}
         if "guild_id" in command:
             data["guild_id"] = command["guild_id"]

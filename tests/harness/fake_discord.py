@@ -167,8 +167,10 @@ class FakeDiscord:
         guild_locale: str = "de",
         clock: ClockLike | None = None,
         heartbeat_interval_ms: int = 41_250,
+        shard_count: int = 1,
     ) -> None:
         self.clock: ClockLike = clock or Clock()
+        self.shard_count = shard_count
         self.token = token
         self.guild_locale = guild_locale
         self.heartbeat_interval_ms = heartbeat_interval_ms
@@ -183,6 +185,10 @@ class FakeDiscord:
             _FIXED_BASE + 10 + i: FakeChannel(_FIXED_BASE + 10 + i, name, i)
             for i, name in enumerate(channel_names)
         }
+        self.guild_ids: list[int] = [self.guild_id]
+        """Every guild the bot is in; the first is `guild_id`, which has `channels`'
+        first channels (`add_guild` adds more, on a chosen shard)."""
+        self._guild_of_channel: dict[int, int] = dict.fromkeys(self.channels, self.guild_id)
         self.commands: dict[int | None, list[Json]] = {}
         self.messages: dict[int, FakeMessage] = {}
         self.interactions: dict[int, FakeInteraction] = {}
@@ -198,6 +204,9 @@ class FakeDiscord:
         self._command_ids: dict[tuple[int | None, int, str], int] = {}
         self._sessions: dict[str, _Session] = {}
         self._session: _Session | None = None
+        """The session identified last, whatever its shard."""
+        self._shard_sessions: dict[int, _Session] = {}
+        """Per shard, the session identified for it last: it receives the shard's events."""
         self._ready_count = 0
         self._changed = asyncio.Event()
         self._inflight = 0
@@ -245,6 +254,31 @@ class FakeDiscord:
     @property
     def channel_ids(self) -> list[int]:
         return list(self.channels)
+
+    def shard_of(self, guild_id: int) -> int:
+        """Discord's formula: a guild's events go to shard ``(guild_id >> 22) % count``."""
+        return (guild_id >> 22) % self.shard_count
+
+    def guild_of(self, channel_id: int) -> int:
+        return self._guild_of_channel[channel_id]
+
+    def channels_of(self, guild_id: int) -> list[int]:
+        return [c for c, g in self._guild_of_channel.items() if g == guild_id]
+
+    def add_guild(self, shard: int, channel_names: Sequence[str] = ("tisch", "lobby")) -> int:
+        """A new guild (every user a member) on ``shard``, with text channels; its id."""
+        if not 0 <= shard < self.shard_count:
+            raise ValueError(f"no shard {shard} of {self.shard_count}")
+        timestamp = (self.guild_ids[-1] >> 22) + 1
+        while timestamp % self.shard_count != shard:
+            timestamp += 1
+        guild_id = (timestamp << 22) | 1
+        self.guild_ids.append(guild_id)
+        for position, name in enumerate(channel_names):
+            channel_id = self._ids.next()
+            self.channels[channel_id] = FakeChannel(channel_id, name, position)
+            self._guild_of_channel[channel_id] = guild_id
+        return guild_id
 
     @property
     def members(self) -> list[FakeUser]:
@@ -351,11 +385,11 @@ class FakeDiscord:
         return payload
 
     def channel_payload(self, channel_id: int) -> Json:
-        return self.channels[channel_id].payload(self.guild_id)
+        return self.channels[channel_id].payload(self.guild_of(channel_id))
 
-    def _role_payload(self) -> Json:
+    def _role_payload(self, guild_id: int) -> Json:
         return {
-            "id": str(self.guild_id),
+            "id": str(guild_id),
             "name": "@everyone",
             "permissions": str(MEMBER_PERMISSIONS),
             "position": 0,
@@ -369,11 +403,11 @@ class FakeDiscord:
             "flags": 0,
         }
 
-    def _guild_payload(self, intents: int) -> Json:
+    def _guild_payload(self, intents: int, guild_id: int) -> Json:
         members = self.members if intents & INTENT_GUILD_MEMBERS else [self.bot_user]
         return {
-            "id": str(self.guild_id),
-            "name": "Fake Guild",
+            "id": str(guild_id),
+            "name": "Fake Guild" if guild_id == self.guild_id else f"Fake Guild {guild_id}",
             "icon": None,
             "splash": None,
             "discovery_splash": None,
@@ -400,7 +434,7 @@ class FakeDiscord:
             "vanity_url_code": None,
             "max_members": 500_000,
             "incidents_data": None,
-            "roles": [self._role_payload()],
+            "roles": [self._role_payload(guild_id)],
             "emojis": [],
             "stickers": [],
             "joined_at": _iso(1_700_000_000),
@@ -410,7 +444,7 @@ class FakeDiscord:
             "members": [self.member_payload(m) for m in members],
             "channels": [
                 {k: v for k, v in self.channel_payload(c).items() if k != "guild_id"}
-                for c in self.channels
+                for c in self.channels_of(guild_id)
             ],
             "threads": [],
             "presences": [],
@@ -438,7 +472,7 @@ class FakeDiscord:
         payload: Json = {
             "id": str(message.id),
             "channel_id": str(message.channel_id),
-            "guild_id": str(self.guild_id),
+            "guild_id": str(self.guild_of(message.channel_id)),
             "author": message.author.payload(),
             "content": message.content,
             "timestamp": _iso(message.created_at),
@@ -462,7 +496,7 @@ class FakeDiscord:
                 "id": str(interaction.id),
                 "type": interaction.type,
                 "user": interaction.user.payload(),
-                "authorizing_integration_owners": {"0": str(self.guild_id)},
+                "authorizing_integration_owners": {"0": str(self.guild_of(message.channel_id))},
             }
             if interaction.message_id is not None:
                 payload["interaction_metadata"]["interacted_message_id"] = str(
@@ -471,6 +505,7 @@ class FakeDiscord:
         return payload
 
     def _interaction_payload(self, interaction: FakeInteraction) -> Json:
+        guild_id = self.guild_of(interaction.channel_id)
         channel = self.channel_payload(interaction.channel_id)
         channel["permissions"] = str(MEMBER_PERMISSIONS)
         member = self.member_payload(interaction.user)
@@ -480,8 +515,8 @@ class FakeDiscord:
             "application_id": str(self.app_id),
             "type": interaction.type,
             "data": interaction.data,
-            "guild_id": str(self.guild_id),
-            "guild": {"id": str(self.guild_id), "locale": self.guild_locale, "features": []},
+            "guild_id": str(guild_id),
+            "guild": {"id": str(guild_id), "locale": self.guild_locale, "features": []},
             "channel_id": str(interaction.channel_id),
             "channel": channel,
             "member": member,
@@ -492,7 +527,7 @@ class FakeDiscord:
             "guild_locale": self.guild_locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0,
             "attachment_size_limit": MAX_ATTACHMENT_BYTES,
         }
@@ -502,9 +537,10 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ interactions
 
-    def find_command(self, name: str) -> Json:
-        """The synced chat-input command called ``name`` (guild commands win over global)."""
-        for scope in (self.guild_id, None):
+    def find_command(self, name: str, guild_id: int | None = None) -> Json:
+        """The synced chat-input command called ``name`` in ``guild_id`` (default: the
+        first guild); guild commands win over global ones."""
+        for scope in (guild_id or self.guild_id, None):
             for command in self.commands.get(scope, []):
                 if command["name"] == name and command.get("type", 1) == 1:
                     return command
@@ -535,15 +571,23 @@ class FakeDiscord:
         return interaction
 
     async def send_interaction(self, interaction: FakeInteraction) -> None:
-        """Dispatch INTERACTION_CREATE (queued for a RESUME if the socket is down right now)."""
-        if self._session is None:
+        """Dispatch INTERACTION_CREATE to the session of the channel's shard (queued for a
+        RESUME if its socket is down right now)."""
+        session = self._session_for(interaction.channel_id)
+        if session is None:
             raise AssertionError("the bot has not identified with the fake gateway")
-        await self._session.dispatch("INTERACTION_CREATE", self._interaction_payload(interaction))
+        await session.dispatch("INTERACTION_CREATE", self._interaction_payload(interaction))
+
+    def _session_for(self, channel_id: int) -> _Session | None:
+        """The session identified last for the shard of the channel's guild."""
+        return self._shard_sessions.get(self.shard_of(self.guild_of(channel_id)))
 
     # ------------------------------------------------------------------ gateway
 
-    async def _dispatch(self, event: str, data: Json, *, needs_intent: int = 0) -> None:
-        session = self._session
+    async def _dispatch(
+        self, event: str, data: Json, *, channel_id: int, needs_intent: int = 0
+    ) -> None:
+        session = self._session_for(channel_id)
         if session is not None and (session.intents & needs_intent) == needs_intent:
             await session.dispatch(event, data)
 
@@ -597,7 +641,7 @@ class FakeDiscord:
         elif op == 6:
             await self._resume(connection, data or {})
         elif op == 8:
-            await self._request_members(data or {})
+            await self._request_members(connection, data or {})
         elif op not in (3, 4):
             self.violate("gateway", f"unknown gateway opcode {op}")
 
@@ -607,9 +651,10 @@ class FakeDiscord:
             await connection.ws.close(code=4004)
             return
         shard = list(data.get("shard") or [0, 1])
-        if shard[1] != 1 or shard[0] != 0:
-            self.violate("gateway", f"IDENTIFY with shard {shard}; /gateway/bot said 1 shard")
-            await connection.ws.close(code=4010)
+        if shard[1] != self.shard_count or not 0 <= shard[0] < self.shard_count:
+            said = f"/gateway/bot said {self.shard_count} shards"
+            self.violate("gateway", f"IDENTIFY with shard {shard}; {said}")
+            await connection.ws.close(code=4010)  # Discord's "Invalid shard"
             return
         if "intents" not in data:
             self.violate("gateway", "IDENTIFY without intents")
@@ -617,12 +662,14 @@ class FakeDiscord:
         session = _Session(secrets.token_hex(16), int(data.get("intents", 0)), shard)
         self._sessions[session.id] = session
         self._session = session
+        self._shard_sessions[shard[0]] = session
         connection.session = session
         session.connection = connection
+        guilds = [g for g in self.guild_ids if self.shard_of(g) == shard[0]]
         ready = {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "resume_gateway_url": self.gateway_url,
             "shard": shard,
@@ -635,7 +682,8 @@ class FakeDiscord:
             "_trace": ["fake-gateway"],
         }
         await session.dispatch("READY", ready)
-        await session.dispatch("GUILD_CREATE", self._guild_payload(session.intents))
+        for guild_id in guilds:
+            await session.dispatch("GUILD_CREATE", self._guild_payload(session.intents, guild_id))
         self._ready_count += 1
         self._notify()
 
@@ -658,8 +706,8 @@ class FakeDiscord:
         self.resume_count += 1
         self._notify()
 
-    async def _request_members(self, data: Json) -> None:
-        session = self._session
+    async def _request_members(self, connection: _Connection, data: Json) -> None:
+        session = connection.session
         if session is None:
             return
         wanted = {int(u) for u in data.get("user_ids") or []}
@@ -671,7 +719,7 @@ class FakeDiscord:
             if allowed and (m.id in wanted if wanted else m.name.startswith(query))
         ]
         chunk = {
-            "guild_id": str(self.guild_id),
+            "guild_id": str(data.get("guild_id") or self.guild_id),
             "members": members,
             "chunk_index": 0,
             "chunk_count": 1,
@@ -866,7 +914,10 @@ class FakeDiscord:
         self._written(message)
         if not message.ephemeral and not message.loading:
             await self._dispatch(
-                "MESSAGE_CREATE", self.message_payload(message), needs_intent=INTENT_GUILD_MESSAGES
+                "MESSAGE_CREATE",
+                self.message_payload(message),
+                channel_id=message.channel_id,
+                needs_intent=INTENT_GUILD_MESSAGES,
             )
         return message
 
@@ -925,7 +976,10 @@ class FakeDiscord:
         if not message.ephemeral:
             event = "MESSAGE_CREATE" if was_loading else "MESSAGE_UPDATE"
             await self._dispatch(
-                event, self.message_payload(message), needs_intent=INTENT_GUILD_MESSAGES
+                event,
+                self.message_payload(message),
+                channel_id=message.channel_id,
+                needs_intent=INTENT_GUILD_MESSAGES,
             )
 
     def _written(self, message: FakeMessage) -> None:
@@ -941,9 +995,14 @@ class FakeDiscord:
             data = {
                 "id": str(message.id),
                 "channel_id": str(message.channel_id),
-                "guild_id": str(self.guild_id),
+                "guild_id": str(self.guild_of(message.channel_id)),
             }
-            await self._dispatch("MESSAGE_DELETE", data, needs_intent=INTENT_GUILD_MESSAGES)
+            await self._dispatch(
+                "MESSAGE_DELETE",
+                data,
+                channel_id=message.channel_id,
+                needs_intent=INTENT_GUILD_MESSAGES,
+            )
 
     # ------------------------------------------------------------------ REST: misc
 
@@ -952,7 +1011,8 @@ class FakeDiscord:
 
     async def _get_gateway_bot(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        shards = self.shard_count
+        return _json({"url": self.gateway_url, "shards": shards, "session_start_limit": limit})
 
     async def _get_me(self, request: web.Request) -> web.Response:
         me = {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0}
@@ -983,9 +1043,10 @@ class FakeDiscord:
         )
 
     async def _get_guild(self, request: web.Request) -> web.Response:
-        if self._snowflake(request, "guild_id") != self.guild_id:
+        guild_id = self._snowflake(request, "guild_id")
+        if guild_id not in self.guild_ids:
             raise _Rejected(404, 10004, "Unknown Guild", "unknown_entity")
-        payload = self._guild_payload(0)
+        payload = self._guild_payload(0, guild_id)
         for key in ("members", "channels", "threads", "presences", "voice_states"):
             payload.pop(key)
         return _json(payload)
@@ -993,7 +1054,7 @@ class FakeDiscord:
     async def _get_member(self, request: web.Request) -> web.Response:
         user_id = self._snowflake(request, "user_id")
         for user in self.members:
-            if user.id == user_id and self._snowflake(request, "guild_id") == self.guild_id:
+            if user.id == user_id and self._snowflake(request, "guild_id") in self.guild_ids:
                 return _json(self.member_payload(user))
         raise _Rejected(404, 10007, "Unknown Member", "unknown_entity")
 
@@ -1013,7 +1074,7 @@ class FakeDiscord:
         if "guild_id" not in request.match_info:
             return None
         guild_id = self._snowflake(request, "guild_id")
-        if guild_id != self.guild_id:
+        if guild_id not in self.guild_ids:
             raise _Rejected(403, 50001, "Missing Access", "commands")
         return guild_id
 

@@ -217,7 +217,7 @@ def bot_env(
         DISCORD_API_BASE_URL=fake.api_base,
         DISCORD_GATEWAY_URL=fake.gateway_url,
         DISCORD_TOKEN=fake.token,
-        DISCORD_GUILD_IDS=str(fake.guild_id),
+        DISCORD_GUILD_IDS=",".join(str(guild_id) for guild_id in fake.guild_ids),
         REDIS_URL=redis_url,
         NO_PROXY="127.0.0.1,localhost",
         PYTHONUNBUFFERED="1",
@@ -246,9 +246,15 @@ async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDisc
     """A started FakeDiscord; the test fails at teardown if the bot broke a Discord rule.
 
     Its guild's locale is English (``en-US``) unless the test is marked
-    ``@pytest.mark.guild_locale("de")``; users keep their own locales either way."""
+    ``@pytest.mark.guild_locale("de")``; users keep their own locales either way. It
+    serves one shard unless marked ``@pytest.mark.shards(2)``."""
     marker = request.node.get_closest_marker("guild_locale")
-    fake = await FakeDiscord(guild_locale=marker.args[0] if marker else "en-US").start()
+    shards = request.node.get_closest_marker("shards")
+    fake = FakeDiscord(
+        guild_locale=marker.args[0] if marker else "en-US",
+        shard_count=shards.args[0] if shards else 1,
+    )
+    await fake.start()
     yield fake
     try:
         violations = await fake.verify()
