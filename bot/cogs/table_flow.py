@@ -179,6 +179,14 @@ class TableFlow:
     async def _make_follow_up(self, table: Table, rev: int, follow_up: FollowUp) -> None:
         stored = await self.bot.store.load(table.guild_id, table.channel_id)
         if stored is None or stored.table.gid != table.gid or stored.rev != rev:
+            # The game moved first: a click, or this follow-up made by another process
+            # of the same shard (a rolling restart).
+            log.info(
+                "The %s move in channel %s was for revision %d; the game has moved on",
+                follow_up.kind,
+                table.channel_id,
+                rev,
+            )
             return
         current = stored.table.model_copy(deep=True)
         state = self.engine.State.model_validate(current.state)
