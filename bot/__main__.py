@@ -24,6 +24,7 @@ from bot.bot import TableBot
 from bot.cogs.errors import answer_unexpected_error, finish_interactions
 from bot.config import Settings
 from bot.health import serving_health
+from bot.key_layout import migrate_keys
 from bot.logs import describe_error, setup_logging
 from bot.store import StoreUnavailable, open_store
 
@@ -54,6 +55,7 @@ async def run(settings: Settings, token: str) -> None:
         loop.add_signal_handler(sig, stop.set)
     async with open_store(settings.redis_url, settings.data_dir) as store:
         await store.ping()
+        await migrate_keys(store.client)
         async with (
             TableBot(settings, store) as bot,
             serving_health(bot, store, settings.metrics_host, settings.metrics_port),

@@ -104,7 +104,7 @@ return 1
 
 
 def settings_key(guild_id: int) -> str:
-    return f"settings:{guild_id}"
+    return f"settings:{{{guild_id}}}"
 
 
 def allows_channel(settings: GuildSettings, channel_id: int) -> bool:

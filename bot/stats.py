@@ -145,20 +145,20 @@ class LeaderRow(BaseModel):
 
 
 def player_key(guild_id: int, player_id: PlayerId) -> str:
-    return f"stats:{guild_id}:player:{player_id}"
+    return f"stats:{{{guild_id}}}:player:{player_id}"
 
 
 def skill_key(guild_id: int, game: str) -> str:
-    return f"stats:{guild_id}:skill:{game}"
+    return f"stats:{{{guild_id}}}:skill:{game}"
 
 
 def elo_key(guild_id: int, game: str) -> str:
     """The Elo-era leaderboard, emptied player by player as they play again."""
-    return f"stats:{guild_id}:rating:{game}"
+    return f"stats:{{{guild_id}}}:rating:{game}"
 
 
 def recorded_key(guild_id: int, gid: str) -> str:
-    return f"stats:{guild_id}:recorded:{gid}"
+    return f"stats:{{{guild_id}}}:recorded:{gid}"
 
 
 def _prefix(game: str) -> str:

@@ -1,9 +1,10 @@
 """The Redis game store: one table per channel, saved with compare-and-set.
 
-Each channel's table lives in a hash ``game:{guild_id}:{channel_id}`` with two
-fields: ``rev`` (a counter that only grows) and ``data`` (the `Table` JSON). A Lua
-script saves only if ``rev`` is still the one the caller loaded, so of two
-concurrent saves of the same revision exactly one wins.
+Each channel's table lives in a hash ``game:{guild_id}:channel_id`` (the braces are
+literal: a Redis Cluster hash tag) with two fields: ``rev`` (a counter that only
+grows) and ``data`` (the `Table` JSON). A Lua script saves only if ``rev`` is still the
+one the caller loaded, so of two concurrent saves of the same revision exactly one
+wins.
 """
 
 from __future__ import annotations
@@ -132,11 +133,19 @@ return 1
 
 
 def quarantine_key(guild_id: int, channel_id: int) -> str:
-    return f"quarantine:{{{guild_id}:{channel_id}}}"
+    return f"quarantine:{{{guild_id}}}:{channel_id}"
 
 
 def table_key(guild_id: int, channel_id: int) -> str:
-    return f"game:{guild_id}:{channel_id}"
+    """The channel's table. Every key of a guild carries ``{guild_id}``, a Redis Cluster
+    hash tag: they share one slot, so a script may touch several of them."""
+    return f"game:{{{guild_id}}}:{channel_id}"
+
+
+def place_of_key(key: str) -> tuple[int, int]:
+    """(guild id, channel id) of a `table_key`."""
+    _, guild, channel = key.split(":")
+    return int(guild.strip("{}")), int(channel)
 
 
 def ttl_for(phase: Phase) -> int:
@@ -231,9 +240,8 @@ class GameStore:
 
     async def places(self) -> AsyncIterator[tuple[int, int]]:
         """(guild id, channel id) of every stored table, by SCAN so Redis never blocks."""
-        async for key in self.client.scan_iter(match="game:*", count=500):
-            _, guild_id, channel_id = str(key).split(":")
-            yield int(guild_id), int(channel_id)
+        async for key in self.client.scan_iter(match="game:{*}:*", count=500):
+            yield place_of_key(str(key))
 
     async def ping(self) -> None:
         await self._call(self.client.ping())
@@ -255,14 +263,14 @@ class GameStore:
 
     async def live_tables_in(self, guild_id: int) -> int:
         """How many lobbies and running games the server has (finished ones not)."""
-        keys = await self._call(self._table_keys(f"game:{guild_id}:*"))
+        keys = await self._call(self._table_keys(table_key(guild_id, 0)[:-1] + "*"))
         async with self.client.pipeline(transaction=False) as pipe:
             for key in keys:
                 pipe.hget(key, "data")
             found: list[str | None] = await self._call(pipe.execute())
         return sum(1 for data in found if data is not None and _phase_of(data) != "over")
 
-    async def _table_keys(self, match: str = "game:*") -> list[str]:
+    async def _table_keys(self, match: str = "game:{*}:*") -> list[str]:
         return [str(key) async for key in self.client.scan_iter(match=match, count=500)]
 
     @staticmethod

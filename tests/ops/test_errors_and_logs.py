@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import redis
 
+from bot.store import table_key
 from tests.harness.driver import Driver
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotProcess, bot_env
@@ -49,7 +50,7 @@ async def test_a_broken_game_state_gets_an_apology_with_the_reference_logged_onc
 ) -> None:
     """A table that reads fine but whose engine state doesn't: a bug, not bad input."""
     alice = driver.users[0]
-    key = f"game:{driver.fake.guild_id}:{driver.channel}"
+    key = table_key(driver.fake.guild_id, driver.channel)
     table = {
         "game": "geschenkt",
         "gid": "abcd1234",
@@ -78,7 +79,7 @@ async def test_an_unreadable_table_is_set_aside_and_the_channel_plays_again(
     driver: Driver, redis_server: str, json_logging_bot: BotProcess
 ) -> None:
     alice = driver.users[0]
-    key = f"game:{driver.fake.guild_id}:{driver.channel}"
+    key = table_key(driver.fake.guild_id, driver.channel)
     with redis.Redis.from_url(redis_server) as client:
         client.hset(key, mapping={"rev": 1, "data": "{not a table", "gid": "x"})
 
