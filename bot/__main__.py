@@ -58,7 +58,9 @@ async def run(settings: Settings, token: str) -> None:
         await migrate_keys(store.client)
         async with (
             TableBot(settings, store) as bot,
-            serving_health(bot, store, settings.metrics_host, settings.metrics_port),
+            serving_health(
+                bot, store, settings.metrics_host, settings.metrics_port, settings.owns_guild
+            ),
         ):
             prepare(bot, settings)
             await serve_until_stopped(bot, token, settings.discord_connect_timeout_seconds, stop)

@@ -7,7 +7,7 @@ import asyncio
 import json
 import logging
 import math
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import discord
@@ -25,9 +25,16 @@ REDIS_CHECK_SECONDS = 2.0
 class Health:
     """Answers /healthz and /metrics from the live bot and store."""
 
-    def __init__(self, bot: discord.Client, store: GameStore) -> None:
+    def __init__(
+        self,
+        bot: discord.Client,
+        store: GameStore,
+        counts_guild: Callable[[int], bool] = lambda _: True,
+    ) -> None:
         self.bot = bot
         self.store = store
+        self._counts_guild = counts_guild
+        """Which guilds' tables this process reports (its own shards')."""
 
     def gateway_connected(self) -> bool:
         if not self.bot.is_ready() or self.bot.is_closed():
@@ -57,7 +64,7 @@ class Health:
         latency = self.bot.latency
         metrics.GATEWAY_LATENCY.set(latency if math.isfinite(latency) else math.nan)
         try:
-            metrics.count_tables(await self.store.count_tables())
+            metrics.count_tables(await self.store.count_tables(self._counts_guild))
         except StoreError:
             log.info("Tables not counted for this scrape: Redis did not answer")
         response = web.Response(body=generate_latest())
@@ -67,13 +74,17 @@ class Health:
 
 @asynccontextmanager
 async def serving_health(
-    bot: discord.Client, store: GameStore, host: str, port: int | None
+    bot: discord.Client,
+    store: GameStore,
+    host: str,
+    port: int | None,
+    counts_guild: Callable[[int], bool] = lambda _: True,
 ) -> AsyncIterator[None]:
     """Serve /healthz and /metrics on ``host:port`` while inside; nothing if no port."""
     if port is None:
         yield
         return
-    health = Health(bot, store)
+    health = Health(bot, store, counts_guild)
     app = web.Application()
     app.router.add_get("/healthz", health.healthz)
     app.router.add_get("/metrics", health.metrics)

@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -248,10 +248,18 @@ class GameStore:
     async def ping(self) -> None:
         await self._call(self.client.ping())
 
-    async def count_tables(self) -> dict[tuple[str, str], int]:
-        """How many tables each (game, phase) has, for the metrics."""
+    async def count_tables(
+        self, counts_guild: Callable[[int], bool] = lambda _: True
+    ) -> dict[tuple[str, str], int]:
+        """How many tables each (game, phase) has, for the metrics: those of the guilds
+        ``counts_guild`` picks (a process's own shards, so processes don't count one
+        table twice)."""
         counts: dict[tuple[str, str], int] = {}
-        keys = await self._call(self._table_keys())
+        keys = [
+            key
+            for key in await self._call(self._table_keys())
+            if counts_guild(place_of_key(key)[0])
+        ]
         async with self.client.pipeline(transaction=False) as pipe:
             for key in keys:
                 pipe.hget(key, "data")
