@@ -255,6 +255,14 @@ class FakeDiscord:
     def channel_ids(self) -> list[int]:
         return list(self.channels)
 
+    def served_shards(self) -> set[int]:
+        """The shards whose latest session has a live gateway socket."""
+        return {
+            shard
+            for shard, session in self._shard_sessions.items()
+            if session.connection is not None
+        }
+
     def shard_of(self, guild_id: int) -> int:
         """Discord's formula: a guild's events go to shard ``(guild_id >> 22) % count``."""
         return (guild_id >> 22) % self.shard_count
