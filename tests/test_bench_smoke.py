@@ -79,3 +79,16 @@ def test_ai_bench_plays_every_level_of_geschenkt(tmp_path: Path) -> None:
     for pairing in result["pairings"]:
         assert pairing["games"] == 3 and pairing["decisions"] > 0
         assert pairing["decision_p99_ms"] is not None and 1 <= pairing["average_place"] <= 3
+
+
+def test_capacity_bench_offers_every_rate_to_every_way(tmp_path: Path) -> None:
+    data = run_bench("capacity", tmp_path)
+    assert [way["way"] for way in data["ways"]] == ["null bot", "1 process", "2 processes"]
+    assert len(data["ways"][2]["processes"]) == 2
+    for way in data["ways"]:
+        assert way["bot_error_lines"] == 0, way["bot_errors_sample"]
+        for step in way["steps"]:
+            assert step["offered"] > 0
+            assert step["clicks"] == step["offered"] - step["no_free_table"]
+            assert step["callback_p99_ms"] is not None
+    assert set(data["best"]) == {"null bot", "1 process", "2 processes"}
