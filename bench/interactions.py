@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import tempfile
 import time
@@ -36,6 +37,7 @@ from bench.common import (
     target,
     write_json,
 )
+from bot.config import default_render_processes
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotProcess, RedisServer, bot_env
 from tests.harness.models import FakeInteraction, FakeMessage, FakeUser, button_text
@@ -322,7 +324,7 @@ async def measure(bot: Bot, level: Level, workdir: Path) -> Measured:
     process = BotProcess(
         bot.module,
         fake,
-        bot_env(fake, redis.start(), {"LOG_LEVEL": "WARNING"}),
+        bot_env(fake, redis.start(), {"LOG_LEVEL": "WARNING", "RENDER_PROCESSES": workers()}),
         workdir / f"{bot.module}-{level.games}.log",
         expect_commands=True,
         ready_timeout=30.0,
@@ -351,6 +353,12 @@ async def measure(bot: Bot, level: Level, workdir: Path) -> Measured:
         await process.stop()
         await fake.stop()
         redis.stop()
+
+
+def workers() -> str:
+    """The bot's render workers: ``RENDER_PROCESSES`` if set here, else the bot's default
+    (the tests' environment pins one)."""
+    return os.environ.get("RENDER_PROCESSES") or str(default_render_processes())
 
 
 async def batched(jobs: list[Awaitable[None]], batch: int) -> None:
@@ -467,6 +475,7 @@ def report(results: dict[str, Any]) -> list[str]:
         "over the clicks answered within Discord's 3 s.",
         "table p50/p99: click sent -> the table message shows the new image.",
         "null: a bare discord.py bot answering a button with a fixed message.",
+        f"render workers (RENDER_PROCESSES): {workers()}",
         "panel edits: each player opens their private panel once per game, and the bot "
         "keeps it current after every move; edits made while the clicks were timed.",
         "late: clicks answered after 3 s (Discord drops them), refused by the fake, or not "
