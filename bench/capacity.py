@@ -106,6 +106,10 @@ class Step:
     no_free_table: int = 0
     clicks: int = 0
     late: int = 0
+    refused: int = 0
+    """Sent but not served in time otherwise: answered with a message instead of the new
+    table ("someone acted first"), or the button wasn't on the table."""
+    refusals: dict[str, int] = field(default_factory=dict)
     callback_ms: list[float] = field(default_factory=list)
     redraw_ms: list[float] = field(default_factory=list)
 
@@ -118,6 +122,7 @@ class Step:
         return (
             self.clicks > 0
             and self.late == 0
+            and self.refused <= self.clicks // 100
             and p99 is not None
             and p99 < P99_CALLBACK_MS
             and p95 is not None
@@ -131,6 +136,8 @@ class Step:
             "no_free_table": self.no_free_table,
             "clicks": self.clicks,
             "late": self.late,
+            "refused": self.refused,
+            "refusals": self.refusals,
             "callback_p50_ms": self.figure(self.callback_ms, 50),
             "callback_p99_ms": self.figure(self.callback_ms, 99),
             "redraw_p95_ms": self.figure(self.redraw_ms, 95),
@@ -216,6 +223,10 @@ async def measure_way(
             outcomes = clicker.outcomes
             step.clicks = sum(outcomes.values())
             step.late = sum(outcomes[kind] for kind in LATE) + outcomes["no_edit"]
+            step.refused = step.clicks - outcomes["ok"] - step.late
+            step.refusals = dict(clicker.refusals.most_common(3))
+            if outcomes["missing"]:
+                step.refusals["(the button wasn't on the table)"] = outcomes["missing"]
             step.callback_ms = [s * 1000 for s in clicker.latencies]
             step.redraw_ms = [
                 s * 1000 for s in (clicker.updates if way.redraws else clicker.latencies)
@@ -280,6 +291,7 @@ def report(results: dict[str, Any]) -> list[str]:
                     step["clicks"],
                     step["no_free_table"],
                     step["late"],
+                    step["refused"],
                     step["callback_p50_ms"],
                     step["callback_p99_ms"],
                     step["redraw_p95_ms"],
@@ -296,6 +308,7 @@ def report(results: dict[str, Any]) -> list[str]:
             "clicks",
             "no table",
             "late",
+            "refused",
             "p50",
             "p99",
             "redraw p95",
@@ -313,8 +326,9 @@ def report(results: dict[str, Any]) -> list[str]:
         f"{_fmt(results['two_vs_null'])}; 2 processes / 1 process: {_fmt(two_vs_one)}",
         f"target 2 processes >= 1.5x one: {target(two_vs_one is not None and two_vs_one >= 1.5)}",
         f"a rate passes with p99 click -> callback < {P99_CALLBACK_MS:.0f} ms, p95 click -> "
-        f"table redrawn < {P95_REDRAW_MS:.0f} ms and no late click (after 3 s, never, or "
-        "acknowledged without the table redrawn); a way stops at its first failing rate.",
+        f"table redrawn < {P95_REDRAW_MS:.0f} ms, no late click (after 3 s, never, or "
+        "acknowledged without the table redrawn) and at most 1% refused (answered with a "
+        "message instead of the move); a way stops at its first failing rate.",
         "offered: arrivals in the Poisson stream; clicks: those sent (no table: every "
         "table was waiting for an answer). Finished games are started again unmeasured.",
         "render workers: 2 for one process, 1 each for two (the machine's cores either way); "
@@ -322,6 +336,9 @@ def report(results: dict[str, Any]) -> list[str]:
         f"{', '.join(f'{x:.2f}' for x in results['load_before'])}",
     ]
     for way in results["ways"]:
+        for step in way["steps"]:
+            if step["refusals"]:
+                notes.append(f"{way['way']} at {step['rate']}/s refused: {step['refusals']}")
         if way["bot_error_lines"]:
             notes.append(
                 f"{way['way']}: {way['bot_error_lines']} error lines {way['bot_errors_sample'][:1]}"
