@@ -30,6 +30,7 @@ from collections.abc import AsyncIterator
 import redis.asyncio as aioredis
 
 from bot.engines.base import GameError
+from bot.i18n import N_
 from bot.store import GameStore, StoreError
 
 LEASE_SECONDS = 10.0
@@ -52,7 +53,7 @@ class ChannelBusy(GameError):
     """The channel's lock wasn't free in time for an interaction that must be answered."""
 
     def __init__(self) -> None:
-        super().__init__("This table is busy right now; please try again in a moment.")
+        super().__init__(N_("This table is busy right now; please try again in a moment."))
 
 
 def lock_key(guild_id: int, channel_id: int, purpose: str = "") -> str:
