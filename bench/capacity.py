@@ -57,7 +57,8 @@ FULL_RATES = [10, 20, 40, 60, 80, 100, 130, 160, 200, 250]
 QUICK_RATES = [10, 40]
 SEED = 22
 
-Play = Callable[[Clicker, int, list[FakeUser], int], Awaitable[None]]
+Play = Callable[[Clicker, int, list[FakeUser], int, int], Awaitable[None]]
+"""A bench.interactions player: clicker, channel, players, clicks, moves made before."""
 
 
 @dataclass(frozen=True)
@@ -148,23 +149,25 @@ class Step:
 async def offer_clicks(
     clicker: Clicker,
     way: Way,
-    channels: list[int],
+    moves: dict[int, int],
     players: list[FakeUser],
     step: Step,
     hold: float,
 ) -> None:
     """Clicks at exponential gaps for ``hold`` seconds, each on a table not waiting for
-    an answer (a click that finds none is counted, not sent)."""
+    an answer (a click that finds none is counted, not sent). ``moves``: the moves made
+    so far at each table (by channel), counted on."""
     rng = random.Random(SEED + int(step.rate))
-    free = set(channels)
+    free = set(moves)
     started = asyncio.get_running_loop().time()
     due = 0.0
-    moves: list[asyncio.Task[None]] = []
+    sent: list[asyncio.Task[None]] = []
 
     async def click_on(channel: int) -> None:
         try:
-            await way.play(clicker, channel, players, 1)
+            await way.play(clicker, channel, players, 1, moves[channel])
         finally:
+            moves[channel] += 1
             free.add(channel)
 
     while (due := due + rng.expovariate(step.rate)) < hold:
@@ -175,8 +178,8 @@ async def offer_clicks(
             continue
         channel = rng.choice(sorted(free))
         free.discard(channel)
-        moves.append(asyncio.create_task(click_on(channel)))
-    await asyncio.gather(*moves)
+        sent.append(asyncio.create_task(click_on(channel)))
+    await asyncio.gather(*sent)
 
 
 async def measure_way(
@@ -215,11 +218,12 @@ async def measure_way(
         clicker = Clicker(fake, lambda: all(p.running for p in processes))
         players = fake.users[:3]
         channels = list(fake.channels)
-        await batched([way.play(clicker, c, players, 0) for c in channels], batch=20)
+        await batched([way.play(clicker, c, players, 0, 0) for c in channels], batch=20)
+        moves = dict.fromkeys(channels, 0)
         for rate in rates:
             clicker.reset()
             step = Step(rate)
-            await offer_clicks(clicker, way, channels, players, step, hold)
+            await offer_clicks(clicker, way, moves, players, step, hold)
             outcomes = clicker.outcomes
             step.clicks = sum(outcomes.values())
             step.late = sum(outcomes[kind] for kind in LATE) + outcomes["no_edit"]

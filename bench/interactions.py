@@ -234,11 +234,12 @@ GESCHENKT_STEPS = 30
 
 
 async def play_geschenkt(
-    clicker: Clicker, channel_id: int, users: list[FakeUser], clicks: int
+    clicker: Clicker, channel_id: int, users: list[FakeUser], clicks: int, moves_before: int = 0
 ) -> None:
     """Make ``clicks`` measured moves (0: only get a game going) in the channel.
 
-    Moves alternate No thanks, No thanks, Take by whoever is to act; a finished game
+    Moves alternate No thanks, No thanks, Take by whoever is to act (``moves_before``:
+    how many moves earlier calls made here, to carry the pattern on); a finished game
     is followed by a new one (``/geschenkt start``, Join, Start). After any interaction
     that did not show its result, the table on screen may be stale (the bot may have
     saved the move but never drawn it), so it is posted again with ``/geschenkt status``.
@@ -259,7 +260,7 @@ async def play_geschenkt(
         if table is not None and mention is not None and enabled(table, "Take"):
             if made == clicks:
                 return
-            take = made % 3 == 2 or refusals or not enabled(table, "No thanks")
+            take = (moves_before + made) % 3 == 2 or refusals or not enabled(table, "No thanks")
             label = "Take" if take else "No thanks"
             outcome = await clicker.click(by_id[int(mention[1])], table, label)
             made += 1
@@ -278,7 +279,9 @@ async def play_geschenkt(
     clicker.gave_up += 1
 
 
-async def play_null(clicker: Clicker, channel_id: int, users: list[FakeUser], clicks: int) -> None:
+async def play_null(
+    clicker: Clicker, channel_id: int, users: list[FakeUser], clicks: int, moves_before: int = 0
+) -> None:
     made = 0
     for _ in range(GESCHENKT_STEPS + clicks):
         table = table_in(clicker.fake, channel_id)
