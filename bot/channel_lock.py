@@ -9,7 +9,7 @@ a move's edit). So each one holds the channel's lock.
 The lock has two layers:
 
 - an `asyncio.Lock` per channel, so the tasks of one process queue in order without
-  asking Redis;
+  asking Redis (and pass the lease on among themselves);
 - a lease in Redis (``lock:{guild}:channel``, ``SET NX PX``), so that processes sharing a
   shard (the old and the new one during a rolling restart) also take turns. A lease
   ends when its holder releases it, or after `LEASE_SECONDS` if the holder died, so a
@@ -24,8 +24,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-import weakref
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 
 import redis.asyncio as aioredis
 
@@ -40,6 +40,8 @@ holder was killed plays again soon."""
 FIRST_RETRY_SECONDS = 0.01
 LONGEST_RETRY_SECONDS = 0.05
 """Between tries for a lease another process holds: a few Redis calls a second."""
+CLOSE_SECONDS = 1.0
+"""The longest closing waits for leases to be given back."""
 CLEANUP_RETRY_SECONDS = 0.2
 """Between tries to release a lease whose request was cut short."""
 
@@ -62,13 +64,37 @@ def lock_key(guild_id: int, channel_id: int, purpose: str = "") -> str:
     return f"lock:{{{guild_id}}}:{channel_id}{suffix}"
 
 
+@dataclass
+class _Channel:
+    """One channel's lock in this process, and the lease it holds for it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+    """Tasks of this process holding or waiting for the lock."""
+    token: str | None = None
+    """The lease this process holds, if any."""
+    taken_at: float = 0.0
+    releasing: asyncio.Task[None] | None = None
+    """The lease being given back in the background."""
+
+    @property
+    def idle(self) -> bool:
+        return self.users == 0 and self.token is None and self.releasing is None
+
+
 class ChannelLocks:
-    """The locks of every channel this process touches (unused ones are dropped)."""
+    """The locks of every channel this process touches (idle ones are dropped).
+
+    A lease passes from one task of the process to the next waiting one without asking
+    Redis, and is given back in the background once nobody here wants the channel: a
+    click pays for one Redis call (taking the lease) at most, and none on a busy table.
+    """
 
     def __init__(self, client: aioredis.Redis) -> None:
         self._client = client
         self._release_script = client.register_script(_RELEASE_IF_OWN)
-        self._local: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._channels: dict[str, _Channel] = {}
+        self._releases: set[asyncio.Task[None]] = set()
         self._cleanups: set[asyncio.Task[None]] = set()
 
     @contextlib.asynccontextmanager
@@ -81,30 +107,62 @@ class ChannelLocks:
         raises `StoreUnavailable`, as every store call does."""
         deadline = None if wait is None else asyncio.get_running_loop().time() + wait
         key = lock_key(guild_id, channel_id, purpose)
-        local = self._local_lock(key)
-        async with _until(deadline):
-            await local.acquire()
+        channel = self._channels.setdefault(key, _Channel())
+        channel.users += 1
         try:
-            token = secrets.token_hex(8)
+            async with _until(deadline):
+                await channel.lock.acquire()
             try:
-                async with _until(deadline):
-                    await self._take_lease(key, token)
-            except BaseException:
-                self._clean_up_later(key, token)
-                raise
-            try:
+                await self._own_lease(key, channel, deadline)
                 yield
             finally:
-                await self._release(key, token)
+                if channel.users == 1:  # nobody here waits for it: give the lease back
+                    self._release_soon(key, channel)
+                channel.lock.release()
         finally:
-            local.release()
+            channel.users -= 1
+            self._forget_if_idle(key, channel)
 
-    def _local_lock(self, key: str) -> asyncio.Lock:
-        lock = self._local.get(key)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._local[key] = lock
-        return lock
+    async def _own_lease(self, key: str, channel: _Channel, deadline: float | None) -> None:
+        """Make sure this process holds the channel's lease: the one the task before
+        handed over (if young enough to outlive this task), or a new one."""
+        loop = asyncio.get_running_loop()
+        if channel.releasing is not None:
+            async with _until(deadline):
+                await asyncio.shield(channel.releasing)
+        if channel.token is not None:
+            if loop.time() - channel.taken_at < LEASE_SECONDS / 2:
+                return
+            await self._release(key, channel.token)
+            channel.token = None
+        token = secrets.token_hex(8)
+        try:
+            async with _until(deadline):
+                await self._take_lease(key, token)
+        except BaseException:
+            self._clean_up_later(key, token)
+            raise
+        channel.token, channel.taken_at = token, loop.time()
+
+    def _release_soon(self, key: str, channel: _Channel) -> None:
+        token, channel.token = channel.token, None
+        if token is None:
+            return
+        task = asyncio.create_task(self._release_and_forget(key, channel, token))
+        channel.releasing = task
+        self._releases.add(task)
+        task.add_done_callback(self._releases.discard)
+
+    async def _release_and_forget(self, key: str, channel: _Channel, token: str) -> None:
+        try:
+            await self._release(key, token)
+        finally:
+            channel.releasing = None
+            self._forget_if_idle(key, channel)
+
+    def _forget_if_idle(self, key: str, channel: _Channel) -> None:
+        if channel.idle and self._channels.get(key) is channel:
+            del self._channels[key]
 
     async def _take_lease(self, key: str, token: str) -> None:
         retry = FIRST_RETRY_SECONDS
@@ -141,11 +199,21 @@ class ChannelLocks:
                 if await self._release_if_own(key, token):
                     return
 
+    async def settled(self) -> None:
+        """Wait until every lease given back is released in Redis."""
+        while self._releases:
+            await asyncio.wait(list(self._releases))
+
     async def close(self) -> None:
-        """Stop the clean-ups (a lease left behind runs out by itself)."""
-        for task in list(self._cleanups):
+        """Give the leases back (so a process taking over needn't wait for them to run
+        out), for a second at most, and stop the clean-ups (a lease left behind runs
+        out by itself)."""
+        if self._releases:
+            await asyncio.wait(list(self._releases), timeout=CLOSE_SECONDS)
+        stopping = [*self._releases, *self._cleanups]
+        for task in stopping:
             task.cancel()
-        for task in list(self._cleanups):
+        for task in stopping:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 

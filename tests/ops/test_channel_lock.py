@@ -37,6 +37,8 @@ async def test_two_processes_never_hold_one_channel_at_once(client: aioredis.Red
 
     jobs = [work(first if n % 2 else second, f"job {n}") for n in range(20)]
     await asyncio.gather(*jobs)
+    await first.settled()
+    await second.settled()
 
     assert overlaps == []
     assert await client.exists(lock_key(GUILD, CHANNEL)) == 0
@@ -75,7 +77,36 @@ async def test_a_release_never_deletes_another_holders_lease(client: aioredis.Re
     locks = ChannelLocks(client)
     async with locks.hold(GUILD, CHANNEL):
         await client.set(lock_key(GUILD, CHANNEL), "the next holder")
+    await locks.settled()
     assert await client.get(lock_key(GUILD, CHANNEL)) == "the next holder"
+
+
+async def test_a_waiting_task_of_the_same_process_gets_the_lease_handed_over(
+    client: aioredis.Redis,
+) -> None:
+    locks = ChannelLocks(client)
+    seen: list[str | None] = []
+
+    async def look() -> None:
+        async with locks.hold(GUILD, CHANNEL):
+            value = await client.get(lock_key(GUILD, CHANNEL))
+            seen.append(None if value is None else str(value))
+            await asyncio.sleep(0.01)
+
+    await asyncio.gather(look(), look(), look())
+    await locks.settled()
+
+    assert len(seen) == 3 and seen[0] is not None
+    assert seen == [seen[0]] * 3, "the lease was taken anew instead of handed over"
+    assert await client.exists(lock_key(GUILD, CHANNEL)) == 0
+
+
+async def test_closing_gives_the_leases_back(client: aioredis.Redis) -> None:
+    locks = ChannelLocks(client)
+    async with locks.hold(GUILD, CHANNEL):
+        pass
+    await locks.close()
+    assert await client.exists(lock_key(GUILD, CHANNEL)) == 0
 
 
 async def test_a_job_with_a_purpose_of_its_own_runs_beside_the_game(
