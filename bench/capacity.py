@@ -47,6 +47,7 @@ from bench.common import (
     write_json,
 )
 from bench.interactions import LATE, Clicker, batched, play_geschenkt, play_null
+from bot.config import default_render_processes
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotProcess, RedisServer, bot_env
 from tests.harness.models import FakeUser
@@ -79,7 +80,7 @@ WAYS = [
     Way(
         "1 process",
         "bot",
-        [{"SHARD_COUNT": "2", "RENDER_PROCESSES": "2"}],
+        [{"SHARD_COUNT": "2", "RENDER_PROCESSES": str(default_render_processes())}],
         2,
         play_geschenkt,
         redraws=True,
@@ -335,7 +336,8 @@ def report(results: dict[str, Any]) -> list[str]:
         "message instead of the move); a way stops at its first failing rate.",
         "offered: arrivals in the Poisson stream; clicks: those sent (no table: every "
         "table was waiting for an answer). Finished games are started again unmeasured.",
-        "render workers: 2 for one process, 1 each for two (the machine's cores either way); "
+        f"render workers: {default_render_processes()} for one process (the default here), "
+        "1 each for two; "
         f"cores for all: {len(allowed_cpus())}; load average before: "
         f"{', '.join(f'{x:.2f}' for x in results['load_before'])}",
     ]

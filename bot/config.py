@@ -21,12 +21,15 @@ MAX_RENDER_PROCESSES_BY_DEFAULT = 8
 
 def default_render_processes() -> int:
     """One render worker per CPU core this process may run on (its affinity, which a
-    container's cpuset limits), at most `MAX_RENDER_PROCESSES_BY_DEFAULT`."""
+    container's cpuset limits) but one, which the bot's own event loop needs: drawing
+    on every core starved it of CPU (bench.interactions, 200 games on 2 cores: 535 of
+    1,600 clicks refused as busy with 2 workers, 15 with 1). At least 1, at most
+    `MAX_RENDER_PROCESSES_BY_DEFAULT`."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         cores = os.cpu_count() or 1
-    return max(1, min(MAX_RENDER_PROCESSES_BY_DEFAULT, cores))
+    return max(1, min(MAX_RENDER_PROCESSES_BY_DEFAULT, cores - 1))
 
 
 class Settings(BaseSettings):
@@ -60,7 +63,7 @@ class Settings(BaseSettings):
     """A lobby nobody starts closes (with a message) after this long."""
     render_processes: int = Field(default_factory=default_render_processes, ge=0, le=16)
     """Worker processes drawing table images; 0 draws in a thread of the bot process.
-    Unset: one per CPU core this process may use, at most 8."""
+    Unset: one per CPU core this process may use but one, at least 1 and at most 8."""
     shard_count: int | None = Field(default=None, ge=1, le=65536)
     """How many shards the whole bot runs on; unset: Discord's recommended count, all of
     them in this process."""
