@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from contextlib import AbstractAsyncContextManager
 from typing import Any
@@ -167,6 +168,8 @@ class TableBot(commands.AutoShardedBot):
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper  # it may hold a channel's lock: let it give it back
         await self.followups.close()
         await self.panels.close()
         await self._channel_locks.close()

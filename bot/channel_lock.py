@@ -96,6 +96,8 @@ class ChannelLocks:
         self._channels: dict[str, _Channel] = {}
         self._releases: set[asyncio.Task[None]] = set()
         self._cleanups: set[asyncio.Task[None]] = set()
+        self._closed = False
+        """Closed: leases still held run out by themselves (no new background tasks)."""
 
     @contextlib.asynccontextmanager
     async def hold(
@@ -146,7 +148,7 @@ class ChannelLocks:
 
     def _release_soon(self, key: str, channel: _Channel) -> None:
         token, channel.token = channel.token, None
-        if token is None:
+        if token is None or self._closed:
             return
         task = asyncio.create_task(self._release_and_forget(key, channel, token))
         channel.releasing = task
@@ -186,6 +188,8 @@ class ChannelLocks:
         be carried out by Redis afterwards, leaving a lease nobody holds that would block
         the channel until it runs out. Keep trying to release it, only ever if it is
         ours, for as long as it could live."""
+        if self._closed:
+            return
         task = asyncio.create_task(self._release_within_lease(key, token))
         self._cleanups.add(task)
         task.add_done_callback(self._cleanups.discard)
@@ -208,6 +212,7 @@ class ChannelLocks:
         """Give the leases back (so a process taking over needn't wait for them to run
         out), for a second at most, and stop the clean-ups (a lease left behind runs
         out by itself)."""
+        self._closed = True
         if self._releases:
             await asyncio.wait(list(self._releases), timeout=CLOSE_SECONDS)
         stopping = [*self._releases, *self._cleanups]

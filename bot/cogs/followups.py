@@ -60,16 +60,25 @@ class FollowUps:
         self._pending: dict[int, set[asyncio.Task[None]]] = {}
         self._errands: set[asyncio.Task[None]] = set()
         """Short jobs after a move (pings, summaries) that a later move must not cancel."""
+        self._closed = False
 
     def run(self, job: Coroutine[Any, Any, None]) -> None:
         """Run ``job`` in the background until it ends or the bot closes."""
+        if self._closed:  # the bot is closing: the next start plans again
+            job.close()
+            return
         task = asyncio.create_task(job)
         self._errands.add(task)
         task.add_done_callback(self._errands.discard)
 
     def keep(self, channel_id: int, wait: Coroutine[Any, Any, None]) -> None:
         """Run ``wait`` as a task of the channel (cancelled when its game moves)."""
-        task = asyncio.create_task(wait)
+        if self._closed:
+            wait.close()
+            return
+        self._track(channel_id, asyncio.create_task(wait))
+
+    def _track(self, channel_id: int, task: asyncio.Task[None]) -> None:
         pending = self._pending.setdefault(channel_id, set())
         pending.add(task)
         task.add_done_callback(pending.discard)
@@ -80,7 +89,9 @@ class FollowUps:
         is making the move, finishes)."""
         current = asyncio.current_task()
         for task in self._pending.pop(channel_id, set()):
-            if task is not current:
+            if task is current:  # still tracked, so closing the bot waits for it
+                self._track(channel_id, task)
+            else:
                 task.cancel()
 
     def pending(self, channel_id: int) -> int:
@@ -90,6 +101,7 @@ class FollowUps:
     async def close(self) -> None:
         """Cancel every follow-up and wait until they have stopped. Nothing is lost: the
         deadlines are in Redis, and the next start plans them again."""
+        self._closed = True
         tasks = [task for pending in self._pending.values() for task in pending]
         tasks += self._errands
         self._pending.clear()
