@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
-from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.redis_urls import check_redis_url
@@ -85,29 +84,19 @@ class Settings(BaseSettings):
     """A Redis key holding seconds to add to the bot's clock (tests move time forward
     this way instead of waiting); empty: the system clock as it is."""
 
-    @field_validator(
-        "redis_url",
-        "discord_gateway_url",
-        "metrics_port",
-        "shard_count",
-        "shard_ids",
-        mode="before",
-    )
+    @model_validator(mode="before")
     @classmethod
-    def _empty_is_unset(cls, value: object) -> object:
-        return None if value == "" else value
+    def _empty_is_unset(cls, values: object) -> object:
+        """An empty value (``SHARD_IDS=`` in `.env`, an empty variable) means "not set"
+        for every setting, so the copied `.env.example` starts as the defaults do."""
+        if isinstance(values, dict):
+            return {key: value for key, value in values.items() if value != ""}
+        return values
 
     @field_validator("redis_url")
     @classmethod
     def _usable_redis_url(cls, value: str | None) -> str | None:
         return None if value is None else check_redis_url(value)
-
-    @field_validator("render_processes", mode="before")
-    @classmethod
-    def _empty_is_default(cls, value: object) -> object:
-        if value == "":
-            raise PydanticUseDefault()
-        return value
 
     @field_validator("discord_guild_ids", "shard_ids", mode="before")
     @classmethod
