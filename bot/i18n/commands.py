@@ -1,10 +1,14 @@
-"""Slash command names and descriptions in German, through discord.py's translator.
+"""Slash command names and descriptions in every language of the catalogues, through
+discord.py's translator.
 
-The commands are declared in English (Discord's canonical names); when the bot
-syncs them, discord.py asks this translator for each locale, and Discord shows
-German users the German names and descriptions. Descriptions come from the
-German catalogue; names, option names and choice names from the catalogue's names (Discord
-wants names lowercase without spaces).
+The commands are declared in English (Discord's canonical names); when the bot syncs
+them, discord.py asks this translator for each of Discord's locales, and Discord shows
+a client the names and descriptions of its language's catalogue (`lang_of`: ``de`` for
+``de``, ``tr`` for ``tr``, ``es`` for both ``es-ES`` and ``es-419``). Descriptions and
+choice names are messages of the catalogue; command, option and choice *names* are
+messages of the context ``command name`` (`bot.i18n.command_names`), since Discord wants
+them lowercase without spaces. A choice made with ``locale_str(name, language=code)`` is
+a language, named in the client's language (`language_name`).
 """
 
 from __future__ import annotations
@@ -12,8 +16,7 @@ from __future__ import annotations
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation, TranslationContextTypes
 
-from bot.i18n import lang_of, tr
-from bot.i18n.german import catalogue
+from bot.i18n import DEFAULT_LANG, Lang, command_name, lang_of, language_name, tr
 
 NAME_LOCATIONS = frozenset(
     {
@@ -24,8 +27,13 @@ NAME_LOCATIONS = frozenset(
 )
 
 
+def discord_locales(lang: Lang) -> list[Locale]:
+    """Discord's locales whose clients read ``lang``."""
+    return [locale for locale in Locale if lang_of(locale) == lang]
+
+
 class CommandTranslator(app_commands.Translator):
-    """German for German clients; every other locale sees the English commands."""
+    """Each client's language where a catalogue has it; English commands elsewhere."""
 
     async def translate(
         self,
@@ -33,19 +41,22 @@ class CommandTranslator(app_commands.Translator):
         locale: Locale,
         context: TranslationContextTypes,
     ) -> str | None:
-        if lang_of(locale) != "de":
+        lang = lang_of(locale)
+        if lang == DEFAULT_LANG:
             return None
         if context.location in NAME_LOCATIONS:
-            return catalogue().names.get(string.message)
-        return german_text(string)
+            return command_name(lang, string.message)
+        return translated_text(lang, string)
 
 
-def german_text(string: app_commands.locale_str) -> str | None:
-    """The German of a description or choice name. A description built from a
-    template (``locale_str(text, template=..., params=...)``) is translated from
-    its template, with its parameters translated where the catalogue knows them."""
+def translated_text(lang: Lang, string: app_commands.locale_str) -> str | None:
+    """A description or choice name in ``lang``; None where it reads as in English. A
+    description built from a template (``locale_str(text, template=..., params=...)``)
+    is translated from its template, with its parameters translated where the catalogue
+    knows them."""
+    if "language" in string.extras:
+        return language_name(lang, str(string.extras["language"]))
     template = string.extras.get("template", string.message)
-    if template not in catalogue().texts:
-        return None
-    params = {key: tr("de", str(value)) for key, value in string.extras.get("params", {}).items()}
-    return tr("de", template, **params)
+    params = {key: tr(lang, str(value)) for key, value in string.extras.get("params", {}).items()}
+    text = tr(lang, template, **params)
+    return None if text == tr(DEFAULT_LANG, template, **params) else text
