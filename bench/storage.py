@@ -39,7 +39,9 @@ import redis
 from bench import common, scenes
 from bot.engines.base import Engine
 from bot.engines.geschenkt import GeschenktState
-from bot.store import GameStore, client_for_url, table_key
+from bot.storage.clients import client_for_url
+from bot.storage.keys import table_key
+from bot.storage.tables import GameStore
 from bot.table import Table
 
 MAX_BYTES_PER_GAME = 4_000

@@ -24,9 +24,10 @@ from bot.bot import TableBot
 from bot.cogs.errors import answer_unexpected_error, finish_interactions
 from bot.config import Settings
 from bot.health import serving_health
-from bot.key_layout import migrate_keys
 from bot.logs import describe_error, setup_logging
-from bot.store import StoreUnavailable, open_store
+from bot.storage.clients import open_store
+from bot.storage.errors import StoreUnavailable
+from bot.storage.layout import migrate_keys
 
 log = logging.getLogger("bot")
 

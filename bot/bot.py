@@ -14,8 +14,6 @@ from discord import app_commands
 from discord.ext import commands
 from redis.exceptions import RedisError
 
-from bot.channel_lock import ChannelLocks
-from bot.clock import Clock, OffsetClock, SystemClock
 from bot.cogs.components import Click, GameButton, GameSelect, Pick
 from bot.cogs.errors import answering_errors
 from bot.cogs.followups import FollowUps
@@ -27,13 +25,17 @@ from bot.cogs.stats import stats_commands
 from bot.config import Settings
 from bot.engines.base import GameError, player_range
 from bot.games import GAMES, check_registry
-from bot.guild_settings import GuildSettingsStore
 from bot.i18n import N_, lang_of, tr
 from bot.i18n.commands import CommandTranslator
-from bot.ratelimit import RateLimiter
 from bot.render.workers import RenderWorkers
-from bot.stats import StatsStore
-from bot.store import GameStore, StoreError
+from bot.storage.clock import Clock, OffsetClock, SystemClock
+from bot.storage.errors import StoreError
+from bot.storage.locks import ChannelLocks
+from bot.storage.panels import PanelRecords
+from bot.storage.ratelimit import RateLimiter
+from bot.storage.settings import GuildSettingsStore
+from bot.storage.stats import StatsStore
+from bot.storage.tables import GameStore
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +69,7 @@ class TableBot(commands.AutoShardedBot):
         self.rate_limiter = RateLimiter(
             store.client, limit=settings.clicks_per_ten_seconds, window_seconds=10.0
         )
-        self.panels = PanelKeeper(self)
+        self.panels = PanelKeeper(self, PanelRecords(store.client))
         """Open private panels, edited as their players' views change."""
         self.followups = FollowUps()
         """Every computer move, timed default, turn clock and lobby expiry waiting."""

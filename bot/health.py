@@ -15,7 +15,8 @@ from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from bot import metrics
-from bot.store import GameStore, StoreError
+from bot.storage.errors import StoreError
+from bot.storage.tables import GameStore
 
 log = logging.getLogger(__name__)
 

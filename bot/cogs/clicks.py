@@ -26,7 +26,7 @@ from bot.cogs.interactions import (
 from bot.cogs.verbs import LOBBY_VERBS, PANEL_VERBS, STALE_POLICY, Verb, as_verb
 from bot.engines.base import GameError, IllegalAction
 from bot.i18n import tr
-from bot.store import Stored
+from bot.storage.tables import Stored
 
 if TYPE_CHECKING:
     pass

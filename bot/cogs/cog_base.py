@@ -24,7 +24,7 @@ from bot.cogs.panels import editable_until
 from bot.cogs.table_flow import TableFlow
 from bot.engines.base import GameError, PlayerId
 from bot.games import GameSpec
-from bot.store import Stored
+from bot.storage.tables import Stored
 from bot.table import Table
 from bot.texts import Picks
 

@@ -21,7 +21,7 @@ from discord import app_commands
 from bot import metrics
 from bot.engines.base import GameError
 from bot.i18n import N_, lang_of, tr
-from bot.store import StoreError
+from bot.storage.errors import StoreError
 
 log = logging.getLogger(__name__)
 

@@ -31,10 +31,11 @@ from bot.cogs.interactions import (
 from bot.cogs.options import sent_option_names
 from bot.engines.base import GameError
 from bot.games import GameSpec
-from bot.guild_settings import allows_channel, turn_time_for
 from bot.i18n import N_, tr
 from bot.render import embeds
-from bot.store import Stored, TableSetAside
+from bot.storage.errors import TableSetAside
+from bot.storage.settings import allows_channel, turn_time_for
+from bot.storage.tables import Stored
 from bot.table import Table
 
 if TYPE_CHECKING:

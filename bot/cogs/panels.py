@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 from pydantic import BaseModel
-from redis.exceptions import RedisError
 
 from bot.engines.base import PlayerId
 from bot.i18n import Lang
-from bot.store import StoreError
+from bot.storage.errors import StoreError
+from bot.storage.panels import OpenPanel, PanelRecords
 from bot.table import Table
 from bot.texts import Picks
 
@@ -47,25 +47,6 @@ EDIT_DELAY_SECONDS = 1.0
 quick players) costs one edit, and Discord's rate limits are never approached."""
 
 
-class OpenPanel(BaseModel):
-    """A panel the bot can still edit."""
-
-    application_id: int
-    token: str
-    message_id: int
-    lang: Lang
-    expires: float
-    """Unix time when the bot stops editing it (its token dies 30 s later)."""
-    view_hash: str = ""
-    """The hash of the view it shows, so an unchanged one isn't redrawn."""
-    picks: dict[str, tuple[str, ...]] = {}
-    """What the player has picked in its selects, kept when it is redrawn."""
-
-
-def panel_key(channel_id: int, player: PlayerId) -> str:
-    return f"panel:{{{channel_id}}}:{player}"
-
-
 def view_hash(view: BaseModel) -> str:
     return hashlib.blake2b(view.model_dump_json().encode(), digest_size=12).hexdigest()
 
@@ -78,8 +59,9 @@ def editable_until(now: float) -> float:
 class PanelKeeper:
     """Remembers open panels in Redis and edits them when their player's view changes."""
 
-    def __init__(self, bot: TableBot) -> None:
+    def __init__(self, bot: TableBot, records: PanelRecords) -> None:
         self.bot = bot
+        self.records = records
         self._editing: dict[tuple[int, PlayerId], bool] = {}
         """Panels with an edit on its way; True: another move came meanwhile."""
         self._tasks: set[asyncio.Task[None]] = set()
@@ -120,10 +102,11 @@ class PanelKeeper:
             view_hash=view_hash(view),
             picks=dict(picks),
         )
-        key = panel_key(interaction.channel_id, player)
         try:
-            await self.bot.store.client.set(key, panel.model_dump_json(), px=int(ttl * 1000))
-        except RedisError as error:
+            await self.records.put(
+                interaction.guild_id or 0, interaction.channel_id, player, panel, int(ttl * 1000)
+            )
+        except StoreError as error:
             log.info("Panel of %s not remembered: %s", player, type(error).__name__)
 
     def refresh(self, table: Table, *, except_player: PlayerId | None = None) -> None:
@@ -157,18 +140,18 @@ class PanelKeeper:
                     await self._edit_once(table, player)
                 if not self._editing.get(place):
                     return
-        except (StoreError, RedisError) as error:
+        except StoreError as error:
             log.info("Panel of %s not refreshed: %s", player, type(error).__name__)
         finally:
             self._editing.pop(place, None)
 
     async def _edit_once(self, table: Table, player: PlayerId) -> None:
-        raw = await self.bot.store.client.get(panel_key(table.channel_id, player))
-        if raw is None:
+        place = (table.guild_id, table.channel_id, player)
+        panel = await self.records.get(*place)
+        if panel is None:
             return
-        panel = OpenPanel.model_validate_json(raw)
         if panel.expires <= await self.bot.clock.now():
-            await self.bot.store.client.delete(panel_key(table.channel_id, player))
+            await self.records.forget(*place)
             return
         stored = await self.bot.store.load(table.guild_id, table.channel_id)
         cog = self._cog_for(stored.table if stored else None, table)
@@ -192,16 +175,14 @@ class PanelKeeper:
             )
         except discord.HTTPException as error:  # the token died early, or the panel is gone
             log.info("Panel of %s not edited: %s %s", player, error.status, error.code)
-            await self.bot.store.client.delete(panel_key(table.channel_id, player))
+            await self.records.forget(*place)
             return
         except aiohttp.ClientError as error:  # Discord unreachable: the next move tries again
             log.info("Panel of %s not edited: %s", player, type(error).__name__)
             return
         ttl_ms = int((panel.expires - await self.bot.clock.now()) * 1000)
         if ttl_ms > 0:
-            updated = panel.model_copy(update={"view_hash": seen})
-            key = panel_key(table.channel_id, player)
-            await self.bot.store.client.set(key, updated.model_dump_json(), px=ttl_ms)
+            await self.records.put(*place, panel.model_copy(update={"view_hash": seen}), ttl_ms)
 
     def _cog_for(self, stored: Table | None, table: Table) -> GameCog | None:
         if stored is None or stored.gid != table.gid:

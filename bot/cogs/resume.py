@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from redis.exceptions import RedisError
 
 from bot.engines.base import GameError
-from bot.store import StoreError
+from bot.storage.errors import StoreError
 
 if TYPE_CHECKING:
     from bot.bot import TableBot

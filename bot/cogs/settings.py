@@ -17,8 +17,8 @@ from bot.cogs.errors import answering_errors
 from bot.cogs.options import check_options
 from bot.engines.base import GameError
 from bot.games import GAMES
-from bot.guild_settings import MAX_TURN_TIME, GuildSettings, Language
 from bot.i18n import N_, Lang, lang_of, tr
+from bot.storage.settings import MAX_TURN_TIME, GuildSettings, Language
 
 if TYPE_CHECKING:
     from bot.bot import TableBot

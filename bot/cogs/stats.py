@@ -11,7 +11,7 @@ from bot.cogs.errors import answering_errors
 from bot.cogs.interactions import public_lang
 from bot.engines.base import GameError
 from bot.i18n import N_, Lang, lang_of, tr
-from bot.stats import GameStats, PlayerStats
+from bot.storage.stats import GameStats, PlayerStats
 
 if TYPE_CHECKING:
     from bot.bot import TableBot

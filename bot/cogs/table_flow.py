@@ -26,7 +26,8 @@ from bot.engines.base import GameError, PlayerId, SeededRng
 from bot.games import GameSpec
 from bot.i18n import N_, tr
 from bot.render import embeds
-from bot.store import Stored, StoreError
+from bot.storage.errors import StoreError
+from bot.storage.tables import Stored
 from bot.table import Ping, Table
 from bot.texts import TableText
 

@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.cogs.action_keys import UNREADABLE
-from bot.store import GameStore, client_for_url
+from bot.storage.clients import client_for_url
+from bot.storage.tables import GameStore
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 import pytest
 
-from bot.store import client_for_url
+from bot.storage.clients import client_for_url
 from tests.harness.driver import Driver
 from tests.harness.models import FakeMessage, FakeUser
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.store import GameStore, client_for_url
+from bot.storage.clients import client_for_url
+from bot.storage.tables import GameStore
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeInteraction, FakeUser

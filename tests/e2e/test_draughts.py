@@ -16,7 +16,8 @@ import pytest
 from bot.ai.random_player import CONCESSIONS
 from bot.engines.draughts import ENGINE, DraughtsState, Position
 from bot.render.draughts import move_number
-from bot.store import GameStore, Stored, client_for_url
+from bot.storage.clients import client_for_url
+from bot.storage.tables import GameStore, Stored
 from tests.e2e.tables import drawn_after
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory

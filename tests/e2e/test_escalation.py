@@ -21,7 +21,8 @@ from bot.engines.escalation import (
     card_value,
     is_pass_through,
 )
-from bot.store import GameStore, Stored, client_for_url
+from bot.storage.clients import client_for_url
+from bot.storage.tables import GameStore, Stored
 from tests.e2e.tables import drawn_after, drawn_at, start_german_table
 from tests.harness.driver import Driver, Response
 from tests.harness.fixtures import BotFactory

@@ -17,7 +17,9 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.engines.geschenkt import ENGINE, GeschenktState, score, starting_chips
-from bot.store import GameStore, Stored, client_for_url, table_key
+from bot.storage.clients import client_for_url
+from bot.storage.keys import table_key
+from bot.storage.tables import GameStore, Stored
 from tests.e2e.tables import drawn_after, drawn_at, start_german_table
 from tests.harness.driver import Driver, Response
 from tests.harness.fake_discord import FakeDiscord

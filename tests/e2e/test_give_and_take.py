@@ -16,7 +16,8 @@ from bot.engines.give_and_take import (
     GiveAndTakeState,
     default_action,
 )
-from bot.store import GameStore, Stored, client_for_url
+from bot.storage.clients import client_for_url
+from bot.storage.tables import GameStore, Stored
 from tests.e2e.tables import start_german_table
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory

@@ -7,7 +7,8 @@ import itertools
 import re
 from collections.abc import Awaitable, Callable
 
-from bot.store import GameStore, client_for_url
+from bot.storage.clients import client_for_url
+from bot.storage.tables import GameStore
 from tests.e2e.tables import CLOCK_KEY
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory

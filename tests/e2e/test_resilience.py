@@ -13,7 +13,8 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.engines import draughts
-from bot.store import GameStore, client_for_url
+from bot.storage.clients import client_for_url
+from bot.storage.tables import GameStore
 from bot.table import SCHEMA_VERSION
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory, RedisServer

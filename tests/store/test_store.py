@@ -8,17 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import (
-    FINISHED_TTL_SECONDS,
-    GameStore,
-    StaleRevision,
-    StoreUnavailable,
-    TableSetAside,
-    client_for_url,
-    open_store,
-    quarantine_key,
-    table_key,
-)
+from bot.storage.clients import client_for_url, open_store
+from bot.storage.errors import StaleRevision, StoreUnavailable, TableSetAside
+from bot.storage.keys import index_key, quarantine_key, table_key
+from bot.storage.tables import FINISHED_TTL_SECONDS, GameStore
 from bot.table import Seat, Table
 
 
@@ -157,3 +150,49 @@ async def test_live_tables_are_counted_per_server_without_finished_ones(
     await store.save(over, 0)
     await store.save(a_table(channel_id=45).model_copy(update={"guild_id": 78}), 0)
     assert await store.live_tables_in(77) == 3
+
+
+async def test_the_index_follows_saves_deletes_and_set_asides(store: GameStore) -> None:
+    lobby = a_table(channel_id=51).model_copy(update={"guild_id": 90})
+    running = a_table(channel_id=52).model_copy(update={"guild_id": 90, "phase": "playing"})
+    lobby_rev = await store.save(lobby, 0)
+    await store.save(running, 0)
+    await store.save(a_table(channel_id=53).model_copy(update={"guild_id": 91}), 0)
+
+    assert [(e.channel_id, e.phase) for e in await store.tables_in(90)] == [
+        (51, "lobby"),
+        (52, "playing"),
+    ]
+    assert {(90, 51), (90, 52), (91, 53)} <= {place async for place in store.places()}
+    counts = await store.count_tables(lambda guild: guild == 90)
+    assert counts == {(lobby.game, "lobby"): 1, (lobby.game, "playing"): 1}
+
+    await store.delete(lobby, lobby_rev)
+    await store.set_aside(90, 52, "a test")
+    assert await store.tables_in(90) == []
+    assert await store.live_tables_in(91) == 1
+
+
+async def test_an_entry_of_an_expired_table_is_skipped_and_dropped(store: GameStore) -> None:
+    table = a_table(channel_id=61).model_copy(update={"guild_id": 92})
+    await store.save(table, 0)
+    await store.client.hset(index_key(92), "62", f"{table.game} playing 1")  # long expired
+
+    assert [entry.channel_id for entry in await store.tables_in(92)] == [61]
+    assert await store.client.hkeys(index_key(92)) == ["61"]
+
+
+async def test_counting_tables_scans_no_keys(store: GameStore) -> None:
+    """The cap check and the metrics read the index: no SCAN, however many tables."""
+    for channel in range(70, 80):
+        await store.save(a_table(channel_id=channel).model_copy(update={"guild_id": 93}), 0)
+    before = await scan_calls(store)
+    assert await store.live_tables_in(93) == 10
+    await store.count_tables()
+    assert [place async for place in store.places()]
+    assert await scan_calls(store) == before
+
+
+async def scan_calls(store: GameStore) -> int:
+    stats = await store.client.info("commandstats")
+    return int(stats.get("cmdstat_scan", {}).get("calls", 0))

@@ -41,7 +41,8 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from pydantic import BaseModel, ConfigDict
 
 from bot.engines.base import Outcome, PlayerId
-from bot.store import GameStore, StoreUnavailable
+from bot.storage.errors import StoreUnavailable, guarded
+from bot.storage.keys import elo_key, player_key, recorded_key, skill_key
 
 log = logging.getLogger(__name__)
 
@@ -144,23 +145,6 @@ class LeaderRow(BaseModel):
     wins: int
 
 
-def player_key(guild_id: int, player_id: PlayerId) -> str:
-    return f"stats:{{{guild_id}}}:player:{player_id}"
-
-
-def skill_key(guild_id: int, game: str) -> str:
-    return f"stats:{{{guild_id}}}:skill:{game}"
-
-
-def elo_key(guild_id: int, game: str) -> str:
-    """The Elo-era leaderboard, emptied player by player as they play again."""
-    return f"stats:{{{guild_id}}}:rating:{game}"
-
-
-def recorded_key(guild_id: int, gid: str) -> str:
-    return f"stats:{{{guild_id}}}:recorded:{gid}"
-
-
 def _prefix(game: str) -> str:
     return f"g:{game}:"
 
@@ -242,7 +226,7 @@ class StatsStore:
                 args += [p, expected_mu or "", expected_sigma or ""]
                 args += [repr(new[p].mu), repr(new[p].sigma), repr(new[p].conservative)]
                 args += [place, int(place == 1), names.get(p, "")]
-            result = int(await GameStore._call(self._record_script(keys=keys, args=args)))
+            result = int(await guarded(self._record_script(keys=keys, args=args)))
             if result >= 0:
                 return result == 1
             log.debug("Skills moved while recording %s; retrying", gid)
@@ -258,14 +242,14 @@ class StatsStore:
             pipe.exists(marker)
             for key in keys:
                 pipe.hmget(key, prefix + "mu", prefix + "sigma")
-            marked, *stored = await GameStore._call(pipe.execute())
+            marked, *stored = await guarded(pipe.execute())
         current = {p: (mu, sigma) for p, (mu, sigma) in zip(people, stored, strict=True)}
         return bool(marked), current
 
     async def player(self, guild_id: int, player_id: PlayerId) -> PlayerStats:
         fields = cast(
             dict[str, str],
-            await GameStore._call(self.client.hgetall(player_key(guild_id, player_id))),
+            await guarded(self.client.hgetall(player_key(guild_id, player_id))),
         )
         per_game: dict[str, dict[str, str]] = {}
         for field, value in fields.items():
@@ -297,7 +281,7 @@ class StatsStore:
             return []
         top = cast(
             list[tuple[str, float]],
-            await GameStore._call(
+            await guarded(
                 self.client.zrevrange(skill_key(guild_id, game), 0, limit - 1, withscores=True)
             ),
         )
@@ -309,7 +293,7 @@ class StatsStore:
                 pipe.hmget(
                     player_key(guild_id, player_id), "name", prefix + "played", prefix + "wins"
                 )
-            details: list[list[str | None]] = await GameStore._call(pipe.execute())
+            details: list[list[str | None]] = await guarded(pipe.execute())
         return [
             LeaderRow(
                 player_id=player_id,

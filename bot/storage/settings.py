@@ -23,7 +23,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.engines.base import GameError
 from bot.metrics import REDIS_ERRORS
-from bot.store import StoreUnavailable
+from bot.storage.errors import StoreUnavailable
+from bot.storage.keys import settings_key
 
 log = logging.getLogger(__name__)
 
@@ -101,10 +102,6 @@ if current ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2])
 return 1
 """
-
-
-def settings_key(guild_id: int) -> str:
-    return f"settings:{{{guild_id}}}"
 
 
 def allows_channel(settings: GuildSettings, channel_id: int) -> bool:

@@ -15,6 +15,7 @@ from redis.exceptions import RedisError
 
 from bot.engines.base import GameError
 from bot.i18n import N_
+from bot.storage.keys import limit_key
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +33,6 @@ return count
 class SlowDown(GameError):
     def __init__(self) -> None:
         super().__init__(N_("You're clicking very fast; slow down for a few seconds."))
-
-
-def limit_key(user_id: int) -> str:
-    return f"ratelimit:{{{user_id}}}"
 
 
 class RateLimiter:

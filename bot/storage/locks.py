@@ -31,7 +31,8 @@ import redis.asyncio as aioredis
 
 from bot.engines.base import GameError
 from bot.i18n import N_
-from bot.store import GameStore, StoreError
+from bot.storage.errors import StoreError, guarded
+from bot.storage.keys import lock_key
 
 LEASE_SECONDS = 10.0
 """How long a lease lasts unless released: longer than any one interaction or follow-up
@@ -56,12 +57,6 @@ class ChannelBusy(GameError):
 
     def __init__(self) -> None:
         super().__init__(N_("This table is busy right now; please try again in a moment."))
-
-
-def lock_key(guild_id: int, channel_id: int, purpose: str = "") -> str:
-    """The lease's key, tagged by guild like the channel's table (one Redis Cluster slot)."""
-    suffix = f":{purpose}" if purpose else ""
-    return f"lock:{{{guild_id}}}:{channel_id}{suffix}"
 
 
 @dataclass
@@ -169,7 +164,7 @@ class ChannelLocks:
     async def _take_lease(self, key: str, token: str) -> None:
         retry = FIRST_RETRY_SECONDS
         lease_ms = int(LEASE_SECONDS * 1000)
-        while not await GameStore._call(self._client.set(key, token, nx=True, px=lease_ms)):
+        while not await guarded(self._client.set(key, token, nx=True, px=lease_ms)):
             await asyncio.sleep(retry)
             retry = min(LONGEST_RETRY_SECONDS, retry * 2)
 
@@ -181,7 +176,7 @@ class ChannelLocks:
             self._clean_up_later(key, token)
 
     async def _release_if_own(self, key: str, token: str) -> bool:
-        return bool(await GameStore._call(self._release_script(keys=[key], args=[token])))
+        return bool(await guarded(self._release_script(keys=[key], args=[token])))
 
     def _clean_up_later(self, key: str, token: str) -> None:
         """A lease request that was cut short (the wait ran out, Redis stalled) may still

@@ -1,0 +1,67 @@
+"""The faults of the bot's Redis storage, and the one guard every Redis call goes through.
+
+A fault of storage is not a player's mistake (those are `GameError`s or `Refusal`s).
+It still carries an English template (`N_`) to tell the user, so the answer is in
+their language; the interaction handler logs it as a warning, not as a bug."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable
+from typing import TypeVar
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from bot.i18n import N_
+from bot.metrics import REDIS_ERRORS
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class StoreError(Exception):
+    """A fault of the game store, with an English template to tell the user."""
+
+    def __init__(self, template: str) -> None:
+        super().__init__(template)
+        self.template = template
+
+
+class StoreUnavailable(StoreError):
+    def __init__(self) -> None:
+        super().__init__(
+            N_("The game store can't be reached right now. Please try again in a moment.")
+        )
+
+
+class TableSetAside(StoreError):
+    """The channel's stored table couldn't be read (an old schema after an upgrade, a
+    hand-edited key): it was moved aside, and the channel is free again."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            N_(
+                "The game stored in this channel couldn't be read after an update, so it "
+                "was set aside. Start a new one whenever you like."
+            )
+        )
+
+
+class StaleRevision(StoreError):
+    """A compare-and-set lost: someone else saved this table first."""
+
+    def __init__(self) -> None:
+        super().__init__(N_("Someone acted first; that click was already handled."))
+
+
+async def guarded(awaitable: Awaitable[T]) -> T:
+    """Await a Redis call; a connection fault or time-out becomes `StoreUnavailable`
+    (counted in the metrics and logged as a warning)."""
+    try:
+        return await awaitable
+    except (RedisConnectionError, RedisTimeoutError, OSError) as error:
+        REDIS_ERRORS.inc()
+        log.warning("Redis unavailable: %s", error)
+        raise StoreUnavailable() from error

@@ -1,0 +1,63 @@
+"""The private panels a player has open, remembered with the interaction token that can
+still edit them (`bot.cogs.panels` keeps them current).
+
+One record per player and table, under `panel_key`, expiring when the bot stops
+editing the panel. Tokens are never logged."""
+
+from __future__ import annotations
+
+import redis.asyncio as aioredis
+from pydantic import BaseModel, ValidationError
+
+from bot.engines.base import PlayerId
+from bot.i18n import Lang
+from bot.storage.errors import guarded
+from bot.storage.keys import panel_key
+
+
+class OpenPanel(BaseModel):
+    """A panel the bot can still edit."""
+
+    application_id: int
+    token: str
+    message_id: int
+    lang: Lang
+    expires: float
+    """Unix time when the bot stops editing it (its token dies 30 s later)."""
+    view_hash: str = ""
+    """The hash of the view it shows, so an unchanged one isn't redrawn."""
+    picks: dict[str, tuple[str, ...]] = {}
+    """What the player has picked in its selects, kept when it is redrawn."""
+
+
+class PanelRecords:
+    """Open panels by (server, channel, player)."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self._client = client
+
+    async def put(
+        self, guild_id: int, channel_id: int, player: PlayerId, panel: OpenPanel, ttl_ms: int
+    ) -> OpenPanel | None:
+        """Remember ``panel`` for ``ttl_ms``; the panel it replaces, if one was open."""
+        key = panel_key(guild_id, channel_id, player)
+        old = await guarded(self._client.set(key, panel.model_dump_json(), px=ttl_ms, get=True))
+        return _decode(old)
+
+    async def get(self, guild_id: int, channel_id: int, player: PlayerId) -> OpenPanel | None:
+        raw = await guarded(self._client.get(panel_key(guild_id, channel_id, player)))
+        return _decode(raw)
+
+    async def forget(self, guild_id: int, channel_id: int, player: PlayerId) -> None:
+        await guarded(self._client.delete(panel_key(guild_id, channel_id, player)))
+
+
+def _decode(raw: object) -> OpenPanel | None:
+    """A stored panel; None for none, or for a record of an older shape (it expires
+    within 15 minutes anyway)."""
+    if not isinstance(raw, str | bytes):
+        return None
+    try:
+        return OpenPanel.model_validate_json(raw)
+    except ValidationError:
+        return None

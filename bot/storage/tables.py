@@ -1,0 +1,253 @@
+"""The Redis game store: one table per channel, saved with compare-and-set, and each
+server's index of its tables.
+
+Each channel's table lives in a hash ``game:{guild_id}:channel_id`` (the braces are
+literal: a Redis Cluster hash tag) with the fields ``rev`` (a counter that only grows),
+``data`` (the `Table` JSON), ``gid``, ``message`` and ``ping``. A Lua script saves only
+if ``rev`` is still the one the caller loaded, so of two concurrent saves of the same
+revision exactly one wins.
+
+The same scripts keep the server's index ``tables:{guild_id}`` (channel -> "game phase
+expiry"), so the table cap, `/metrics`, resume and the sweep read a few small hashes
+instead of scanning the keyspace; `GUILDS_KEY` lists the servers that have an index.
+An entry past its expiry is a table Redis has expired: readers skip it and drop it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+
+import redis.asyncio as aioredis
+
+from bot.storage.errors import StaleRevision, TableSetAside, guarded
+from bot.storage.keys import GUILDS_KEY, index_key, quarantine_key, table_key
+from bot.table import Phase, Ping, Table, UnreadableTable, decode_table, encode_table
+
+log = logging.getLogger(__name__)
+
+LOBBY_TTL_SECONDS = 6 * 3600
+PLAYING_TTL_SECONDS = 14 * 24 * 3600
+FINISHED_TTL_SECONDS = 24 * 3600
+QUARANTINE_TTL_SECONDS = 30 * 24 * 3600
+
+
+@dataclass(frozen=True)
+class Stored:
+    table: Table
+    rev: int
+
+
+# KEYS: table, index. ARGV: expected rev, data, ttl, message, gid, channel, game, phase.
+_SAVE_IF_UNCHANGED = """
+local current = redis.call('HGET', KEYS[1], 'rev')
+if current == false then current = '0' end
+if current ~= ARGV[1] then return -1 end
+local new = tonumber(current) + 1
+local ttl = tonumber(ARGV[3])
+redis.call('HSET', KEYS[1], 'rev', new, 'data', ARGV[2], 'gid', ARGV[5])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'message', ARGV[4]) end
+redis.call('EXPIRE', KEYS[1], ttl)
+local expiry = tonumber(redis.call('TIME')[1]) + ttl
+redis.call('HSET', KEYS[2], ARGV[6], ARGV[7] .. ' ' .. ARGV[8] .. ' ' .. expiry)
+if redis.call('TTL', KEYS[2]) < ttl then redis.call('EXPIRE', KEYS[2], ttl) end
+return new
+"""
+
+_SET_MESSAGE_IF_SAME_GAME = """
+if redis.call('HGET', KEYS[1], 'gid') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'message', ARGV[2])
+return 1
+"""
+
+# KEYS: table, index. ARGV: expected rev, channel.
+_DELETE_IF_UNCHANGED = """
+if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('HDEL', KEYS[2], ARGV[2])
+return 1
+"""
+
+_SET_PING_IF_SAME_GAME = """
+if redis.call('HGET', KEYS[1], 'gid') ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then redis.call('HDEL', KEYS[1], 'ping') else
+redis.call('HSET', KEYS[1], 'ping', ARGV[2]) end
+return 1
+"""
+
+# KEYS: table, quarantine, index. ARGV: reason, quarantine ttl, channel.
+_SET_ASIDE = """
+redis.call('HDEL', KEYS[3], ARGV[3])
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local data = redis.call('HGET', KEYS[1], 'data')
+redis.call('HSET', KEYS[2], 'data', data or '', 'reason', ARGV[1])
+redis.call('EXPIRE', KEYS[2], tonumber(ARGV[2]))
+redis.call('DEL', KEYS[1])
+return 1
+"""
+
+
+# KEYS: index. ARGV: channel, the entry found expired. Drops it unless a save
+# replaced it meanwhile.
+_DROP_EXPIRED_ENTRY = """
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+return redis.call('HDEL', KEYS[1], ARGV[1])
+"""
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One table as the server's index lists it."""
+
+    channel_id: int
+    game: str
+    phase: str
+    expiry: int
+    """Unix time at which Redis expires the table unless it is saved again."""
+
+    @classmethod
+    def parse(cls, channel: str, value: str) -> IndexEntry:
+        game, phase, expiry = value.split(" ")
+        return cls(int(channel), game, phase, int(expiry))
+
+    @property
+    def value(self) -> str:
+        return f"{self.game} {self.phase} {self.expiry}"
+
+
+def ttl_for(phase: Phase) -> int:
+    return {
+        "lobby": LOBBY_TTL_SECONDS,
+        "playing": PLAYING_TTL_SECONDS,
+        "over": FINISHED_TTL_SECONDS,
+    }[phase]
+
+
+class GameStore:
+    """Loads and saves tables; every Redis failure becomes `StoreUnavailable`."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self.client = client
+        self._save_script = client.register_script(_SAVE_IF_UNCHANGED)
+        self._delete_script = client.register_script(_DELETE_IF_UNCHANGED)
+        self._set_message_script = client.register_script(_SET_MESSAGE_IF_SAME_GAME)
+        self._set_aside_script = client.register_script(_SET_ASIDE)
+        self._set_ping_script = client.register_script(_SET_PING_IF_SAME_GAME)
+        self._drop_entry_script = client.register_script(_DROP_EXPIRED_ENTRY)
+
+    async def load(self, guild_id: int, channel_id: int) -> Stored | None:
+        key = table_key(guild_id, channel_id)
+        rev, data, message, ping = await guarded(
+            self.client.hmget(key, "rev", "data", "message", "ping")
+        )
+        if rev is None or data is None:
+            return None
+        try:
+            table = decode_table(data)
+        except UnreadableTable as error:
+            await self.set_aside(guild_id, channel_id, str(error))
+            raise TableSetAside() from error
+        table.message_id = int(message) if message else None
+        table.ping = Ping.model_validate_json(ping) if ping else None
+        return Stored(table, int(rev))
+
+    async def set_aside(self, guild_id: int, channel_id: int, reason: str) -> None:
+        """Move the channel's unreadable table to a quarantine key (kept a while, with
+        the reason, for a developer to look at) and free the channel. Logged once: the
+        first caller moves it, later callers find nothing to move."""
+        key = table_key(guild_id, channel_id)
+        keys = [key, quarantine_key(guild_id, channel_id), index_key(guild_id)]
+        args: list[str | int] = [reason, QUARANTINE_TTL_SECONDS, channel_id]
+        moved = await guarded(self._set_aside_script(keys=keys, args=args))
+        if moved:
+            log.warning("Set aside the unreadable table of channel %s: %s", channel_id, reason)
+
+    async def save(self, table: Table, expected_rev: int) -> int:
+        """Save if the stored revision is still ``expected_rev`` (0: no table yet).
+
+        Returns the new revision; raises `StaleRevision` if someone saved first.
+        """
+        if expected_rev == 0:  # a new table: its server must be listed before it exists
+            await guarded(self.client.sadd(GUILDS_KEY, table.guild_id))
+        keys = [table_key(table.guild_id, table.channel_id), index_key(table.guild_id)]
+        message = "" if table.message_id is None else str(table.message_id)
+        args: list[str | int] = [
+            expected_rev,
+            encode_table(table),
+            ttl_for(table.phase),
+            message,
+            table.gid,
+            table.channel_id,
+            table.game,
+            table.phase,
+        ]
+        new_rev = int(await guarded(self._save_script(keys=keys, args=args)))
+        if new_rev < 0:
+            raise StaleRevision()
+        return new_rev
+
+    async def delete(self, table: Table, expected_rev: int) -> None:
+        keys = [table_key(table.guild_id, table.channel_id), index_key(table.guild_id)]
+        args: list[str | int] = [expected_rev, table.channel_id]
+        deleted = await guarded(self._delete_script(keys=keys, args=args))
+        if not deleted:
+            raise StaleRevision()
+
+    async def set_ping(self, table: Table, ping: Ping | None) -> bool:
+        """Record the table's live turn ping (None: there is none) beside its data, if the
+        channel still holds this game; no new revision."""
+        key = table_key(table.guild_id, table.channel_id)
+        value = "" if ping is None else ping.model_dump_json()
+        args: list[str | int] = [table.gid, value]
+        return bool(await guarded(self._set_ping_script(keys=[key], args=args)))
+
+    async def set_message(self, table: Table, message_id: int) -> bool:
+        """Record the table's public message without bumping the revision.
+
+        Returns False if the channel now holds another game.
+        """
+        key = table_key(table.guild_id, table.channel_id)
+        args: list[str | int] = [table.gid, message_id]
+        return bool(await guarded(self._set_message_script(keys=[key], args=args)))
+
+    async def places(self) -> AsyncIterator[tuple[int, int]]:
+        """(guild id, channel id) of every stored table, from the servers' indexes."""
+        for guild_id in await self.guilds():
+            for entry in await self.tables_in(guild_id):
+                yield guild_id, entry.channel_id
+
+    async def guilds(self) -> list[int]:
+        """Every server that has an index of tables."""
+        return sorted(int(guild) for guild in await guarded(self.client.smembers(GUILDS_KEY)))
+
+    async def tables_in(self, guild_id: int) -> list[IndexEntry]:
+        """The server's tables that Redis still holds, from its index (one small hash:
+        at most one entry per channel), dropping the entries of expired ones."""
+        raw = await guarded(self.client.hgetall(index_key(guild_id)))
+        entries = [IndexEntry.parse(str(channel), str(value)) for channel, value in raw.items()]
+        now = time.time()
+        for expired in (entry for entry in entries if entry.expiry <= now):
+            args: list[str | int] = [expired.channel_id, expired.value]
+            await guarded(self._drop_entry_script(keys=[index_key(guild_id)], args=args))
+        return [entry for entry in entries if entry.expiry > now]
+
+    async def ping(self) -> None:
+        await guarded(self.client.ping())
+
+    async def count_tables(
+        self, counts_guild: Callable[[int], bool] = lambda _: True
+    ) -> dict[tuple[str, str], int]:
+        """How many tables each (game, phase) has, for the metrics: those of the guilds
+        ``counts_guild`` picks (a process's own shards, so processes don't count one
+        table twice)."""
+        counts: Counter[tuple[str, str]] = Counter()
+        for guild_id in filter(counts_guild, await self.guilds()):
+            counts.update((entry.game, entry.phase) for entry in await self.tables_in(guild_id))
+        return dict(counts)
+
+    async def live_tables_in(self, guild_id: int) -> int:
+        """How many lobbies and running games the server has (finished ones not)."""
+        return sum(1 for entry in await self.tables_in(guild_id) if entry.phase != "over")
