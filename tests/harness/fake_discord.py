@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import mimetypes
 import re
@@ -17,7 +18,7 @@ import secrets
 import time
 import zlib
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Self, TypeVar
@@ -31,6 +32,7 @@ from tests.harness.limits import (
     FLAG_SUPPRESS_EMBEDS,
     FLAG_SUPPRESS_NOTIFICATIONS,
     MAX_ATTACHMENT_BYTES,
+    SELECT_TYPES,
     command_problems,
     message_problems,
 )
@@ -53,6 +55,8 @@ from tests.harness.models import (
     Snowflakes,
     Violation,
 )
+from tests.harness.spec import SESSION_COUNTS, SpecCounts
+from tests.harness.spec import load as load_spec
 
 Json = dict[str, Any]
 T = TypeVar("T")
@@ -90,6 +94,46 @@ def _json(data: Any, *, status: int = 200) -> web.Response:
     return web.Response(
         body=json.dumps(data).encode(), status=status, content_type="application/json"
     )
+
+
+def _component_tree(components: Sequence[Json]) -> Iterator[Json]:
+    for component in components:
+        yield component
+        yield from _component_tree(component.get("components") or [])
+        if component.get("accessory"):
+            yield from _component_tree([component["accessory"]])
+
+
+def _stored_components(components: Sequence[Json]) -> list[Json]:
+    """The components as Discord keeps and echoes them: each with its numeric ``id``
+    (one sent without gets the lowest free number, depth first) and selects with their
+    ``min_values``/``max_values``."""
+    stored: list[Json] = copy.deepcopy(list(components))
+    used = {c["id"] for c in _component_tree(stored) if isinstance(c.get("id"), int)}
+    next_id = 1
+    for component in _component_tree(stored):
+        if not isinstance(component.get("id"), int):
+            while next_id in used:
+                next_id += 1
+            component["id"] = next_id
+            used.add(next_id)
+        if component.get("type") in SELECT_TYPES:
+            component.setdefault("min_values", 1)
+            component.setdefault("max_values", 1)
+    return stored
+
+
+def _embed_payload(embed: Json) -> Json:
+    """An embed as Discord echoes it: ``type`` "rich" and every field's ``inline`` set."""
+    payload = {"type": "rich", **embed}
+    if "fields" in embed:
+        payload["fields"] = [{"inline": False, **field} for field in embed["fields"]]
+    return payload
+
+
+def _permissions(command: Json) -> str | None:
+    value = command.get("default_member_permissions")
+    return None if value is None else str(value)
 
 
 def _iso(timestamp: float) -> str:
@@ -198,6 +242,9 @@ class FakeDiscord:
         self.resume_count = 0
         self.connections: list[_Connection] = []
         self.request_log: list[str] = []
+        self.spec = load_spec()
+        self.spec_counts = SpecCounts()
+        """Request and response bodies checked against Discord's OpenAPI spec (`spec.py`)."""
         self.writes = 0
         self._ids = Snowflakes(self.clock)
         self._by_token: dict[str, FakeInteraction] = {}
@@ -232,6 +279,7 @@ class FakeDiscord:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+            SESSION_COUNTS.add(self.spec_counts)
 
     async def __aenter__(self) -> Self:
         return await self.start()
@@ -379,6 +427,7 @@ class FakeDiscord:
         payload: Json = {
             "nick": None,
             "avatar": None,
+            "banner": None,
             "roles": [],
             "joined_at": _iso(1_700_000_000),
             "premium_since": None,
@@ -417,6 +466,7 @@ class FakeDiscord:
             "id": str(guild_id),
             "name": "Fake Guild" if guild_id == self.guild_id else f"Fake Guild {guild_id}",
             "icon": None,
+            "home_header": None,
             "splash": None,
             "discovery_splash": None,
             "banner": None,
@@ -426,6 +476,8 @@ class FakeDiscord:
             "region": "deprecated",
             "afk_channel_id": None,
             "afk_timeout": 300,
+            "widget_enabled": False,
+            "widget_channel_id": None,
             "verification_level": 0,
             "default_message_notifications": 1,
             "explicit_content_filter": 0,
@@ -441,6 +493,12 @@ class FakeDiscord:
             "public_updates_channel_id": None,
             "vanity_url_code": None,
             "max_members": 500_000,
+            "max_presences": None,
+            "max_stage_video_channel_users": 50,
+            "max_video_channel_users": 25,
+            "safety_alerts_channel_id": None,
+            "premium_progress_bar_enabled": False,
+            "nsfw": False,
             "incidents_data": None,
             "roles": [self._role_payload(guild_id)],
             "emojis": [],
@@ -465,22 +523,27 @@ class FakeDiscord:
     def _attachment_payload(self, message: FakeMessage, attachment: FakeAttachment) -> Json:
         path = f"{message.channel_id}/{attachment.id}/{attachment.filename}"
         url = f"{self.base_url}/attachments/{path}"
-        return {
+        payload: Json = {
             "id": str(attachment.id),
             "filename": attachment.filename,
             "size": len(attachment.data),
             "url": url,
             "proxy_url": url,
-            "content_type": attachment.content_type,
-            "description": attachment.description,
             "ephemeral": message.ephemeral,
         }
+        # Discord leaves out what is not set: the spec has no null for either.
+        if attachment.content_type is not None:
+            payload["content_type"] = attachment.content_type
+        if attachment.description is not None:
+            payload["description"] = attachment.description
+        return payload
 
-    def message_payload(self, message: FakeMessage) -> Json:
+    def message_payload(self, message: FakeMessage, *, gateway: bool = False) -> Json:
+        """The message as REST returns it; ``gateway``: as MESSAGE_CREATE/UPDATE carry it,
+        with the ``guild_id`` that only gateway events add."""
         payload: Json = {
             "id": str(message.id),
             "channel_id": str(message.channel_id),
-            "guild_id": str(self.guild_of(message.channel_id)),
             "author": message.author.payload(),
             "content": message.content,
             "timestamp": _iso(message.created_at),
@@ -490,7 +553,7 @@ class FakeDiscord:
             "mentions": [],
             "mention_roles": [],
             "attachments": [self._attachment_payload(message, a) for a in message.attachments],
-            "embeds": message.embeds,
+            "embeds": [_embed_payload(embed) for embed in message.embeds],
             "pinned": False,
             "type": message.message_type,
             "flags": message.flags,
@@ -510,6 +573,8 @@ class FakeDiscord:
                 payload["interaction_metadata"]["interacted_message_id"] = str(
                     interaction.message_id
                 )
+        if gateway:
+            payload["guild_id"] = str(self.guild_of(message.channel_id))
         return payload
 
     def _interaction_payload(self, interaction: FakeInteraction) -> Json:
@@ -783,14 +848,14 @@ class FakeDiscord:
                 request.headers.get("Authorization") != f"Bot {self.token}"
             ):
                 raise _Rejected(401, 0, "401: Unauthorized", "auth")
-            return await handler(request)
+            response = await handler(request)
         except _Rejected as rejected:
             if rejected.violation is not None:
                 self.violate(
                     rejected.violation, f"{request.method} {request.path}: {rejected.message}"
                 )
             body = {"message": rejected.message, "code": rejected.code}
-            return _json(body, status=rejected.status)
+            response = _json(body, status=rejected.status)
         except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
             self.violate("unknown_route", f"{request.method} {request.path}")
             return _json({"message": "404: Not Found", "code": 0}, status=404)
@@ -798,6 +863,36 @@ class FakeDiscord:
             self._inflight -= 1
             self._last_request = time.monotonic()
             self._notify()
+        self._check_response(request, response)
+        return response
+
+    def _check_request(self, request: web.Request, body: Any) -> None:
+        """Refuse a JSON body that Discord's OpenAPI spec does not allow (400/50035)."""
+        operation = self.spec.operation(request.method, request.path)
+        if operation is None:
+            return
+        self.spec_counts.requests += 1
+        problems = self.spec.request_problems(operation, body)
+        if problems:
+            self.spec_counts.request_violations += 1
+            detail = "; ".join(problems)
+            raise _Rejected(400, 50035, f"Invalid Form Body (Discord's spec): {detail}", "spec")
+
+    def _check_response(self, request: web.Request, response: web.StreamResponse) -> None:
+        """Record a violation for a JSON answer of the fake's that Discord's spec contradicts
+        (the fake's own mistake, but a test that leans on it would be wrong)."""
+        if not isinstance(response, web.Response) or response.content_type != "application/json":
+            return
+        operation = self.spec.operation(request.method, request.path)
+        if operation is None or not isinstance(response.body, bytes):
+            return
+        self.spec_counts.responses += 1
+        body = json.loads(response.body)
+        problems = self.spec.response_problems(operation, response.status, body)
+        if problems:
+            self.spec_counts.response_violations += 1
+            where = f"{request.method} {request.path} answered {response.status}"
+            self.violate("spec_response", f"{where}: {'; '.join(problems)}")
 
     @staticmethod
     def _needs_auth(path: str) -> bool:
@@ -807,12 +902,23 @@ class FakeDiscord:
             unauthenticated
         )
 
-    @staticmethod
-    async def _read_body(request: web.Request) -> tuple[Json, dict[int, Upload]]:
-        """JSON body, or multipart with ``payload_json`` plus ``files[n]`` parts."""
+    async def _read_json(self, request: web.Request) -> Any:
+        """The JSON body, checked against Discord's spec (None for an empty body)."""
+        raw = await request.read()
+        if not raw:
+            return None
+        body = json.loads(raw)
+        self._check_request(request, body)
+        return body
+
+    async def _read_body(self, request: web.Request) -> tuple[Json, dict[int, Upload]]:
+        """JSON body, or multipart with ``payload_json`` plus ``files[n]`` parts; the JSON
+        is checked against Discord's spec either way."""
         if not request.content_type.startswith("multipart/"):
-            raw = await request.read()
-            return (json.loads(raw) if raw else {}), {}
+            body = await self._read_json(request)
+            if body is not None and not isinstance(body, dict):
+                raise _Rejected(400, 50035, "Invalid Form Body: expected an object", "spec")
+            return body or {}, {}
         payload: Json = {}
         uploads: dict[int, Upload] = {}
         reader = await request.multipart()
@@ -829,6 +935,7 @@ class FakeDiscord:
                 )
             else:
                 raise _Rejected(400, 50035, f"unexpected form field {part.name!r}", "multipart")
+        self._check_request(request, payload)
         return payload, uploads
 
     def _snowflake(self, request: web.Request, key: str) -> int:
@@ -907,7 +1014,7 @@ class FakeDiscord:
             content=payload.get("content") or "",
             embeds=list(payload.get("embeds") or []),
             attachments=attachments,
-            components=list(payload.get("components") or []),
+            components=_stored_components(payload.get("components") or []),
             flags=flags | extra_flags | (FLAG_EPHEMERAL if ephemeral else 0),
             ephemeral_to=interaction.user.id if ephemeral and interaction else None,
             interaction_id=interaction.id if interaction else None,
@@ -923,7 +1030,7 @@ class FakeDiscord:
         if not message.ephemeral and not message.loading:
             await self._dispatch(
                 "MESSAGE_CREATE",
-                self.message_payload(message),
+                self.message_payload(message, gateway=True),
                 channel_id=message.channel_id,
                 needs_intent=INTENT_GUILD_MESSAGES,
             )
@@ -972,7 +1079,7 @@ class FakeDiscord:
         message.history.append(message.snapshot(message.edited_at or message.created_at))
         message.content = merged["content"] or ""
         message.embeds = list(merged["embeds"] or [])
-        message.components = list(merged["components"] or [])
+        message.components = _stored_components(merged["components"] or [])
         message.attachments = attachments
         message.flags = flags
         message.edited_at = self.clock.now()
@@ -985,7 +1092,7 @@ class FakeDiscord:
             event = "MESSAGE_CREATE" if was_loading else "MESSAGE_UPDATE"
             await self._dispatch(
                 event,
-                self.message_payload(message),
+                self.message_payload(message, gateway=True),
                 channel_id=message.channel_id,
                 needs_intent=INTENT_GUILD_MESSAGES,
             )
@@ -1023,7 +1130,12 @@ class FakeDiscord:
         return _json({"url": self.gateway_url, "shards": shards, "session_start_limit": limit})
 
     async def _get_me(self, request: web.Request) -> web.Response:
-        me = {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0}
+        me = {
+            **self.bot_user.payload(),
+            "verified": True,
+            "mfa_enabled": False,
+            "locale": "en-US",
+        }
         return _json(me)
 
     async def _get_user(self, request: web.Request) -> web.Response:
@@ -1046,6 +1158,16 @@ class FakeDiscord:
                 "team": None,
                 "verify_key": "0" * 64,
                 "flags": 0,
+                "flags_new": "0",
+                "type": None,
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "role_connections_verification_url": None,
+                "approximate_guild_count": len(self.guild_ids),
+                "approximate_user_install_count": 0,
+                "approximate_user_authorization_count": 0,
+                "explicit_content_filter": 0,
+                "eligible_oauth2_scopes": ["bot", "applications.commands"],
                 "bot": self.bot_user.payload(),
             }
         )
@@ -1091,7 +1213,7 @@ class FakeDiscord:
 
     async def _put_commands(self, request: web.Request) -> web.Response:
         scope = self._scope(request)
-        commands = await request.json()
+        commands = await self._read_json(request)
         if not isinstance(commands, list):
             raise _Rejected(400, 50035, "expected a list of commands", "commands")
         problems = command_problems(commands)
@@ -1103,7 +1225,6 @@ class FakeDiscord:
             key = (scope, kind, command["name"])
             command_id = self._command_ids.setdefault(key, self._ids.next())
             entry = {
-                "default_member_permissions": None,
                 "dm_permission": True,
                 "nsfw": False,
                 **command,
@@ -1111,6 +1232,10 @@ class FakeDiscord:
                 "application_id": str(self.app_id),
                 "type": kind,
                 "version": str(self._ids.next()),
+                # Sent as an integer (or null), echoed as a string; integration_types
+                # defaults to guild installs (0) and is never null in an answer.
+                "default_member_permissions": _permissions(command),
+                "integration_types": command.get("integration_types") or [0],
             }
             if scope is not None:
                 entry["guild_id"] = str(scope)
@@ -1132,6 +1257,8 @@ class FakeDiscord:
             info["response_message_id"] = str(message.id)
             info["response_message_loading"] = message.loading
             info["response_message_ephemeral"] = message.ephemeral
+        # The spec's resource is a created (4) or updated (7) message; a defer has none.
+        if message is not None and interaction.callback_type in (4, 7):
             body["resource"] = {
                 "type": interaction.callback_type,
                 "message": self.message_payload(message),

