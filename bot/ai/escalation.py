@@ -16,29 +16,33 @@ value in force and the public counts (hand, penalty stack and stock sizes).
   round (penalties, paid only if someone else wins) but gives the lead: it takes
   small rounds when beating would break up good cards. The weights were tuned by
   self-play.
-- ``hard``: the ``normal`` player, plus determinized rollouts once the stock is short
-  (from ``HARD_STOCK`` cards down, where the deal is decided). The candidates are
-  ``normal``'s best three moves. Each sample deals the unseen cards (the deck less the
-  own hand and the cards of this round) at random into the other hands, the stock and
-  the penalty stacks at their public sizes; every candidate is applied to it with the
-  real engine and the deal is played out by ``normal`` players (the same samples for
-  every candidate). A candidate replaces ``normal``'s choice only when its average
-  gain in chips is clear of the sampling noise. The view has no history beyond the
-  current round (earlier rounds went face down, and a chooser keeps no memory), so
-  the public counts are all a sample can be conditioned on. The number of samples
-  follows from the cards left to play (so it is reproducible), with a time cap as a
-  safety net.
+- ``hard``: determinized Monte Carlo search over every distinct move, from the first
+  card of the deal. Each sample deals the cards the seat hasn't seen (the deck less
+  its hand and the cards of this round) at random into the other hands and the stock
+  at their public sizes (the rest lies in penalty stacks, where only counts matter);
+  every candidate is played on that sample and the deal is played out by ``normal``
+  players on a compact simulator (`bot.ai.escalation_sim`, checked against the
+  engine). A playout is scored by what decides the game: 1 for leaving the seat the
+  sole leader (½ shared), and a little per chip (more while deals remain). The same
+  samples serve every candidate, and a move replaces ``normal``'s choice only when
+  its paired gain is clear of the sampling noise. The sample count follows a budget
+  of simulated moves (so a decision is reproducible from its rng), under a time cap
+  as a safety net. The view has no history beyond the current round, so the public
+  counts are all a sample can be conditioned on. The previous ``hard`` (rollouts for
+  chips in the endgame only) stays as `rollout_player` for `bench.ai`.
 """
 
 from __future__ import annotations
 
 import math
+import random
 import statistics
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.ai import Chooser, Level
+from bot.ai import escalation_sim as sim
 from bot.engines.base import SeededRng
 from bot.engines.cards import Card, standard_deck
 from bot.engines.escalation import (
@@ -217,7 +221,136 @@ def _easy(view: EscalationView, rng: SeededRng) -> EscalationAction:
     return TAKE
 
 
-# --- The hard player: determinized rollouts in the endgame ---------------------------
+# --- The hard player: determinized Monte Carlo search on the simulator ------------
+
+SEARCH_WORK = 30_000
+"""Simulated moves a decision may make across all its playouts (its node budget)."""
+SEARCH_MIN_SAMPLES = 8
+SEARCH_MAX_SAMPLES = 200
+SEARCH_DEADLINE = 1.0
+"""Seconds: a safety cap on the whole decision (normally far from reached)."""
+SEARCH_MIN_GAIN = 0.02
+SEARCH_CONFIDENCE = 2.0
+"""A move replaces ``normal``'s choice when its average gain (in wins) is at least
+``SEARCH_MIN_GAIN`` and ``SEARCH_CONFIDENCE`` standard errors of the paired
+differences."""
+CHIP_WEIGHT_LAST_DEAL = 0.002
+CHIP_WEIGHT = 0.05
+"""A playout is worth 1 when it makes the seat the sole leader of the game (½ when
+shared), plus this much per chip won: chips only break ties in the last deal, and
+count for more while deals remain."""
+
+
+def _cards_for(hand: Sequence[Card], move: int) -> EscalationAction:
+    """The engine action for a simulator move (the lowest cards of that value)."""
+    if move == sim.TAKE_MOVE:
+        return TAKE
+    value, count = sim.move_value(move), sim.move_count(move)
+    if value in (2, 3):
+        chosen = [card for card in sorted(hand) if card.rank == value][:1]
+    else:
+        chosen = [c for c in sorted(hand) if not is_pass_through(c) and card_value(c) == value]
+    return _play(chosen[:count])
+
+
+def _sample_deal(
+    view: EscalationView, seat: int, unseen: list[int], rnd: random.Random
+) -> sim.Deal:
+    """The unseen cards dealt at random into the other hands and the stock, at their
+    public sizes (the rest lies face down in penalty stacks, where only counts matter)."""
+    rnd.shuffle(unseen)
+    hands: list[list[int]] = []
+    at = 0
+    for i, info in enumerate(view.seats):
+        if i == seat:
+            hands.append(sim.counts(view.my_hand or []))
+            continue
+        hand = [0] * sim.SIZE
+        for kind in unseen[at : at + info.hand_size]:
+            hand[kind] += 1
+        at += info.hand_size
+        hands.append(hand)
+    stock = unseen[at : at + view.stock_size]
+    in_force = -1 if view.must_lead or view.value_in_force is None else view.value_in_force
+    return sim.Deal(
+        hands=hands,
+        penalties=[info.penalty_size for info in view.seats],
+        stock=stock,
+        turn=seat,
+        direction=1 if view.direction == "clockwise" else -1,
+        in_force=in_force,
+        round_cards=sum(len(entry.cards) for entry in view.round),
+    )
+
+
+def _utility(view: EscalationView, seat: int, chips: Sequence[int]) -> float:
+    totals = [info.total + won for info, won in zip(view.seats, chips, strict=True)]
+    best = max(totals)
+    mine = totals[seat]
+    last = view.deal >= view.deals
+    win = 0.0
+    if mine == best:
+        win = 1.0 if totals.count(best) == 1 else 0.5
+    return win + (CHIP_WEIGHT_LAST_DEAL if last else CHIP_WEIGHT) * chips[seat]
+
+
+def hard_player(
+    work: int = SEARCH_WORK,
+    deadline: float | None = SEARCH_DEADLINE,
+    min_samples: int = SEARCH_MIN_SAMPLES,
+    max_samples: int = SEARCH_MAX_SAMPLES,
+) -> Chooser:
+    """A ``hard`` chooser; ``deadline=None`` for no time cap (fully reproducible)."""
+
+    def choose(view: EscalationView, rng: SeededRng) -> EscalationAction:
+        hand = view.my_hand or []
+        if view.viewer is None or not hand:
+            return _normal(view, rng)
+        seat = [s.player for s in view.seats].index(view.viewer)
+        in_force = -1 if view.must_lead or view.value_in_force is None else view.value_in_force
+        round_cards = sum(len(entry.cards) for entry in view.round)
+        mine = sim.counts(hand)
+        moves = sim.scored(mine, len(hand), in_force, view.stock_size, round_cards)
+        order = sorted(range(len(moves)), key=lambda i: (-moves[i][0], i))
+        candidates = [moves[i][1] for i in order]
+        if len(candidates) == 1 or moves[order[0]][0] >= sim.WIN:
+            return _cards_for(hand, candidates[0])
+        seen = set(hand) | {card for entry in view.round for card in entry.cards}
+        unseen = [sim.kind_of(card) for card in standard_deck() if card not in seen]
+        others = sum(s.hand_size for i, s in enumerate(view.seats) if i != seat)
+        if len(unseen) < others + view.stock_size:
+            return _normal(view, rng)  # a short stacked deck: nothing sensible to sample
+        rnd = random.Random(rng.next_u64())
+        stop = None if deadline is None else time.perf_counter() + deadline
+        utilities: list[list[float]] = [[] for _ in candidates]
+        used = 0
+        samples = 0
+        while samples < max_samples and (samples < min_samples or used < work):
+            root = _sample_deal(view, seat, unseen, rnd)
+            for i, move in enumerate(candidates):
+                deal = root.copy()
+                deal.step(move)
+                used += 1 + deal.playout()
+                won = _utility(view, seat, deal.chips()) if deal.winner >= 0 else 0.0
+                utilities[i].append(won)
+            samples += 1
+            if stop is not None and time.perf_counter() > stop:
+                break
+        # Leave normal's choice only for a gain clear of the sampling noise (the same
+        # deals for every candidate, so the differences are paired).
+        best, best_gain = 0, 0.0
+        for i in range(1, len(candidates)):
+            diffs = [a - b for a, b in zip(utilities[i], utilities[0], strict=True)]
+            gain = statistics.fmean(diffs)
+            noise = statistics.pstdev(diffs) / math.sqrt(len(diffs))
+            if gain > max(SEARCH_MIN_GAIN, SEARCH_CONFIDENCE * noise) and gain > best_gain:
+                best, best_gain = i, gain
+        return _cards_for(hand, candidates[best])
+
+    return choose
+
+
+# --- The previous hard player: endgame rollouts for chips ---------------------------
 
 HARD_STOCK = 12
 """Rollouts once the stock is this small or smaller (before, ``normal`` decides)."""
@@ -297,14 +430,15 @@ def _sample(view: EscalationView, seat: int, rng: SeededRng) -> EscalationState 
     )
 
 
-def hard_player(
+def rollout_player(
     work: int = WORK,
     deadline: float | None = DEADLINE,
     stock_limit: int = HARD_STOCK,
     max_samples: int = MAX_SAMPLES,
     breadth: int = BREADTH,
 ) -> Chooser:
-    """A ``hard`` chooser; ``deadline=None`` for no time cap (fully reproducible)."""
+    """The previous ``hard`` chooser (endgame rollouts for chips), kept for `bench.ai`;
+    ``deadline=None`` for no time cap (fully reproducible)."""
 
     def choose(view: EscalationView, rng: SeededRng) -> EscalationAction:
         hand = view.my_hand or []

@@ -1,0 +1,242 @@
+"""A compact, mutable Escalation deal for search: the ``hard`` player's simulator.
+
+Suits never matter in Escalation, so a hand is a list of counts indexed by what a card
+does: index 2 and 3 for the pass-through cards, 6 for the 4s, 5s and 6s (all worth 6),
+7–14 for the other values. The stock is a list of such kinds, top first; penalty
+stacks are counts. A move is an ``int``: ``0`` is take, ``value * 16 + count`` a play
+(``2 * 16 + 1`` a lone 2, ``3 * 16 + 1`` a lone 3).
+
+`decide` is the ``normal`` player's scoring (`bot.ai.escalation`) on counts, the
+rollout policy for every seat; `tests/ai/test_escalation_ai.py` checks that it picks
+the same move as ``normal`` and that a deal played on `Deal` ends as on the engine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from bot.engines.cards import Card
+
+HAND_SIZE = 6
+TAKE_MOVE = 0
+KINDS = (2, 3, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+ORDINARY = (6, 7, 8, 9, 10, 11, 12, 13, 14)
+SIZE = 15
+WIN = 1e9
+
+# The normal player's weights (`bot.ai.escalation.Weights`), flattened for speed.
+REFILL = 0.4
+SHED = 2.0
+SET_BONUS = 2.5
+ENDGAME_SET_BONUS = 1.0
+ESCAPE = 0.6
+PENALTY = 0.6
+LEAD = 0.2
+
+
+def kind_of(card: Card) -> int:
+    """The index of ``card`` in a hand of counts."""
+    rank = card.rank
+    if rank in (2, 3):
+        return rank
+    return 6 if rank <= 6 else rank
+
+
+def counts(cards: Sequence[Card]) -> list[int]:
+    hand = [0] * SIZE
+    for card in cards:
+        hand[kind_of(card)] += 1
+    return hand
+
+
+def move_value(move: int) -> int:
+    return move >> 4
+
+
+def move_count(move: int) -> int:
+    return move & 15
+
+
+def _keep(value: int, count: int, bonus: float) -> float:
+    if count <= 0:
+        return 0.0
+    return count * (value - 6) / 8 + bonus * (count - 1)
+
+
+def scored(
+    hand: Sequence[int], size: int, in_force: int, stock: int, round_cards: int
+) -> list[tuple[float, int]]:
+    """Each distinct move with ``normal``'s score, in ``normal``'s order (``in_force``
+    is ``-1`` when leading). Both a 2 and a 3 are listed when held (``normal`` only
+    ever considers the 2 first, with the same score)."""
+    moves: list[tuple[float, int]] = []
+    bonus = SET_BONUS if stock > 0 else ENDGAME_SET_BONUS
+    for value in ORDINARY:
+        held = hand[value]
+        if not held:
+            continue
+        keep_all = _keep(value, held, bonus)
+        for count in range(1, held + 1):
+            if in_force >= 0 and value * count <= in_force:
+                continue
+            if stock == 0 and count == size:
+                moves.append((WIN, value * 16 + count))
+                continue
+            refilled = count if count < stock else stock
+            score = (
+                -(keep_all - _keep(value, held - count, bonus))
+                + refilled * REFILL
+                + (count - refilled) * SHED
+            )
+            if in_force < 0:
+                score -= 0.01 * value
+            moves.append((score, value * 16 + count))
+    specials = hand[2] + hand[3]
+    if specials and (in_force >= 0 or specials == size):
+        score = WIN if stock == 0 and size == 1 else -ESCAPE + (REFILL if stock else SHED)
+        if hand[2]:
+            moves.append((score, 2 * 16 + 1))
+        if hand[3]:
+            moves.append((score, 3 * 16 + 1))
+    if in_force >= 0:
+        moves.append((-round_cards * PENALTY + LEAD, TAKE_MOVE))
+    return moves
+
+
+def decide(hand: Sequence[int], size: int, in_force: int, stock: int, round_cards: int) -> int:
+    """``normal``'s move: the first best-scored one."""
+    best = TAKE_MOVE
+    best_score = -WIN * 10
+    for score, move in scored(hand, size, in_force, stock, round_cards):
+        if score > best_score:
+            best, best_score = move, score
+    return best
+
+
+class Deal:
+    """One deal in progress, mutated in place by `step`."""
+
+    __slots__ = (
+        "direction",
+        "hands",
+        "in_force",
+        "penalties",
+        "players",
+        "round_cards",
+        "sizes",
+        "stock",
+        "top",
+        "turn",
+        "winner",
+    )
+
+    def __init__(
+        self,
+        hands: list[list[int]],
+        penalties: list[int],
+        stock: list[int],
+        turn: int,
+        direction: int,
+        in_force: int,
+        round_cards: int,
+    ) -> None:
+        self.hands = hands
+        self.sizes = [sum(hand) for hand in hands]
+        self.penalties = penalties
+        self.stock = stock
+        self.top = 0
+        self.turn = turn
+        self.direction = direction
+        self.in_force = in_force
+        """The value to beat, ``-1`` when the player to act leads."""
+        self.round_cards = round_cards
+        self.winner = -1
+        self.players = len(hands)
+
+    def copy(self) -> Deal:
+        other = Deal.__new__(Deal)
+        other.hands = [list(hand) for hand in self.hands]
+        other.sizes = list(self.sizes)
+        other.penalties = list(self.penalties)
+        other.stock = self.stock
+        other.top = self.top
+        other.turn = self.turn
+        other.direction = self.direction
+        other.in_force = self.in_force
+        other.round_cards = self.round_cards
+        other.winner = self.winner
+        other.players = self.players
+        return other
+
+    @property
+    def stock_left(self) -> int:
+        return len(self.stock) - self.top
+
+    def moves(self) -> list[int]:
+        """The distinct legal moves of the player to act, ``normal``'s best first."""
+        seat = self.turn
+        ranked = scored(
+            self.hands[seat], self.sizes[seat], self.in_force, self.stock_left, self.round_cards
+        )
+        order = sorted(range(len(ranked)), key=lambda i: (-ranked[i][0], i))
+        return [ranked[i][1] for i in order]
+
+    def step(self, move: int) -> None:
+        seat = self.turn
+        if move == TAKE_MOVE:
+            self.penalties[seat] += self.round_cards
+            self.round_cards = 0
+            self.in_force = -1
+            return
+        value = move >> 4
+        count = move & 15
+        hand = self.hands[seat]
+        hand[value] -= count
+        size = self.sizes[seat] - count
+        if value == 2 or value == 3:
+            if self.in_force < 0:
+                self.in_force = 0
+            if value == 3:
+                self.direction = -self.direction
+        else:
+            self.in_force = value * count
+        self.round_cards += count
+        stock = self.stock
+        top = self.top
+        while size < HAND_SIZE and top < len(stock):
+            hand[stock[top]] += 1
+            top += 1
+            size += 1
+        self.top = top
+        self.sizes[seat] = size
+        if size == 0:
+            self.winner = seat
+            return
+        self.turn = (seat + self.direction) % self.players
+
+    def playout(self, limit: int = 2000) -> int:
+        """Play the deal out with ``normal`` everywhere; the number of moves made (the
+        deal is over when `winner` is set; ``limit`` guards against a loop)."""
+        made = 0
+        hands = self.hands
+        sizes = self.sizes
+        while self.winner < 0 and made < limit:
+            seat = self.turn
+            self.step(
+                decide(hands[seat], sizes[seat], self.in_force, self.stock_left, self.round_cards)
+            )
+            made += 1
+        return made
+
+    def chips(self) -> list[int]:
+        """Each seat's chips for the finished deal (as the engine's ``DealResult``)."""
+        paid = [-(size + penalty) for size, penalty in zip(self.sizes, self.penalties, strict=True)]
+        paid[self.winner] = 0
+        paid[self.winner] = -sum(paid)
+        return paid
+
+
+def shuffled(kinds: list[int], rng: random.Random) -> list[int]:
+    rng.shuffle(kinds)
+    return kinds
