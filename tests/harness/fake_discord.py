@@ -26,6 +26,7 @@ from typing import Any, Self, TypeVar
 from aiohttp import BodyPartReader, WSMsgType, web
 
 from tests.harness.limits import (
+    DUPLICATE_CUSTOM_ID,
     FLAG_COMPONENTS_V2,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
@@ -985,10 +986,20 @@ class FakeDiscord:
         return [*result, *new.values()]
 
     def _check(self, merged: Json, attachments: int) -> None:
+        """Refuse a message (as created, or as it would be after an edit) that Discord would.
+
+        Every path that writes a message comes here: channel POST/PATCH, callbacks 4 and 7,
+        follow-ups and webhook PATCHes. Among the rules: each interactive component's
+        custom_id must be unique in the message (Discord's docs, Message Components,
+        component object: "custom_id must be unique per component; multiple buttons on the
+        same message must not share the same custom_id"); Discord answers 400 with code
+        50035 Invalid Form Body, the field error being COMPONENT_CUSTOM_ID_DUPLICATED."""
         problems = message_problems(merged, attachments=attachments)
         problems += allowed_mentions_problems(merged.get("allowed_mentions"))
         if problems:
-            raise _Rejected(400, 50035, "Invalid Form Body: " + "; ".join(problems), "limits")
+            duplicate = any(problem.startswith(DUPLICATE_CUSTOM_ID) for problem in problems)
+            kind = "duplicate_custom_id" if duplicate else "limits"
+            raise _Rejected(400, 50035, "Invalid Form Body: " + "; ".join(problems), kind)
 
     async def _create_message(
         self,

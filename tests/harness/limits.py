@@ -39,6 +39,9 @@ FLAG_LOADING = 1 << 7
 FLAG_SUPPRESS_NOTIFICATIONS = 1 << 12
 FLAG_COMPONENTS_V2 = 1 << 15
 
+DUPLICATE_CUSTOM_ID = "duplicate custom_id"
+"""How a problem about two components with one custom_id begins."""
+
 ACTION_ROW = 1
 BUTTON = 2
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
@@ -165,7 +168,9 @@ def component_problems(components: Sequence[Mapping[str, Any]], *, v2: bool = Fa
         custom_id = component.get("custom_id")
         if custom_id is not None:
             if custom_id in seen:
-                problems.append(f"duplicate custom_id {custom_id!r}")
+                problems.append(
+                    f"{DUPLICATE_CUSTOM_ID} {custom_id!r} (COMPONENT_CUSTOM_ID_DUPLICATED)"
+                )
             seen.add(custom_id)
     return problems
 

@@ -61,7 +61,7 @@ class SpecCounts:
         violations = self.request_violations + self.response_violations
         return (
             f"{self.requests} requests and {self.responses} responses checked against "
-            f"Discord's OpenAPI spec, {violations} violations"
+            f"Discord's OpenAPI spec, {violations} violation{'' if violations == 1 else 's'}"
         )
 
 
