@@ -17,7 +17,7 @@ from bot.cogs.errors import answering_errors
 from bot.cogs.options import check_options
 from bot.engines.base import GameError
 from bot.games import GAMES
-from bot.i18n import N_, Lang, lang_of, tr
+from bot.i18n import LANGS, N_, Lang, lang_of, language_name, tr
 from bot.storage.settings import MAX_TURN_TIME, GuildSettings, Language
 
 if TYPE_CHECKING:
@@ -27,13 +27,26 @@ Interaction = discord.Interaction[Any]
 Change = Callable[[GuildSettings], GuildSettings]
 COLOUR = 0x95A5A6
 
-LANGUAGE_NAMES: dict[Language, str] = {
-    "auto": N_("automatic (the server's language, else the starter's)"),
-    "en": N_("English"),
-    "de": N_("German"),
-}
+AUTO_LANGUAGE = N_("automatic (the server's language, else the starter's)")
 SWITCH_NAMES = {"on": N_("on"), "off": N_("off")}
 SAVED = N_("Saved.")
+
+
+def language_text(lang: Lang, code: Language) -> str:
+    """A language setting in ``lang``: automatic, or the language's name."""
+    return tr(lang, AUTO_LANGUAGE) if code == "auto" else language_name(lang, code)
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    """`/settings language`'s choices: automatic, then every language of the catalogues,
+    each named in the reader's language (`bot.i18n.commands`)."""
+    languages = [
+        app_commands.Choice(
+            name=app_commands.locale_str(language_name("en", code), language=code), value=code
+        )
+        for code in LANGS
+    ]
+    return [app_commands.Choice(name=AUTO_LANGUAGE, value="auto"), *languages]
 
 
 def seconds_text(lang: Lang, seconds: int | None) -> str:
@@ -52,7 +65,7 @@ def channels_text(lang: Lang, channels: list[int]) -> str:
 
 def settings_text(settings: GuildSettings, lang: Lang) -> str:
     """Every setting on its own line, in ``lang``."""
-    language = tr(lang, LANGUAGE_NAMES[settings.language])
+    language = language_text(lang, settings.language)
     pings = tr(lang, SWITCH_NAMES["on" if settings.pings else "off"])
     lines = [
         tr(lang, "Language of public messages: **{value}**", value=language),
@@ -146,9 +159,7 @@ def settings_group(bot: TableBot) -> app_commands.Group:
 
     @group.command(name="language", description=N_("The language of the games' public messages"))
     @app_commands.describe(value=N_("automatic: the server's language, else the starter's"))
-    @app_commands.choices(
-        value=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()]
-    )
+    @app_commands.choices(value=language_choices())
     async def language(interaction: Interaction, value: str) -> None:
         async with answering_errors(interaction):
             await answer(interaction, lambda s: s.model_copy(update={"language": value}))

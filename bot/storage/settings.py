@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Collection
-from typing import Any, Literal
+from typing import Any
 
 import redis.asyncio as aioredis
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
@@ -22,14 +22,16 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.engines.base import GameError
+from bot.i18n import LANGS
 from bot.metrics import REDIS_ERRORS
 from bot.storage.errors import StoreUnavailable
 from bot.storage.keys import settings_key
 
 log = logging.getLogger(__name__)
 
-Language = Literal["auto", "en", "de"]
-LANGUAGES: tuple[Language, ...] = ("auto", "en", "de")
+Language = str
+"""``auto``, or a language of the catalogues (`bot.i18n.LANGS`)."""
+LANGUAGES: tuple[Language, ...] = ("auto", *LANGS)
 MAX_TURN_TIME = 3600
 """The longest turn clock a server may set, in seconds."""
 MAX_CHANNELS = 25
@@ -63,7 +65,9 @@ class GuildSettings(BaseModel):
     def _known_language(cls, value: object) -> object:
         if value not in LANGUAGES:
             raise SettingRefused(
-                "`{value}` is not a language setting; choose auto, en or de.", value=str(value)
+                "`{value}` is not a language setting; choose one of {choices}.",
+                value=str(value),
+                choices=", ".join(LANGUAGES),
             )
         return value
 

@@ -221,6 +221,14 @@ async def test_slash_commands_are_localized(
         )
         by_name = {option["name"]: option for option in group["options"]}
         assert by_name["join"]["name_localizations"][locale] == command_name(lang, "join")
+    settings = driver.fake.find_command("settings")
+    language = next(option for option in settings["options"] if option["name"] == "language")
+    choices = {choice["value"]: choice for choice in language["options"][0]["choices"]}
+    assert list(choices) == ["auto", "en", "de", "es", "tr"], "/settings language offers each"
+    assert choices[lang]["name"] == {"tr": "Turkish", "es": "Spanish"}[lang]
+    for locale in locales:
+        native = choices[lang]["name_localizations"][locale]
+        assert native == {"tr": "Türkçe", "es": "Español"}[lang]
     missing = [
         f"{path}: {what}"
         for commands in driver.fake.commands.values()
