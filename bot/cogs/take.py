@@ -244,7 +244,8 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
             "success",
             not picked,
         )
-        return PrivatePanel("\n".join(lines), selects, [confirm, *discard_buttons(discards, lang)])
+        buttons = unique_keys([confirm, *discard_buttons(discards, lang)])
+        return PrivatePanel("\n".join(lines), selects, buttons)
 
     def results_text(
         self, view: TakeView, outcome: Outcome, names: Mapping[PlayerId, str], lang: Lang
@@ -376,6 +377,20 @@ def discard_buttons(discards: Sequence[MoveOption], lang: Lang) -> list[ActionBu
         )
         for card in ordered
     ]
+
+
+def unique_keys(buttons: Sequence[ActionButton]) -> list[ActionButton]:
+    """The buttons without any whose key an earlier one has: a key becomes the button's
+    custom_id, which Discord requires to be unique in a message (it refuses the whole
+    panel otherwise). A picked card that may be discarded makes Confirm the same move
+    as its Discard button; Confirm stays and the Discard button goes."""
+    seen: set[str] = set()
+    kept = []
+    for button in buttons:
+        if button.key not in seen:
+            seen.add(button.key)
+            kept.append(button)
+    return kept
 
 
 def token_label(token: tuple[Card, Card | None]) -> str:
