@@ -40,6 +40,7 @@ from bot.i18n import (
 )
 from bot.i18n.check import TEMPLATE, key, problems
 from bot.i18n.command_names import NAMES
+from bot.i18n.notes import NOTES
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATED = [lang for lang in LANGS if lang != "en"]
@@ -205,6 +206,13 @@ def test_the_template_has_every_command_name_and_the_code_has_more_than_a_few() 
     names = {m.id for m in _template() if m.context == COMMAND_NAME}
     assert names == set(NAMES)
     assert len(literal_templates()) > 100
+
+
+def test_every_note_for_translators_is_on_a_message_of_the_template() -> None:
+    template = _template()
+    assert sorted(set(NOTES) - {key(m)[1] for m in template if m.id}) == []
+    noted = [m for m in template if isinstance(m.id, str) and m.id in NOTES]
+    assert all(NOTES[key(m)[1]].split()[:3] == " ".join(m.auto_comments).split()[:3] for m in noted)
 
 
 def test_the_languages_are_the_catalogues() -> None:

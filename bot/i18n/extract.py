@@ -12,7 +12,7 @@ Babel's own Python extractor finds (``tr(lang, "…")``, ``plural(lang, n, "…"
 - an engine's ``title = "…"`` (in `bot/engines/`).
 
 A ``# Translators: …`` comment on the lines right above a call becomes the message's
-comment in the template, for the translator.
+comment in the template, for the translator, and so does its note in `bot.i18n.notes`.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from collections.abc import Collection, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import IO, Any
+
+from bot.i18n.notes import NOTES
 
 BOT = Path(__file__).resolve().parents[1]
 """The `bot` package, whose error classes `error_classes` collects."""
@@ -134,18 +136,24 @@ def extract(
     is_engine = "engines" in Path(name).parts
     for node in ast.walk(tree):
         line = getattr(node, "lineno", 0)
-        notes = comments.get(line, [])
+        found = comments.get(line, [])
         title = title_value(node) if is_engine else None
         if title is not None:
             for branch in branches(title):
-                yield line, "N_", [_literal(branch)], notes
+                yield line, "N_", [_literal(branch)], _with_notes(found, [_literal(branch)])
         if not isinstance(node, ast.Call):
             continue
         keyword = call_name(node)
         if keyword in errors and node.args:
             for arguments in _argument_sets(node.args[:1]):
-                yield line, "N_", arguments, notes
+                yield line, "N_", arguments, _with_notes(found, arguments)
         elif keyword in wanted and keyword not in errors:
             for arguments in _argument_sets(list(node.args)):
                 if any(argument is not None for argument in arguments):
-                    yield line, keyword, arguments, notes
+                    yield line, keyword, arguments, _with_notes(found, arguments)
+
+
+def _with_notes(comments: list[str], arguments: list[str | None]) -> list[str]:
+    """The call's comments, and the note of each of its messages."""
+    notes = [NOTES[text] for text in arguments if text is not None and text in NOTES]
+    return [*comments, *(note for note in notes if note not in comments)]
