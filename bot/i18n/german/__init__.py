@@ -1,8 +1,14 @@
-"""The German catalogue: English template → German template, one module per area.
+"""Superseded: the German texts now live in ``bot/i18n/locales/de/LC_MESSAGES/messages.po``,
+which `bot.i18n` reads; nothing of the bot's translation reads these dicts any more.
 
-The shared texts live in `core`; each game's module is named in its registry entry
-(`bot.games`), so the catalogue is put together on first use, once every game module
-can be imported.
+They stay, unchanged, only until their last importers change:
+`bot.games` (each registry entry's ``german`` module and its check),
+`bot.cogs.messages` (German option names in the lobby, which should come from
+`bot.i18n.command_name` for every language), `tests/test_registry.py` and
+`tests/render/` (German letters). Then this package goes.
+
+The merged tables are put together from the modules below, without importing `bot.games`
+(which imported the games, which import `bot.i18n`: a cycle).
 """
 
 from __future__ import annotations
@@ -11,7 +17,25 @@ from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
 
-from bot.i18n.german import core, settings
+from bot.i18n.german import (
+    core,
+    draughts,
+    escalation,
+    geschenkt,
+    give_and_take,
+    settings,
+    take,
+)
+
+MODULES: tuple[ModuleType, ...] = (
+    core,
+    settings,
+    geschenkt,
+    give_and_take,
+    escalation,
+    take,
+    draughts,
+)
 
 
 @dataclass(frozen=True)
@@ -24,13 +48,10 @@ class Catalogue:
 
 @cache
 def catalogue() -> Catalogue:
-    """Core texts plus every registered game's."""
-    from bot.games import GAMES  # the registry imports the games, which import bot.i18n
-
-    modules: list[ModuleType] = [core, settings, *(game.german for game in GAMES)]
+    """Every module's tables, merged."""
     texts: dict[str, str] = {}
     names: dict[str, str] = {}
-    for module in modules:
+    for module in MODULES:
         texts.update(module.GERMAN)
         names.update(module.NAMES)
     return Catalogue(texts, names)
