@@ -39,6 +39,10 @@ class Settings(BaseSettings):
     """Use this Redis (``redis://``, ``rediss://`` for TLS, ``unix://``, or
     ``redis+sentinel://host:port[,host:port]/service`` for Sentinel: see
     `bot.redis_urls`); unset: start an embedded one with data under data_dir."""
+    redis_min_replicas: int = Field(default=0, ge=0, le=16)
+    """Replicas that must have a move before it is acknowledged (Redis `WAIT`), so a
+    failover keeps it; 0 (a single server): none. 1 for a cluster or Sentinel; a move
+    that too few replicas confirm in time is answered "try again"."""
     data_dir: Path = Path("data")
     discord_guild_ids: Annotated[list[int], NoDecode] = Field(default_factory=list)
     """Sync slash commands to these guilds at start (instant); empty: globally."""

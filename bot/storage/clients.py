@@ -3,16 +3,30 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any, cast
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import ClusterNode, ClusterPipeline, RedisCluster
+from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
+from redis.backoff import NoBackoff
+from redis.exceptions import ClusterError, RedisClusterException, TryAgainError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.typing import EncodableT
 
 from bot.storage.embedded import EmbeddedRedis
 from bot.storage.tables import GameStore
-from bot.storage.urls import SENTINEL_SCHEME, SentinelTarget, parse_sentinel_url
+from bot.storage.urls import (
+    CLUSTER_SCHEME,
+    SENTINEL_SCHEME,
+    ClusterTarget,
+    SentinelTarget,
+    parse_cluster_url,
+    parse_sentinel_url,
+)
 
 MAX_CONNECTIONS = 32
 """Redis connections per bot; more interactions at once queue for one (briefly)."""
@@ -27,9 +41,14 @@ def client_for_url(url: str) -> aioredis.Redis:
     of `bot.redis_urls`; ``rediss://`` is TLS, by redis-py's own URL parsing).
 
     The pool blocks (up to a second) when all its connections are busy, instead of
-    refusing with "Too many connections" as the default pool does under a burst."""
+    refusing with "Too many connections" as the default pool does under a burst.
+
+    A ``redis+cluster://`` URL gives redis-py's `RedisCluster` (see `_cluster_client`),
+    typed as `aioredis.Redis`: the stores call only commands both clients have."""
     if url.startswith(f"{SENTINEL_SCHEME}://"):
         return _sentinel_client(parse_sentinel_url(url))
+    if url.startswith(f"{CLUSTER_SCHEME}://"):
+        return cast(aioredis.Redis, _cluster_client(parse_cluster_url(url)))
     pool = aioredis.BlockingConnectionPool.from_url(
         url, max_connections=MAX_CONNECTIONS, timeout=1.0, decode_responses=True, **FAIL_FAST
     )
@@ -54,18 +73,92 @@ def _sentinel_client(target: SentinelTarget) -> aioredis.Redis:
     return client
 
 
+CLUSTER_FAULTS = (ClusterError, TryAgainError, RedisClusterException)
+"""What redis-py's cluster client raises while the cluster is in flux (a master down and
+not yet replaced: CLUSTERDOWN, TRYAGAIN, a slot nobody serves, no node reachable to
+learn the slots from). `bot.storage.errors.guarded` knows connection faults only, so
+`ClusterClient` raises these as one, and the store answers "unavailable, try again"."""
+
+
+@contextlib.contextmanager
+def _as_connection_fault() -> Iterator[None]:
+    try:
+        yield
+    except CLUSTER_FAULTS as error:
+        raise RedisConnectionError(f"Redis Cluster: {error}") from error
+
+
+class ClusterClient(RedisCluster):
+    """redis-py's asyncio `RedisCluster` whose cluster faults are connection faults."""
+
+    async def initialize(
+        self,
+        additional_startup_nodes_info: list[tuple[str, int]] | None = None,
+        last_failed_node_name: str | None = None,
+    ) -> RedisCluster:
+        with _as_connection_fault():
+            return await super().initialize(additional_startup_nodes_info, last_failed_node_name)
+
+    async def execute_command(self, *args: EncodableT, **kwargs: Any) -> Any:
+        with _as_connection_fault():
+            return await super().execute_command(*args, **kwargs)
+
+    def pipeline(self, transaction: Any | None = None, shard_hint: Any | None = None) -> Any:
+        if shard_hint:
+            raise RedisClusterException("ClusterPipeline does not support shard_hint")
+        return _ClusterClientPipeline(self, transaction)  # type: ignore[abstract]
+
+
+class _ClusterClientPipeline(ClusterPipeline):
+    async def initialize(self) -> ClusterPipeline:
+        with _as_connection_fault():
+            return await super().initialize()
+
+    async def execute(
+        self, raise_on_error: bool = True, allow_redirections: bool = True
+    ) -> list[Any]:
+        with _as_connection_fault():
+            return await super().execute(raise_on_error, allow_redirections)
+
+
+def _cluster_client(target: ClusterTarget) -> ClusterClient:
+    """A Redis Cluster client starting from ``target.nodes``: it asks one of them for
+    the cluster's nodes and slots and sends each command to the master owning its key's
+    slot (every key of a server is in one slot, `bot.storage.keys`).
+
+    Fail-fast like the other forms, and with no retries of its own: a command to a
+    master that is down fails at once (the store answers "unavailable, try again"), and
+    the next command learns the slots anew, so once a replica has taken over the
+    cluster serves again without the bot being restarted. A MOVED answer (the slot
+    moved) is followed at once. Past `MAX_CONNECTIONS` calls at once to one node, one
+    fails as the store being unavailable."""
+    return ClusterClient(
+        startup_nodes=[ClusterNode(host, port) for host, port in target.nodes],
+        username=target.username,
+        password=target.password,
+        max_connections=MAX_CONNECTIONS,
+        retry=Retry(NoBackoff(), 0),
+        decode_responses=True,
+        socket_timeout=FAIL_FAST["socket_timeout"],
+        socket_connect_timeout=FAIL_FAST["socket_connect_timeout"],
+    )
+
+
 async def close_client(client: aioredis.Redis) -> None:
     """Close the client and, for Sentinel, its connections to the sentinels."""
     await client.aclose()
-    pool = client.connection_pool
+    pool = getattr(client, "connection_pool", None)  # a cluster client has a pool per node
     if isinstance(pool, SentinelConnectionPool):
         for sentinel in pool.sentinel_manager.sentinels:
             await sentinel.aclose()
 
 
 @asynccontextmanager
-async def open_store(redis_url: str | None, data_dir: Path) -> AsyncIterator[GameStore]:
-    """The store on ``redis_url``, or on an embedded Redis with data under ``data_dir``.
+async def open_store(
+    redis_url: str | None, data_dir: Path, *, min_replicas: int = 0
+) -> AsyncIterator[GameStore]:
+    """The store on ``redis_url``, or on an embedded Redis with data under ``data_dir``;
+    ``min_replicas``: ``REDIS_MIN_REPLICAS`` (`GameStore.save`).
 
     The embedded server is stopped on every way out, a failed start included."""
     with contextlib.ExitStack() as servers:
@@ -74,6 +167,6 @@ async def open_store(redis_url: str | None, data_dir: Path) -> AsyncIterator[Gam
             redis_url = f"unix://{embedded.socket}"
         client = client_for_url(redis_url)
         try:
-            yield GameStore(client)
+            yield GameStore(client, min_replicas=min_replicas)
         finally:
             await close_client(client)

@@ -11,6 +11,10 @@ The same scripts keep the server's index ``tables:{guild_id}`` (channel -> "game
 expiry"), so the table cap, `/metrics`, resume and the sweep read a few small hashes
 instead of scanning the keyspace; `GUILDS_KEY` lists the servers that have an index.
 An entry past its expiry is a table Redis has expired: readers skip it and drop it.
+
+With ``min_replicas`` (the setting ``REDIS_MIN_REPLICAS``) a save is answered only once
+that many replicas have it (`WAIT`), so a failover that promotes a replica keeps every
+move a player was told was made (`GameStore.save`).
 """
 
 from __future__ import annotations
@@ -22,8 +26,18 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import (
+    AskError,
+    ClusterError,
+    RedisClusterException,
+    RedisError,
+    TryAgainError,
+)
+from redis.exceptions import ConnectionError as RedisConnectionError
 
-from bot.storage.errors import StaleRevision, TableSetAside, guarded
+from bot.metrics import REDIS_ERRORS
+from bot.storage.errors import StaleRevision, StoreUnavailable, TableSetAside, guarded
 from bot.storage.keys import GUILDS_KEY, index_key, quarantine_key, table_key
 from bot.table import Phase, Ping, Table, UnreadableTable, decode_table, encode_table
 
@@ -33,6 +47,20 @@ LOBBY_TTL_SECONDS = 6 * 3600
 PLAYING_TTL_SECONDS = 14 * 24 * 3600
 FINISHED_TTL_SECONDS = 24 * 3600
 QUARANTINE_TTL_SECONDS = 30 * 24 * 3600
+REPLICA_WAIT_MS = 500
+"""The longest a save waits for its replicas (`GameStore.save` with ``min_replicas``):
+a healthy replica answers within a round trip; well inside the client's socket
+time-out and the 3 s an interaction has to be answered."""
+
+REDIRECTS = (AskError, TryAgainError, ClusterError)
+"""A cluster's answers that a command went to the wrong node or came mid-failover
+(MOVED is an AskError, CLUSTERDOWN a ClusterError)."""
+
+
+class NotReplicated(StoreUnavailable):
+    """A save that Redis made, but that fewer replicas than ``REDIS_MIN_REPLICAS``
+    confirmed in time: the player is told "try again in a moment", as when the store
+    can't be reached (the write itself stands; see `GameStore.save`)."""
 
 
 @dataclass(frozen=True)
@@ -129,8 +157,10 @@ def ttl_for(phase: Phase) -> int:
 class GameStore:
     """Loads and saves tables; every Redis failure becomes `StoreUnavailable`."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: aioredis.Redis, *, min_replicas: int = 0) -> None:
         self.client = client
+        self.min_replicas = min_replicas
+        """Replicas that must have a save before it is answered (0: none asked)."""
         self._save_script = client.register_script(_SAVE_IF_UNCHANGED)
         self._delete_script = client.register_script(_DELETE_IF_UNCHANGED)
         self._set_message_script = client.register_script(_SET_MESSAGE_IF_SAME_GAME)
@@ -169,6 +199,17 @@ class GameStore:
         """Save if the stored revision is still ``expected_rev`` (0: no table yet).
 
         Returns the new revision; raises `StaleRevision` if someone saved first.
+
+        With ``min_replicas`` > 0 the save is followed, on the same connection to the
+        master that made it, by ``WAIT min_replicas REPLICA_WAIT_MS``, and returns only
+        once that many replicas have it: a failover (which promotes a replica) then
+        keeps it. If fewer confirm in time (a replica down or lagging, a failover under
+        way) it raises `NotReplicated`, a `StoreUnavailable`: the player is told to try
+        again, and the caller goes on as if nothing were saved (no redraw, no follow-up
+        planned). The write itself stands on the master and reaches the replicas when
+        they catch up: the next click, the redraw and the follow-up sweep find the move
+        made. Only if that master is lost before any replica has it is the move gone,
+        and then its player was never told it was made.
         """
         if expected_rev == 0:  # a new table: its server must be listed before it exists
             await guarded(self.client.sadd(GUILDS_KEY, table.guild_id))
@@ -184,10 +225,54 @@ class GameStore:
             table.game,
             table.phase,
         ]
-        new_rev = int(await guarded(self._save_script(keys=keys, args=args)))
+        if self.min_replicas > 0:
+            new_rev = await guarded(self._save_and_wait(keys, args))
+        else:
+            new_rev = int(await guarded(self._save_script(keys=keys, args=args)))
         if new_rev < 0:
             raise StaleRevision()
         return new_rev
+
+    async def _save_and_wait(self, keys: list[str], args: list[str | int]) -> int:
+        """The save script and a `WAIT` in one pipeline: one connection, so the `WAIT`
+        counts the replicas that have this very write. The script goes as EVAL (not
+        EVALSHA), so a master just promoted, which has no scripts loaded, runs it too.
+
+        On a cluster the pipeline sends both to the master owning the table's slot (the
+        `WAIT` routed there explicitly: it has no key), and a MOVED answer isn't
+        followed (the script then never ran): the save is unavailable this time, and
+        the next call knows the slot's new master."""
+        wait = ("WAIT", self.min_replicas, REPLICA_WAIT_MS)
+        async with self.client.pipeline(transaction=False) as pipe:
+            pipe.eval(_SAVE_IF_UNCHANGED, len(keys), *keys, *args)
+            if isinstance(self.client, RedisCluster):
+                try:
+                    master = self.client.get_node_from_key(keys[0])
+                except RedisClusterException as error:  # the slot has no master now
+                    raise RedisConnectionError(str(error)) from error
+                pipe.execute_command(*wait, target_nodes=master)
+                results = await pipe.execute(raise_on_error=False, allow_redirections=False)
+            else:
+                pipe.execute_command(*wait)
+                results = await pipe.execute(raise_on_error=False)
+        saved, replicas = results
+        if isinstance(saved, REDIRECTS):  # the script didn't run: unavailable this time
+            raise RedisConnectionError(f"the table's slot is moving: {saved}") from saved
+        if isinstance(saved, Exception):
+            raise saved
+        if int(saved) < 0:
+            return int(saved)
+        if isinstance(replicas, RedisError) or int(replicas) < self.min_replicas:
+            REDIS_ERRORS.inc()
+            log.warning(
+                "A save of revision %s reached %s of %d replicas in %d ms",
+                saved,
+                replicas,
+                self.min_replicas,
+                REPLICA_WAIT_MS,
+            )
+            raise NotReplicated()
+        return int(saved)
 
     async def delete(self, table: Table, expected_rev: int) -> None:
         keys = [table_key(table.guild_id, table.channel_id), index_key(table.guild_id)]

@@ -6,7 +6,10 @@
 - ``unix:///path/to/redis.sock``: a local socket;
 - ``redis+sentinel://[[user]:password@]host:port[,host:port…]/service[/db]``: Redis
   Sentinel; the sentinels are asked for the master of ``service`` (the password is the
-  master's), and the bot follows a failover to the new master.
+  master's), and the bot follows a failover to the new master;
+- ``redis+cluster://[[user]:password@]host:port[,host:port…][/]``: Redis Cluster; the
+  nodes named are where the client starts (one is enough, more survive one being
+  down), it learns the others and which owns each slot, and follows a failover.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 SENTINEL_SCHEME = "redis+sentinel"
-SCHEMES = ("redis", "rediss", "unix", SENTINEL_SCHEME)
+CLUSTER_SCHEME = "redis+cluster"
+SCHEMES = ("redis", "rediss", "unix", SENTINEL_SCHEME, CLUSTER_SCHEME)
 
 
 @dataclass(frozen=True)
@@ -23,6 +27,13 @@ class SentinelTarget:
     sentinels: list[tuple[str, int]]
     service: str
     db: int = 0
+    username: str | None = None
+    password: str | None = None
+
+
+@dataclass(frozen=True)
+class ClusterTarget:
+    nodes: list[tuple[str, int]]
     username: str | None = None
     password: str | None = None
 
@@ -35,6 +46,8 @@ def check_redis_url(url: str) -> str:
         raise ValueError(f"must start with one of {forms}")
     if scheme == SENTINEL_SCHEME:
         parse_sentinel_url(url)
+    if scheme == CLUSTER_SCHEME:
+        parse_cluster_url(url)
     return url
 
 
@@ -62,10 +75,26 @@ def parse_sentinel_url(url: str) -> SentinelTarget:
     )
 
 
-def _host_and_port(host: str) -> tuple[str, int]:
+def parse_cluster_url(url: str) -> ClusterTarget:
+    """The start-up nodes and credentials of a ``redis+cluster://`` URL. A cluster has
+    one database (0): a path other than ``/`` or ``/0`` is refused."""
+    rest = url.removeprefix(f"{CLUSTER_SCHEME}://")
+    location, _, path = rest.partition("/")
+    credentials, _, hosts = location.rpartition("@")
+    username, _, password = credentials.partition(":")
+    if not hosts or path not in ("", "0"):
+        raise ValueError(f"a cluster URL is {CLUSTER_SCHEME}://host:port[,host:port…]/")
+    return ClusterTarget(
+        nodes=[_host_and_port(host, default_port=6379) for host in hosts.split(",")],
+        username=unquote(username) or None,
+        password=unquote(password) or None,
+    )
+
+
+def _host_and_port(host: str, default_port: int = 26379) -> tuple[str, int]:
     split = urlsplit(f"//{host}")
     try:
-        port = split.port or 26379
+        port = split.port or default_port
     except ValueError:
         raise ValueError(f"{host!r} is not host:port") from None
     if not split.hostname:
