@@ -7,17 +7,23 @@ measured seat rotates: game ``g`` puts it in seat ``g % players`` and deals deck
 ``g // players``, so each deal is played from every seat. A computer seat is handed
 its own view only, as in the bot.
 
-Reported per pairing: wins (sole first place), shared first places, average place, and
-the median, p99 and longest time per decision of the measured level (its chooser call
-only, view built beforehand).
+Reported per pairing: wins (sole first place) with their 95 % (Wilson) interval, shared
+first places, the score (a win 1, a shared first place ½; in two-player games that is
+win 1, draw ½) with its interval, average place, and the median, p99 and longest time
+per decision of the measured level (its chooser call only, view built beforehand).
+
+The opponent ``previous`` is the game's ``hard`` player before issue 28 (`PREVIOUS`),
+so a new ``hard`` can be measured against the old one: ``--pairing hard:previous``.
+``--option ruleset=turkish`` passes an option to every game's ``new_game``.
 
     python -m bench.ai [--quick] [--games N] [--game NAME] [--pairing LEVEL:OPPONENT]
-                       [--json PATH]
+                       [--option KEY=VALUE] [--first N] [--json PATH]
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -45,7 +51,40 @@ QUICK_GAMES = 20
 MAX_ACTIONS = 20_000
 """A game longer than this is a bug (a player or engine that never ends it)."""
 
-Opponent = Level | Literal["random"]
+Opponent = Level | Literal["random", "previous"]
+
+
+def previous_players() -> dict[str, Chooser]:
+    """Each game's ``hard`` player as it was before issue 28, where it changed."""
+    from bot.ai import draughts, escalation, take
+
+    found: dict[str, Chooser] = {
+        "draughts": draughts.PREVIOUS_HARD,
+        "escalation": escalation.rollout_player(),
+    }
+    previous_take = getattr(take, "PREVIOUS_HARD", None)
+    if previous_take is not None:
+        found["take"] = previous_take
+    return found
+
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, trials: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion (a draw may count ½)."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def interval_text(successes: float, trials: int) -> str:
+    low, high = wilson(successes, trials)
+    return f"{100 * low:.1f}–{100 * high:.1f}"
 
 
 @dataclass
@@ -74,6 +113,19 @@ class Pairing:
     @property
     def shared_rate(self) -> float:
         return self.shared_firsts / self.games
+
+    @property
+    def score(self) -> float:
+        """A win 1, a shared first place ½, per game."""
+        return (self.wins + self.shared_firsts / 2) / self.games
+
+    @property
+    def win_interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    @property
+    def score_interval(self) -> tuple[float, float]:
+        return wilson(self.wins + self.shared_firsts / 2, self.games)
 
     @property
     def average_place(self) -> float:
@@ -108,6 +160,9 @@ class Pairing:
             "shared_firsts": self.shared_firsts,
             "win_rate": self.win_rate,
             "shared_rate": self.shared_rate,
+            "win_interval_95": list(self.win_interval),
+            "score": self.score,
+            "score_interval_95": list(self.score_interval),
             "average_place": self.average_place,
             "decisions": len(self.decisions),
             "decision_median_ms": self.decision_ms(50),
@@ -144,15 +199,29 @@ def play_pairing(
     opponent: Opponent,
     count: int,
     games: int,
+    options: Mapping[str, Any] | None = None,
+    previous: Chooser | None = None,
+    first: int = 0,
 ) -> Pairing:
+    """``games`` games from game number ``first`` (seats and deals as described above);
+    ``previous`` plays the opponent ``previous``."""
     ids = player_ids(count, 0)
     chooser = players[level]
-    other = None if opponent == "random" else players[opponent]
+    other: Chooser | None
+    if opponent == "random":
+        other = None
+    elif opponent == "previous":
+        if previous is None:
+            raise ValueError(f"{engine.name} has no previous hard player")
+        other = previous
+    else:
+        other = players[opponent]
     pairing = Pairing(engine.name, level, opponent, count)
+    parsed = engine.Options.model_validate(dict(options)) if options else None
     started = time.perf_counter()
-    for game in range(games):
+    for game in range(first, first + games):
         seat = game % count
-        state = engine.new_game(ids, game // count)
+        state = engine.new_game(ids, game // count, parsed)
         rngs = [SeededRng.from_seed((game << 8) + k) for k in range(count)]
         for _ in range(MAX_ACTIONS):
             if engine.is_over(state):
@@ -196,7 +265,10 @@ def print_pairings(name: str, count: int, rows: Sequence[Pairing]) -> None:
         "against",
         "games",
         "wins %",
+        "wins 95% CI",
         "shared 1st %",
+        "score %",
+        "score 95% CI",
         "avg place",
         "decisions",
         "median ms",
@@ -220,7 +292,10 @@ def print_pairings(name: str, count: int, rows: Sequence[Pairing]) -> None:
                 row.opponent if row.opponent == "random" else f"{row.opponent} ×{count - 1}",
                 row.games,
                 100 * row.win_rate,
+                interval_text(row.wins, row.games),
                 100 * row.shared_rate,
+                100 * row.score,
+                interval_text(row.wins + row.shared_firsts / 2, row.games),
                 row.average_place,
                 len(row.decisions),
                 row.decision_ms(50),
@@ -242,7 +317,9 @@ def notes_for(count: int) -> list[str]:
     return [
         f"an even table wins {100 / count:.1f}% of games; places run 1–{count}, shared "
         "first places (draws, equal scores) are not wins.",
-        "random: uniformly random legal actions (resigning and draw offers left out).",
+        "random: uniformly random legal actions (resigning and draw offers left out); "
+        "previous: the hard player before issue 28.",
+        "score: a win 1, a shared first place (a draw) ½; intervals: 95 % Wilson.",
         "times: the level's own decisions, one CPU; the view is built before the clock starts.",
     ]
 
@@ -269,6 +346,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="play only this pairing, e.g. hard:random or hard:normal (repeatable; "
         "default: every level against random and against the level below)",
     )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an option for every game's new_game, e.g. ruleset=turkish (repeatable)",
+    )
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        metavar="N",
+        help="start at game number N (to split a long pairing into runs with other seeds)",
+    )
     args = parser.parse_args(argv)
     common.print_machine()
     with common.one_cpu() as cpu:
@@ -290,15 +381,32 @@ def run(
         f"{games} games per pairing.",
     )
     print(f"Games: {', '.join(engine.name for engine, _ in chosen) or 'none'}.")
+    options = dict(item.split("=", 1) for item in args.option)
+    if options or args.first:
+        print(f"Options: {options or 'none'}; games {args.first}–{args.first + games - 1}.")
+    previous = previous_players()
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
     for engine, players in chosen:
         count = registered(engine.name).typical_players
         rows = []
-        for level, opponent in pairings_for(players):
+        pairings = pairings_for(players)
+        if engine.name in previous:
+            pairings.append(("hard", "previous"))
+        for level, opponent in pairings:
             if args.pairing and f"{level}:{opponent}" not in args.pairing:
                 continue
-            row = play_pairing(engine, players, level, opponent, count, games)
+            row = play_pairing(
+                engine,
+                players,
+                level,
+                opponent,
+                count,
+                games,
+                options,
+                previous.get(engine.name),
+                args.first,
+            )
             print(f"  {engine.name}: {level} against {opponent} done in {row.seconds:.1f} s")
             rows.append(row)
         print_pairings(engine.name, count, rows)
@@ -323,6 +431,8 @@ def run(
         {
             "settings": {
                 "games_per_pairing": games,
+                "first_game": args.first,
+                "options": options,
                 "quick": args.quick,
                 "pinned_cpu": cpu,
                 "player_counts": {spec.name: spec.typical_players for spec in GAMES},

@@ -11,6 +11,7 @@ import pytest
 
 from bot.ai import LEVELS, Level
 from bot.ai.draughts import (
+    FAST_NODES,
     HARD,
     NORMAL,
     PLAYERS,
@@ -20,16 +21,20 @@ from bot.ai.draughts import (
     Searcher,
     choose_easy,
     evaluate,
+    fast_searcher,
     searcher,
 )
+from bot.ai.draughts_search import FastSearcher, generate
 from bot.engines.base import GameError, SeededRng
 from bot.engines.draughts import (
     ENGINE,
+    SQUARE_NAMES,
     DraughtsState,
     DraughtsView,
     Position,
     Ruleset,
     perft,
+    position_of,
 )
 from bot.games import game as registered
 
@@ -41,7 +46,8 @@ DUO = ["w", "b"]
 TEST_PLAYERS = {
     "easy": choose_easy,
     "normal": searcher(replace(NORMAL, seconds=None)),
-    "hard": searcher(replace(HARD, nodes=1_500, seconds=None)),
+    "hard": fast_searcher(nodes=3_000, seconds=None),
+    "previous hard": searcher(replace(HARD, nodes=1_500, seconds=None)),
 }
 
 
@@ -290,3 +296,46 @@ def test_the_rng_varies_equal_moves() -> None:
     for level in ("easy", "normal"):
         openings = {choose(level, position, seed) for seed in range(12)}
         assert len(openings) > 1
+
+
+# --- The hard player's search -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_search_generator_agrees_with_the_engine(ruleset: Ruleset) -> None:
+    """`draughts_search.generate` gives the engine's legal moves in every position of
+    random games (its shortcut covers men-only sides with no capture)."""
+    checked = 0
+    for state in random_states(ruleset, games=12, seed=3):
+        position = position_of(state)
+        board = list(position.board)
+        last = -1 if position.last_moved is None else position.last_moved
+        engine = {(move.path, move.captured) for move in position.legal_moves()}
+        ours = generate(board, position.side, last, position.turkish)
+        assert len(ours) == len(engine)
+        assert set(ours) == engine
+        assert board == list(position.board)
+        checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_hard_search_reaches_depth_8_from_the_opening(ruleset: Ruleset) -> None:
+    """Within the ``hard`` player's node budget (no clock: the same on any machine)."""
+    position = Position.initial(ruleset)
+    board = list(position.board)
+    moves = generate(board, position.side, -1, position.turkish)
+    result = FastSearcher(position.turkish, FAST_NODES, None).search(
+        board, position.side, -1, moves
+    )
+    assert result.depth >= 8
+
+
+def test_hard_search_scores_the_forced_win() -> None:
+    position = Position.from_fen("W:WKg8,Ka8,f3:Bc8,d2,g5")
+    board = list(position.board)
+    moves = generate(board, position.side, -1, position.turkish)
+    result = FastSearcher(position.turkish, 50_000, None).search(board, position.side, -1, moves)
+    assert "-".join(SQUARE_NAMES[s] for s in result.move[0]) == "g8-d8"
+    assert result.score >= WON
+    assert result.depth <= 3
