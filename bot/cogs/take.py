@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs.adapter import GameAdapter
+from bot.cogs.options import refused_options
 from bot.engines.base import Outcome, PlayerId
 from bot.engines.cards import Card
 from bot.engines.take import (
@@ -416,6 +417,8 @@ def add_commands(cog: GameCog) -> None:
         target: app_commands.Range[int, 50, 2000] = 500,
         turn_time: app_commands.Range[int, 0, 3600] = 180,
     ) -> None:
+        if await refused_options(interaction):  # before TakeOptions takes a forged value
+            return
         await cog.start(
             interaction, TakeOptions(hand_size=hand_size, target=target), turn_seconds=turn_time
         )

@@ -74,15 +74,20 @@ class Driver:
         channel: int | None = None,
         options: Mapping[str, Any] | None = None,
         timeout: float | None = None,
+        forged: bool = False,
         **values: Any,
     ) -> Response:
         """Run ``/command`` ("geschenkt start") with option values (``tactical=True``).
 
         Use ``options={...}`` for option names that clash with this method's parameters.
+        ``forged=True`` sends the values as given, of whatever type, outside the choices
+        and ranges, as a modified client can (Discord's own client checks them the way
+        this driver does otherwise); only the option names must be the command's.
         """
         channel_id = self.channel if channel is None else channel
         guild_id = self.fake.guild_of(channel_id)
-        data = self._command_data(command.split(), {**(options or {}), **values}, guild_id)
+        given = {**(options or {}), **values}
+        data = self._command_data(command.split(), given, guild_id, forged=forged)
         interaction = self.fake.create_interaction(
             type=2, user=user, channel_id=channel_id, data=data
         )
@@ -292,7 +297,9 @@ class Driver:
             )
         return Response(interaction, [m for m in seen if m.visible_to(interaction.user.id)])
 
-    def _command_data(self, path: list[str], values: Mapping[str, Any], guild_id: int) -> Json:
+    def _command_data(
+        self, path: list[str], values: Mapping[str, Any], guild_id: int, *, forged: bool = False
+    ) -> Json:
         command = self.fake.find_command(path[0], guild_id)
         data: Json = {"id": command["id"], "name": command["name"], "type": 1}
         if "guild_id" in command:
@@ -322,7 +329,9 @@ class Driver:
         for definition in definitions:
             name = definition["name"]
             if name in given:
-                value = self._option_value(definition, given.pop(name), resolved)
+                value = given.pop(name)
+                if not forged:
+                    value = self._option_value(definition, value, resolved)
                 options.append({"type": definition["type"], "name": name, "value": value})
             elif definition.get("required"):
                 raise AssertionError(f"/{' '.join(path)}: required option {name!r} missing")
