@@ -95,6 +95,15 @@ class Node(RedisServer):
             )
         return self._client
 
+    def holds(self, *keys: str) -> int:
+        """How many of ``keys`` this node holds (READONLY first: a cluster replica
+        otherwise redirects reads to its master)."""
+        with self.client().pipeline(transaction=False) as pipe:
+            pipe.execute_command("READONLY")  # type: ignore[no-untyped-call]
+            pipe.exists(*keys)
+            _, count = pipe.execute()
+        return int(count)
+
     def stop(self) -> None:
         if self._client is not None:
             self._client.close()
