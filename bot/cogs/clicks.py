@@ -141,7 +141,7 @@ class ClickHandling(CogBase):
         """The same game again with the same players and options, on a new message
         (the results stay above)."""
         table, state = self._deal(table_life.rematch_table(stored.table, player_of(interaction)))
-        rev = await self.flow.commit(table, stored.rev, state)
+        rev = await self.saving.commit(table, stored.rev, state)
         message = await self.messages.table(table, state, rev)
         response = await interaction.response.send_message(
             content=message.content,
@@ -150,10 +150,10 @@ class ClickHandling(CogBase):
             files=message.files(),
             allowed_mentions=discord.AllowedMentions.none(),  # the turn ping notifies
         )
-        await self.flow.remember_message(table, response.message_id)
+        await self.channel.remember_message(table, response.message_id)
         if stored.table.message_id is not None:  # the old results' Rematch goes stale
-            await self.flow.strip_buttons(stored.table, stored.table.message_id)
-        await self.flow.announce(table, state)
+            await self.channel.strip_buttons(stored.table, stored.table.message_id)
+        await self.announcer.announce(table, state)
 
     async def _action_click(self, interaction: Interaction, stored: Stored, click: Click) -> None:
         table = stored.table.model_copy(deep=True)
@@ -165,7 +165,7 @@ class ClickHandling(CogBase):
         if message_id_of(interaction) not in (None, table.message_id):
             raise GameError("This table was posted again further down; use the newest one.")
         before, state = state, self.adapter.perform(state, player, click.arg)
-        move = self.flow.describe_move(table, click.arg, before, state)
+        move = self.saving.describe_move(table, click.arg, before, state)
         await self._save_and_show(
             interaction, stored, table_life.moved_by(table, player, move), state
         )
@@ -185,8 +185,8 @@ class ClickHandling(CogBase):
             notice = tr(user_lang(interaction), refusal.template, **refusal.params)
             await self._redraw_panel(interaction, stored, state, player, notice=notice)
             return
-        move = self.flow.describe_move(table, key, before, state)
+        move = self.saving.describe_move(table, key, before, state)
         table = table_life.moved_by(table, player, move)
-        rev = await self.flow.commit(table, stored.rev, state)
+        rev = await self.saving.commit(table, stored.rev, state)
         await self._redraw_panel(interaction, Stored(table, rev), state, player)
-        await self.flow.show(table, state, rev, except_player=player)
+        await self.announcer.show(table, state, rev, except_player=player)

@@ -10,7 +10,10 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from bot import table_life
+from bot.cogs.announce import Announcer
+from bot.cogs.channel_messages import ChannelMessages
 from bot.cogs.errors import answering_errors
+from bot.cogs.followups import FollowUpMoves
 from bot.cogs.interactions import (
     Interaction,
     message_id_of,
@@ -21,7 +24,6 @@ from bot.cogs.interactions import (
 from bot.cogs.messages import Messages
 from bot.cogs.options import check_options
 from bot.cogs.panels import editable_until
-from bot.cogs.table_flow import TableFlow
 from bot.engines.base import GameError, PlayerId
 from bot.games import GameSpec
 from bot.storage.tables import Stored
@@ -38,7 +40,9 @@ queued longer is told the table is busy instead of being answered too late."""
 
 
 class CogBase:
-    """One registered game's engine, adapter, messages and table flow."""
+    """One registered game's engine, adapter and messages, and the parts a move goes
+    through: `saving`, `announcer` (table edit, panels, pings), `channel` (other
+    message edits) and `moves` (follow-ups)."""
 
     def __init__(self, bot: TableBot, spec: GameSpec[Any, Any, Any]) -> None:
         self.bot = bot
@@ -46,7 +50,10 @@ class CogBase:
         self.adapter = spec.adapter
         self.engine = spec.engine
         self.messages = Messages(self.adapter, bot.renderer)
-        self.flow = TableFlow(bot, spec, self.messages)
+        self.channel = ChannelMessages(bot, self.messages)
+        self.announcer = Announcer(bot, self.adapter, self.channel)
+        self.moves = FollowUpMoves(bot, spec, self.channel, self.announcer)
+        self.saving = self.moves.saving
 
     async def _handle(
         self,
@@ -81,7 +88,7 @@ class CogBase:
         self, interaction: Interaction, stored: Stored, table: Table, state: BaseModel
     ) -> None:
         table.message_id = message_id_of(interaction) or table.message_id
-        rev = await self.flow.commit(table, stored.rev, state)
+        rev = await self.saving.commit(table, stored.rev, state)
         # The move is committed: acknowledge at once, then draw the new table.
         await interaction.response.defer()
         message = await self.messages.table(table, state, rev)
@@ -91,7 +98,7 @@ class CogBase:
             view=message.view,
             attachments=message.files(),
         )
-        await self.flow.announce(table, state)
+        await self.announcer.announce(table, state)
 
     # ----- private panels ---------------------------------------------------
 

@@ -12,15 +12,35 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import logging
 from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
+from bot import table_life
+from bot.ai import Level
 from bot.cogs.adapter import GameAdapter
-from bot.engines.base import PlayerId
+from bot.cogs.announce import Announcer
+from bot.cogs.channel_messages import ChannelMessages
+from bot.cogs.saving import Saving
+from bot.engines.base import GameError, PlayerId, SeededRng
+from bot.i18n import N_, tr
+from bot.storage.errors import StoreError
+from bot.storage.tables import Stored
 from bot.table import Table
+
+if TYPE_CHECKING:
+    from bot.bot import TableBot
+    from bot.games import GameSpec
+
+log = logging.getLogger(__name__)
+
+RETRY_FIRST_SECONDS = 0.5
+RETRY_LONGEST_SECONDS = 30.0
+"""A follow-up that meets a store fault tries again after 0.5 s, 1 s, 2 s, … 30 s."""
 
 FollowUpKind = Literal["computer", "default", "clock"]
 
@@ -111,3 +131,161 @@ class FollowUps:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+
+class FollowUpMoves:
+    """One game's moves without a click: computer seats, timed defaults, turn clocks,
+    and lobbies that nobody started. A commit plans follow-ups and a follow-up commits,
+    so this owns the game's `Saving` and hands it `schedule` as its planner."""
+
+    def __init__(
+        self,
+        bot: TableBot,
+        spec: GameSpec[Any, Any, Any],
+        channel: ChannelMessages,
+        announcer: Announcer,
+    ) -> None:
+        self.bot = bot
+        self.spec = spec
+        self.adapter = spec.adapter
+        self.engine = spec.engine
+        self.saving = Saving(bot, spec.adapter, announcer, self.schedule)
+        self._channel = channel
+        self._announcer = announcer
+
+    def schedule(self, table: Table, rev: int, state: BaseModel) -> None:
+        """Replace the channel's follow-ups with those the game at ``rev`` waits for."""
+        self.bot.followups.cancel(table.channel_id)
+        for follow_up in plan(table, state, self.adapter):
+            self.bot.followups.keep(table.channel_id, self._move_later(table, rev, follow_up))
+
+    def close_lobby_later(self, table: Table) -> None:
+        self.bot.followups.keep(table.channel_id, self._close_lobby(table))
+
+    async def resume(self, stored: Stored) -> None:
+        """After a start: plan again what a game was waiting for (with the time that was
+        left), and count a finished game whose stats a crash may have missed (counting
+        is idempotent)."""
+        table = stored.table
+        if table.phase == "lobby":
+            self.close_lobby_later(table)
+        if table.state is None:
+            return
+        state = self.engine.State.model_validate(table.state)
+        if table.phase == "playing":
+            if table.turn_deadline is None:  # saved before deadlines were kept
+                table.turn_deadline = await self.saving.turn_deadline(table, state)
+            self.schedule(table, stored.rev, state)
+        elif table.phase == "over":
+            await self.saving.record_result(table, state)
+
+    async def _move_later(self, table: Table, rev: int, follow_up: FollowUp) -> None:
+        """Make ``follow_up``'s move when its time comes, unless the game moved on. A
+        store fault (Redis down) is retried with backoff until the move is made or the
+        game has moved: a follow-up is never dropped."""
+        if follow_up.kind == "computer":
+            await asyncio.sleep(self.bot.settings.computer_pause_seconds)
+        else:
+            await self.bot.clock.sleep_until(table.turn_deadline or 0.0)
+        for attempt in itertools.count():
+            try:
+                async with self.bot.channel_lock(table.guild_id, table.channel_id):
+                    await self._make_follow_up(table, rev, follow_up)
+                return
+            except StoreError as error:
+                delay = min(RETRY_LONGEST_SECONDS, RETRY_FIRST_SECONDS * 2**attempt)
+                log.warning(
+                    "The %s move in %s waits %.1f s for the store: %s",
+                    follow_up.kind,
+                    table.channel_id,
+                    delay,
+                    error,
+                )
+                await asyncio.sleep(delay)
+            except GameError as error:
+                log.warning(
+                    "No %s move for %s in %s: %s",
+                    follow_up.kind,
+                    follow_up.player,
+                    table.channel_id,
+                    error,
+                )
+                return
+            except Exception:
+                log.exception("The %s move in channel %s failed", follow_up.kind, table.channel_id)
+                return
+
+    async def _make_follow_up(self, table: Table, rev: int, follow_up: FollowUp) -> None:
+        stored = await self.bot.store.load(table.guild_id, table.channel_id)
+        if stored is None or stored.table.gid != table.gid or stored.rev != rev:
+            # The game moved first: a click, or this follow-up made by another process
+            # of the same shard (a rolling restart).
+            log.info(
+                "The %s move in channel %s was for revision %d; the game has moved on",
+                follow_up.kind,
+                table.channel_id,
+                rev,
+            )
+            return
+        current = stored.table.model_copy(deep=True)
+        state = self.engine.State.model_validate(current.state)
+        player = follow_up.player
+        seat = current.seat_of(player)
+        name = seat.name if seat else player
+        before = state
+        if follow_up.kind == "default":
+            state = self.adapter.perform(state, player, follow_up.key)
+            move = self.saving.describe_move(current, follow_up.key, before, state)
+            current = table_life.with_event(
+                current,
+                N_("Time was up, so the bot chose for **{name}**: {move}"),
+                name=name,
+                move=move,
+            )
+        else:
+            state, action = await self._computer_move(current, rev, state, player)
+            if follow_up.kind == "clock":
+                current = table_life.clock_ran_out(current, player)
+            else:
+                move = self.saving.describe_move(current, str(action), before, state)
+                current = table_life.with_event(
+                    current, N_("**{name}**: {move}"), name=name, move=move
+                )
+        new_rev = await self.saving.commit(current, rev, state)
+        await self._announcer.show(current, state, new_rev)
+
+    async def _computer_move(
+        self, table: Table, rev: int, state: BaseModel, player: PlayerId
+    ) -> tuple[BaseModel, object]:
+        """The computer's choice for ``player``'s seat (from that seat's view only, off
+        the event loop), and the state after it."""
+        seat = table.seat_of(player)
+        level: Level = seat.level if seat and seat.level else "normal"
+        rng = SeededRng.from_seed(table.seed ^ (rev * 0x9E3779B97F4A7C15))
+        view = self.engine.view(state, player)
+        action = await asyncio.to_thread(self.spec.players[level], view, rng)
+        moved: BaseModel = self.engine.apply(state, player, action)
+        return moved, action
+
+    async def _close_lobby(self, table: Table) -> None:
+        """Close the lobby if it is still waiting for its Start when its time is up."""
+        await self.bot.clock.sleep_until(table.opened + self.bot.settings.lobby_timeout_seconds)
+        try:
+            async with self.bot.channel_lock(table.guild_id, table.channel_id):
+                stored = await self.bot.store.load(table.guild_id, table.channel_id)
+                if stored is None or stored.table.gid != table.gid:
+                    return
+                if stored.table.phase != "lobby":
+                    return
+                await self.bot.store.delete(stored.table, stored.rev)
+                await self._channel.close_message(
+                    stored.table,
+                    tr(
+                        stored.table.lang,
+                        "Nobody started this table, so it has closed. "
+                        "Open a new one with `/{game} start`.",
+                        game=self.engine.name,
+                    ),
+                )
+        except StoreError as error:
+            log.warning("Could not close the lobby in %s: %s", table.channel_id, error)

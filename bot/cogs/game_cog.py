@@ -4,7 +4,7 @@
 Every interaction follows one path: load the channel's table, check the click is for
 this game (and, where `bot.cogs.verbs` says so, this revision), apply the change (the
 table's life in `bot.table_life`, moves through the engine), save with
-compare-and-set (`TableFlow.commit`), then answer Discord with messages built by
+compare-and-set (`Saving.commit`), then answer Discord with messages built by
 `Messages`. Nothing is saved half-way, so a refused or failed interaction leaves the
 stored game unchanged.
 """
@@ -157,11 +157,11 @@ class GameCog(ClickHandling):
         await self._check_table_cap(guild_id)
         rev = await self.bot.store.save(table, existing.rev if existing else 0)
         if existing is not None and existing.table.message_id is not None:
-            await self.flow.strip_buttons(existing.table, existing.table.message_id)
-        self.flow.close_lobby_later(table)
+            await self.channel.strip_buttons(existing.table, existing.table.message_id)
+        self.moves.close_lobby_later(table)
         message = self.messages.lobby(table, rev)
         response = await interaction.response.send_message(embed=message.embed, view=message.view)
-        await self.flow.remember_message(table, response.message_id)
+        await self.channel.remember_message(table, response.message_id)
         if set_aside:
             notice = tr(user_lang(interaction), TableSetAside().template)
             await interaction.followup.send(notice, ephemeral=True)
@@ -180,7 +180,7 @@ class GameCog(ClickHandling):
         stored = await self._load_running(interaction)
         table = table_life.joined(stored.table, person_of(interaction), self.engine.max_players)
         rev = await self.bot.store.save(table, stored.rev)
-        await self.flow.refresh_lobby_message(table, rev)
+        await self.channel.refresh_lobby_message(table, rev)
         await answer_privately(interaction, tr(user_lang(interaction), "You joined the table."))
 
     async def leave_command(self, interaction: Interaction) -> None:
@@ -191,12 +191,12 @@ class GameCog(ClickHandling):
         table = table_life.left_lobby(stored.table, player_of(interaction))
         if not table.seats:
             await self.bot.store.delete(stored.table, stored.rev)
-            await self.flow.close_message(
+            await self.channel.close_message(
                 stored.table, tr(stored.table.lang, "Everyone left; the table is closed.")
             )
         else:
             rev = await self.bot.store.save(table, stored.rev)
-            await self.flow.refresh_lobby_message(table, rev)
+            await self.channel.refresh_lobby_message(table, rev)
         await answer_privately(interaction, tr(user_lang(interaction), "You left the table."))
 
     async def _leave_running_game(self, interaction: Interaction, stored: Stored) -> None:
@@ -211,9 +211,9 @@ class GameCog(ClickHandling):
         else:
             table = table_life.handed_to_computer(table, player)
             answer = N_("You left the game; a computer player takes your seat.")
-        rev = await self.flow.commit(table, stored.rev, state)
+        rev = await self.saving.commit(table, stored.rev, state)
         await answer_privately(interaction, tr(user_lang(interaction), answer))
-        await self.flow.show(table, state, rev)
+        await self.announcer.show(table, state, rev)
 
     async def hand_command(self, interaction: Interaction) -> None:
         stored = await self._load_running(interaction)
@@ -231,9 +231,9 @@ class GameCog(ClickHandling):
             allowed_mentions=discord.AllowedMentions.none(),  # the turn ping notifies
         )
         previous = table.message_id
-        await self.flow.remember_message(table, response.message_id)
+        await self.channel.remember_message(table, response.message_id)
         if previous is not None and previous != response.message_id:
-            await self.flow.strip_buttons(table, previous)
+            await self.channel.strip_buttons(table, previous)
 
     async def abandon_command(self, interaction: Interaction) -> None:
         stored = await self._load_running(interaction)
@@ -242,9 +242,9 @@ class GameCog(ClickHandling):
             raise GameError("Only the host or someone with Manage Messages can abandon the game.")
         await self.bot.store.delete(table, stored.rev)
         if table.ping is not None:
-            await self.flow.delete_message(table, table.ping.message_id)
+            await self.channel.delete_message(table, table.ping.message_id)
         name = interaction.user.display_name
-        await self.flow.close_message(table, tr(table.lang, "Abandoned by {name}.", name=name))
+        await self.channel.close_message(table, tr(table.lang, "Abandoned by {name}.", name=name))
         await interaction.response.send_message(
             tr(
                 table.lang,
@@ -272,10 +272,10 @@ class GameCog(ClickHandling):
         table = stored.table.model_copy(deep=True)
         player, state = self._seated_player_state(interaction, table)
         before, state = state, self.adapter.perform(state, player, move)
-        text = self.flow.describe_move(table, move, before, state)
+        text = self.saving.describe_move(table, move, before, state)
         table = table_life.moved_by(table, player, text)
-        rev = await self.flow.commit(table, stored.rev, state)
+        rev = await self.saving.commit(table, stored.rev, state)
         await answer_privately(
             interaction, tr(user_lang(interaction), "You played `{move}`.", move=move)
         )
-        await self.flow.show(table, state, rev)
+        await self.announcer.show(table, state, rev)

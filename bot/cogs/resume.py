@@ -56,7 +56,7 @@ async def _resume_one(bot: TableBot, guild_id: int, channel_id: int, *, after_st
                 return False
             if not after_start and stored.table.phase == "over":
                 return False
-            await cog.flow.resume(stored)
+            await cog.moves.resume(stored)
         return True
     except (StoreError, GameError, ValidationError) as error:
         log.warning("Game in channel %s not resumed: %s", channel_id, error)

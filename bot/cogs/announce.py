@@ -1,0 +1,151 @@
+"""What follows a saved move in the channel: the table message edited, the other open
+panels refreshed, the summary of a deal that just ended, and the ping of whoever's
+turn it now is (one per table at a time)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+from pydantic import BaseModel
+
+from bot.cogs.adapter import GameAdapter
+from bot.cogs.channel_messages import ChannelMessages
+from bot.engines.base import GameError, PlayerId
+from bot.i18n import tr
+from bot.render import embeds
+from bot.storage.errors import StoreError
+from bot.table import Ping, Table
+from bot.texts import TableText
+
+if TYPE_CHECKING:
+    from bot.bot import TableBot
+
+log = logging.getLogger(__name__)
+
+
+class Announcer:
+    """One game's table edits, turn pings and deal summaries after a move."""
+
+    def __init__(
+        self, bot: TableBot, adapter: GameAdapter[Any, Any, Any], channel: ChannelMessages
+    ) -> None:
+        self.bot = bot
+        self.adapter = adapter
+        self.engine = adapter.engine
+        self._channel = channel
+        self._summarises_deals = type(adapter).deal_summary is not GameAdapter.deal_summary
+        self._announcing: dict[int, bool] = {}
+        """Channels with pings on their way; True: another move came meanwhile."""
+        self._deal_summaries: dict[int, TableText] = {}
+        """Per channel: the summary of a deal just ended, posted with the next ping."""
+
+    async def show(
+        self, table: Table, state: BaseModel, rev: int, *, except_player: PlayerId | None = None
+    ) -> None:
+        """After a move: the table message edited, the turn announced, panels refreshed."""
+        await self._channel.edit_table_message(table, state, rev)
+        await self.announce(table, state, except_player=except_player)
+
+    def note_deal_summary(self, table: Table, state: BaseModel) -> None:
+        """Keep the summary of a deal this move ended, for `announce` to post. Games
+        without deals skip it: reading the previous state back costs a validation."""
+        if not self._summarises_deals or table.state is None or self.engine.is_over(state):
+            return
+        before = self.engine.view(self.engine.State.model_validate(table.state), None)
+        after = self.engine.view(state, None)
+        summary = self.adapter.deal_summary(before, after, table.names(), table.lang)
+        if summary is not None:
+            self._deal_summaries[table.channel_id] = summary
+
+    async def announce(
+        self, table: Table, state: BaseModel, *, except_player: PlayerId | None = None
+    ) -> None:
+        """Refresh the other open panels, and in the background post the summary of a
+        deal that just ended and ping whoever's turn it now is. The posts don't hold up
+        the click that caused them; they run one channel at a time (across processes:
+        the channel's "announce" lock), from the game as Redis holds it then, so a burst
+        of moves costs one ping."""
+        self.bot.panels.refresh(table, except_player=except_player)
+        channel = table.channel_id
+        if channel in self._announcing:
+            self._announcing[channel] = True
+            return
+        self._announcing[channel] = False
+        self.bot.followups.run(self._announce_until_current(table))
+
+    async def _announce_until_current(self, table: Table) -> None:
+        channel = table.channel_id
+        try:
+            while True:
+                self._announcing[channel] = False
+                async with self.bot.channel_lock(table.guild_id, channel, purpose="announce"):
+                    await self._announce_now(table)
+                if not self._announcing.get(channel):
+                    return
+        except (StoreError, GameError) as error:
+            log.info("No turn ping in %s: %s", channel, error)
+        finally:
+            self._announcing.pop(channel, None)
+
+    async def _announce_now(self, table: Table) -> None:
+        summary = self._deal_summaries.pop(table.channel_id, None)
+        if summary is not None:
+            await self._post_summary(table, summary)
+        stored = await self.bot.store.load(table.guild_id, table.channel_id)
+        if stored is None or stored.table.gid != table.gid or stored.table.state is None:
+            return
+        await self._ping_turn(stored.table, self.engine.State.model_validate(stored.table.state))
+
+    async def _ping_turn(self, table: Table, state: BaseModel) -> None:
+        """When the turn passes to other people, post a new message that mentions only
+        them (Discord notifies for a created message, never for an edit) and delete the
+        table's previous ping: a channel holds at most one ping per table."""
+        people = self._people_to_ping(table, state)
+        previous = table.ping
+        if previous is not None and previous.players == people:
+            return  # the same person keeps acting
+        if previous is not None:  # first, so two pings are never alive at once
+            await self._channel.delete_message(table, previous.message_id)
+        ping = await self._post_ping(table, people) if people else None
+        await self.bot.store.set_ping(table, ping)
+        table.ping = ping
+
+    async def _post_summary(self, table: Table, summary: TableText) -> None:
+        title = tr(table.lang, "{title}: a deal ended", title=tr(table.lang, self.engine.title))
+        embed = embeds.table_embed(title, self.adapter.colour, summary, "", with_image=False)
+        try:
+            channel = self.bot.get_partial_messageable(table.channel_id)
+            await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        except (discord.HTTPException, aiohttp.ClientError) as error:
+            log.info("Could not post a deal summary in %s: %s", table.channel_id, error)
+
+    def _people_to_ping(self, table: Table, state: BaseModel) -> list[PlayerId]:
+        if not table.pings or self.engine.is_over(state):
+            return []
+        if not self.adapter.wants_ping(self.engine.view(state, None)):
+            return []
+        to_act = self.engine.to_act(state)
+        computers = table.computers(to_act)
+        return [player for player in to_act if player not in computers]
+
+    async def _post_ping(self, table: Table, people: list[PlayerId]) -> Ping | None:
+        mentions = " ".join(f"<@{player}>" for player in people)
+        text = tr(
+            table.lang,
+            "{mentions}, your turn in {title}.",
+            mentions=mentions,
+            title=tr(table.lang, self.engine.title),
+        )
+        allowed = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(int(p)) for p in people]
+        )
+        try:
+            channel = self.bot.get_partial_messageable(table.channel_id)
+            message = await channel.send(text, allowed_mentions=allowed)
+        except (discord.HTTPException, aiohttp.ClientError) as error:
+            log.info("Could not ping in channel %s: %s", table.channel_id, error)
+            return None
+        return Ping(message_id=message.id, players=people)

@@ -1,0 +1,89 @@
+"""Saving a move: the one way a game reaches Redis, and a finished game's stats.
+
+`Saving.commit` sets the phase and the deadline of the turn now waiting, saves with
+compare-and-set, hands the new revision to the follow-ups and counts a finished game
+in the server's stats (once, whatever retries).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from bot import table_life
+from bot.cogs.adapter import GameAdapter
+from bot.cogs.announce import Announcer
+from bot.storage.errors import StoreError
+from bot.table import Table
+
+if TYPE_CHECKING:
+    from bot.bot import TableBot
+
+log = logging.getLogger(__name__)
+
+Planner = Callable[[Table, int, BaseModel], None]
+"""Plans what a saved game now waits for (`FollowUpMoves.schedule`)."""
+
+
+class Saving:
+    """One game's saves and results."""
+
+    def __init__(
+        self,
+        bot: TableBot,
+        adapter: GameAdapter[Any, Any, Any],
+        announcer: Announcer,
+        plan: Planner,
+    ) -> None:
+        self.bot = bot
+        self.adapter = adapter
+        self.engine = adapter.engine
+        self._announcer = announcer
+        self._plan = plan
+
+    async def commit(self, table: Table, rev: int, state: BaseModel) -> int:
+        """Save ``state`` into ``table`` over revision ``rev``; return the new revision."""
+        self._announcer.note_deal_summary(table, state)
+        table.state = state.model_dump(mode="json")
+        table.phase = "over" if self.engine.is_over(state) else "playing"
+        table.turn_deadline = await self.turn_deadline(table, state)
+        saved = await self.bot.store.save(table, rev)
+        self._plan(table, saved, state)
+        if table.phase == "over":
+            await self.record_result(table, state)
+        return saved
+
+    def describe_move(self, table: Table, key: str, before: BaseModel, after: BaseModel) -> str:
+        """The adapter's words for a move, from the public views around it."""
+        return self.adapter.move_text(
+            key,
+            self.engine.view(before, None),
+            self.engine.view(after, None),
+            table.names(),
+            table.lang,
+        )
+
+    async def record_result(self, table: Table, state: BaseModel) -> None:
+        """Count the finished game in the server's stats (once, whatever retries)."""
+        names = {seat.id: seat.name for seat in table.seats if not seat.is_computer}
+        try:
+            await self.bot.stats.record(
+                table.guild_id, table.game, table.gid, self.engine.outcome(state), names
+            )
+        except StoreError as error:
+            log.warning("Stats of game %s not recorded yet: %s", table.gid, error)
+
+    async def turn_deadline(self, table: Table, state: BaseModel) -> float | None:
+        over = self.engine.is_over(state)
+        return table_life.turn_deadline(
+            table,
+            [] if over else self.engine.to_act(state),
+            now=await self.bot.clock.now(),
+            over=over,
+            has_timed_default=not over
+            and self.adapter.timed_default(self.engine.view(state, None)) is not None,
+            choice_timeout=self.bot.settings.choice_timeout_seconds,
+        )
