@@ -28,6 +28,8 @@ from tests.harness.models import FakeMessage, MessageVersion, button_text
 Json = dict[str, Any]
 WORD = re.compile(r"[^\W\d_]{3,}")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+SLOW = 60.0
+"""Seconds an answer that draws a table may take on a machine busy with other tests."""
 LANGUAGES = [
     pytest.param("tr", marks=pytest.mark.guild_locale("tr"), id="turkish"),
     pytest.param("es", marks=pytest.mark.guild_locale("es-ES"), id="spanish"),
@@ -138,13 +140,13 @@ async def test_a_whole_card_game_has_no_english_in_public(
     assert lobby.labels[:3] == [tr(lang, "Join"), tr(lang, "Leave"), tr(lang, "Start")]
     for level in ("hard", "normal"):
         await driver.choose(alice, lobby, tr(lang, "Add computer player…"), [level])
-    await driver.click(alice, lobby, tr(lang, "Start"))
+    await driver.click(alice, lobby, tr(lang, "Start"), timeout=SLOW)
     left = await driver.slash(alice, "geschenkt leave")
     assert left.message.text == "You left the game; a computer player takes your seat."
 
     results = tr(lang, "{title}: results", title=title)
     await driver.wait_for(
-        lambda: any(results in m.text for m in driver.alive()), timeout=120, what="the results"
+        lambda: any(results in m.text for m in driver.alive()), timeout=4 * SLOW, what="the results"
     )
     await driver.settle()
     assert english_in_public(driver, lang, ["Alice"]) == []
@@ -159,15 +161,19 @@ async def test_a_draughts_game_to_its_result_has_no_english_in_public(
     alice = driver.user("alice")
     lobby = (await driver.slash(alice, "draughts start", colour="white")).message
     await driver.choose(alice, lobby, tr(lang, "Add computer player…"), ["normal"])
-    await driver.click(alice, lobby, tr(lang, "Start"))
+    await driver.click(alice, lobby, tr(lang, "Start"), timeout=SLOW)
     table = driver.table()
     white = tr(lang, "**{name}** (White) to move.", name="Alice")
     assert white in table.text
-    await driver.slash(alice, "draughts move", move="c3-c4")
-    await driver.wait_for(lambda: white in driver.table().text, what="the computer's answer")
-    await driver.slash(alice, "draughts move", move="resign confirm")
+    await driver.slash(alice, "draughts move", move="c3-c4", timeout=SLOW)
     await driver.wait_for(
-        lambda: tr(lang, "Black wins: White resigned.") in driver.table().text, what="the result"
+        lambda: white in driver.table().text, timeout=SLOW, what="the computer's answer"
+    )
+    await driver.slash(alice, "draughts move", move="resign confirm", timeout=SLOW)
+    await driver.wait_for(
+        lambda: tr(lang, "Black wins: White resigned.") in driver.table().text,
+        timeout=SLOW,
+        what="the result",
     )
     await driver.settle()
     assert english_in_public(driver, lang, ["Alice"], but_options=True) == []
