@@ -12,10 +12,12 @@ from bot.ai.geschenkt import (
     PLAYERS,
     TUNED,
     Budget,
+    _table,
     card_cost,
     hypotheses,
     make_hard,
     normal_takes,
+    play_out,
     sample_state,
 )
 from bot.engines.base import SeededRng
@@ -233,3 +235,44 @@ def test_a_ten_twenty_or_thirty_rules_out_the_tactical_variant() -> None:
     assert [h.tactical for h in hypotheses(view)] == [False]
     fresh = ENGINE.view(table(mine=[], card=31, pot=0, my_chips=11, stack=22), "me")
     assert sorted(h.tactical for h in hypotheses(fresh)) == [False, True]
+
+
+# --- The hard player's simulator agrees with the engine --------------------------------
+
+
+def test_simulator_plays_out_as_the_engine() -> None:
+    """From many positions of random games, the simulator's ``normal`` playout ends
+    with the engine's playout's scores; a random game stepped on both agrees too."""
+    checked = 0
+    for state in positions(20, seed=9, every=7):
+        ended, _ = play_out(state, TUNED)
+        table = _table(state)
+        table.playout(
+            TUNED.chip_value,
+            TUNED.late_chip_value,
+            TUNED.threshold,
+            TUNED.low_chips,
+            TUNED.near_bonus,
+            TUNED.greed,
+        )
+        assert table.current == -1
+        expected = [
+            score(cards, chips) for cards, chips in zip(ended.cards, ended.chips, strict=True)
+        ]
+        assert table.scores() == expected
+        checked += 1
+    assert checked > 50
+    rng = random.Random(4)
+    for game in range(30):
+        state = ENGINE.new_game([f"p{k}" for k in range(3 + game % 5)], game)
+        table = _table(state)
+        while not ENGINE.is_over(state):
+            take = state.chips[state.turn] == 0 or rng.random() < 0.4
+            state = ENGINE.apply(state, state.players[state.turn], TAKE if take else REFUSE)
+            table.step(take)
+            assert table.chips == state.chips
+            assert table.turn == state.turn
+            assert table.current == (-1 if state.current is None else state.current)
+        assert table.scores() == [
+            score(cards, chips) for cards, chips in zip(state.cards, state.chips, strict=True)
+        ]
