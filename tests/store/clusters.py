@@ -128,6 +128,15 @@ class Node(RedisServer):
         self.process.wait()
         self.process = None
 
+    def pause(self) -> None:
+        """SIGSTOP: the node hangs, neither answering nor taking replication."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
     def restart(self, timeout: float = 10.0) -> None:
         """Start again on the same port, with the same options and directory."""
         assert not self.alive
