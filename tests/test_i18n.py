@@ -34,6 +34,7 @@ from bot.i18n import (
     lang_of,
     language_name,
     plural,
+    texts,
     tr,
     translations,
     upper,
@@ -333,6 +334,15 @@ def _forms_of(lang: str, msgid: tuple[str, str]) -> tuple[str, ...]:
         forms = read_po(po, locale=lang)[msgid].string
     assert isinstance(forms, tuple | list)
     return tuple(forms)
+
+
+def test_a_catalogue_s_texts_by_their_english() -> None:
+    german, host = texts("de"), "Only the host can start the game."
+    assert german[host] == tr("de", host)
+    assert german["{n} chip"] == "{n} Chip" and german["{n} chips"] == "{n} Chips"
+    assert texts("tr")["{n} chips"] == "{n} fiş"
+    assert "join" not in texts("es"), "command names are not texts"
+    assert texts("en") == {}
 
 
 def test_command_names_and_language_names() -> None:

@@ -68,6 +68,27 @@ def translations(lang: Lang) -> gettext.NullTranslations:
     return Translations(compiled, domain=DOMAIN)
 
 
+@cache
+def texts(lang: Lang) -> dict[str, str]:
+    """``lang``'s catalogue as English → translation, for checks over every text (the
+    fonts draw each letter): a plural message gives its first form for the singular
+    msgid and its last for the plural one; command names are left out."""
+    if lang not in LANGS or lang == DEFAULT_LANG:
+        return {}
+    with catalogue_path(lang).open("rb") as po:
+        catalog = read_po(po, locale=lang)
+    found: dict[str, str] = {}
+    for message in catalog:
+        if not message.id or message.context == COMMAND_NAME or not message.string:
+            continue
+        if isinstance(message.id, str) and isinstance(message.string, str):
+            found[message.id] = message.string
+        elif not isinstance(message.id, str) and not isinstance(message.string, str):
+            found[message.id[0]] = message.string[0]
+            found[message.id[1]] = message.string[-1]
+    return found
+
+
 def lang_of(discord_locale: object) -> Lang:
     """Our language for a Discord locale: the catalogue of the locale itself (``pt_BR``
     for ``pt-BR``), else of its language (``es`` for ``es-ES`` and ``es-419``), else
