@@ -12,8 +12,9 @@ first places, the score (a win 1, a shared first place ½; in two-player games t
 win 1, draw ½) with its interval, average place, and the median, p99 and longest time
 per decision of the measured level (its chooser call only, view built beforehand).
 
-The opponent ``previous`` is the game's ``hard`` player before issue 28 (`PREVIOUS`),
-so a new ``hard`` can be measured against the old one: ``--pairing hard:previous``.
+The opponent ``previous`` is the game's ``hard`` player before issue 28
+(`previous_players`), so a new ``hard`` can be measured against the old one; it plays
+only when asked for: ``--pairing hard:previous``.
 ``--option ruleset=turkish`` passes an option to every game's ``new_game``.
 
     python -m bench.ai [--quick] [--games N] [--game NAME] [--pairing LEVEL:OPPONENT]
@@ -56,11 +57,12 @@ Opponent = Level | Literal["random", "previous"]
 
 def previous_players() -> dict[str, Chooser]:
     """Each game's ``hard`` player as it was before issue 28, where it changed."""
-    from bot.ai import draughts, escalation, take
+    from bot.ai import draughts, escalation, geschenkt, take
 
     found: dict[str, Chooser] = {
         "draughts": draughts.PREVIOUS_HARD,
         "escalation": escalation.rollout_player(),
+        "geschenkt": geschenkt.make_engine_hard(),
     }
     previous_take = getattr(take, "PREVIOUS_HARD", None)
     if previous_take is not None:
@@ -391,8 +393,8 @@ def run(
         count = registered(engine.name).typical_players
         rows = []
         pairings = pairings_for(players)
-        if engine.name in previous:
-            pairings.append(("hard", "previous"))
+        if engine.name in previous and args.pairing and "hard:previous" in args.pairing:
+            pairings.append(("hard", "previous"))  # only when asked for
         for level, opponent in pairings:
             if args.pairing and f"{level}:{opponent}" not in args.pairing:
                 continue
