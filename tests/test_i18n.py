@@ -42,6 +42,7 @@ from bot.i18n import (
 from bot.i18n.check import TEMPLATE, key, problems
 from bot.i18n.command_names import NAMES
 from bot.i18n.notes import NOTES
+from bot.render.text import Face, face_for, uncovered
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATED = [lang for lang in LANGS if lang != "en"]
@@ -343,6 +344,15 @@ def test_a_catalogue_s_texts_by_their_english() -> None:
     assert texts("tr")["{n} chips"] == "{n} fiş"
     assert "join" not in texts("es"), "command names are not texts"
     assert texts("en") == {}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_letter_of_every_catalogue_is_drawn_by_the_main_font(lang: str) -> None:
+    """The images draw any text in its language: Turkish ğ ş ı İ, Spanish ñ ¿ ¡."""
+    letters = {char for text in texts(lang).values() for char in text if not char.isascii()}
+    letters -= {char for text in literal_templates() for char in text}  # the English's own
+    assert uncovered("".join(sorted(letters))) == ""
+    assert [c for c in sorted(letters) if c.isalpha() and face_for(c) is not Face.MAIN] == []
 
 
 def test_command_names_and_language_names() -> None:
