@@ -11,6 +11,7 @@ on the master its server's hash tag names, and on that master's replica.
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -43,6 +44,9 @@ from bot.storage.settings import GuildSettingsStore
 from bot.storage.stats import StatsStore
 from bot.storage.tables import GameStore
 from bot.table import Seat, Table
+from tests.e2e.test_geschenkt import Game, greedy_with_a_miser
+from tests.harness.driver import Driver
+from tests.harness.fixtures import BotFactory
 from tests.store.clusters import LocalCluster, Node, command, wait_for
 from tests.store.test_key_layout import scripts_in_bot
 
@@ -219,3 +223,37 @@ async def test_a_save_waits_for_the_replica_of_its_own_master(
 def test_keys_land_on_the_three_masters(cluster: LocalCluster, tmp_path: Path) -> None:
     masters = {cluster.owner_of(table_key(guild, CHANNEL)).port for guild in range(1, 40)}
     assert masters == {master.port for master in cluster.masters}
+
+
+# ---------------------------------------------------------------- the bot itself
+
+
+@pytest.fixture
+def redis_server(cluster: LocalCluster) -> str:
+    """The bot under test (`bot_process`) runs on the cluster."""
+    for master in cluster.masters:
+        master.client().flushall()
+    return cluster.url
+
+
+async def test_the_bot_plays_a_whole_game_on_the_cluster(
+    cluster: LocalCluster, redis_server: str, driver: Driver, bot_process: BotFactory
+) -> None:
+    """``python -m bot`` with ``REDIS_URL=redis+cluster://…`` and one replica asked:
+    three people play Geschenkt to the results, checked against the stored game."""
+    client = client_for_url(redis_server)
+    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
+    game = Game(driver, GameStore(client), client, people)
+    try:
+        await bot_process("bot", env={"REDIS_MIN_REPLICAS": "1"})
+        alice, bernd, chloe = people
+        await game.open(alice, [bernd, chloe])
+        await game.play_to_end(greedy_with_a_miser(random.Random(1), chloe))
+        scores = await game.check_results()
+        assert sorted(scores) == ["Alice", "Bernd", "Chloe"]
+        guild = driver.fake.guild_id
+        master = cluster.owner_of(table_key(guild, driver.channel))
+        assert master.holds(table_key(guild, driver.channel), player_key(guild, str(alice.id)))
+        assert (await StatsStore(client).player(guild, str(alice.id))).overall.played == 1
+    finally:
+        await close_client(client)
