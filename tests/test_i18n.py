@@ -64,7 +64,7 @@ def _sources() -> list[tuple[Path, ast.Module]]:
     return [
         (path, ast.parse(path.read_text(), str(path)))
         for path in sorted(BOT.rglob("*.py"))
-        if "i18n" not in path.parts and "ai" not in path.parts
+        if not {"i18n", "ai"} & set(path.relative_to(BOT).parts)
     ]
 
 
@@ -117,7 +117,7 @@ def template_sites() -> Iterator[Site]:
     for path, tree in sources:
         for node in ast.walk(tree):
             where = f"{path.relative_to(BOT.parent)}:{getattr(node, 'lineno', 0)}"
-            title = _title_value(node) if "engines" in path.parts else None
+            title = _title_value(node) if "engines" in path.relative_to(BOT).parts else None
             arguments = [title] if title is not None else []
             if isinstance(node, ast.Call):
                 arguments += [

@@ -133,7 +133,7 @@ def extract(
     comments = _comments(source, comment_tags) if comment_tags else {}
     errors = error_classes()
     wanted = set(options.get("keywords") or keywords)
-    is_engine = "engines" in Path(name).parts
+    is_engine = _in_engines(Path(name))
     for node in ast.walk(tree):
         line = getattr(node, "lineno", 0)
         found = comments.get(line, [])
@@ -151,6 +151,15 @@ def extract(
             for arguments in _argument_sets(list(node.args)):
                 if any(argument is not None for argument in arguments):
                     yield line, keyword, arguments, _with_notes(found, arguments)
+
+
+def _in_engines(path: Path) -> bool:
+    """Whether the module is one of `bot/engines/`."""
+    try:
+        parts = path.resolve().relative_to(BOT).parts
+    except ValueError:
+        parts = path.parts
+    return "engines" in parts
 
 
 def _with_notes(comments: list[str], arguments: list[str | None]) -> list[str]:
