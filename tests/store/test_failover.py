@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
@@ -30,6 +32,10 @@ from bot.storage.errors import StaleRevision, StoreUnavailable
 from bot.storage.keys import table_key
 from bot.storage.tables import GameStore, NotReplicated
 from bot.table import Seat, Table
+from tests.e2e.tables import table_rev
+from tests.e2e.test_geschenkt import TAKE, Game, coin
+from tests.harness.driver import Driver
+from tests.harness.fixtures import BotFactory
 from tests.store.clusters import LocalCluster, LocalSentinels, command, wait_for
 
 pytestmark = pytest.mark.slow
@@ -39,6 +45,8 @@ MOVES_BEFORE = 30
 MOVES_AFTER = 30
 """Acknowledged moves before the kill, and after the killed node is back."""
 TEST_SECONDS = 90.0
+TRY_AGAIN = re.compile(r"try again in a moment|versuch es gleich noch einmal")
+"""The store unavailable or the table busy, in English or German (bernd's locale)."""
 
 
 def a_table() -> Table:
@@ -226,13 +234,19 @@ async def lagging_replica_then_failover(cluster: LocalCluster, min_replicas: int
                 master.kill()
                 replica.resume()
             await asyncio.to_thread(cluster.promote, replica, 5.0)
-            while True:  # until the client finds the new master
-                try:
-                    await store.load(GUILD, CHANNEL)
-                    break
-                except StoreUnavailable:
-                    await asyncio.sleep(0.05)
+            await reconnected(store, GUILD, CHANNEL)
     return player
+
+
+async def reconnected(store: GameStore, guild_id: int, channel_id: int) -> None:
+    """Until the store's client reads from the new master (its first call after a
+    failover may still go to the dead one, and fail as unavailable)."""
+    while True:
+        try:
+            await store.load(guild_id, channel_id)
+            return
+        except StoreUnavailable:
+            await asyncio.sleep(0.05)
 
 
 async def test_without_wait_a_failover_loses_acknowledged_moves(cluster: LocalCluster) -> None:
@@ -254,6 +268,68 @@ async def test_with_wait_a_lagging_replica_turns_moves_away_and_none_is_lost(
     assert player.not_replicated == 3
     moves = await player.check_the_game()
     assert moves == [1, 2, 3, 4, 5]  # the three refused ones were on the master only
+
+
+@pytest.fixture
+def redis_server(cluster: LocalCluster) -> str:
+    """The bot under test (`bot_process`) runs on the cluster."""
+    return cluster.url
+
+
+async def test_the_bot_answers_every_click_through_a_cluster_failover(
+    cluster: LocalCluster,
+    redis_server: str,
+    driver: Driver,
+    bot_process: BotFactory,
+    request: pytest.FixtureRequest,
+) -> None:
+    """``python -m bot`` on the cluster, mid-game: the master holding the game is
+    killed, and the player to act keeps clicking Take. Each click is answered: applied
+    (the table redrawn) or "try again"; after the failover the game plays on to results
+    that agree with the stored game, and the bot logged no unhandled error."""
+    client = client_for_url(redis_server)
+    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
+    game = Game(driver, GameStore(client), client, people)
+    try:
+        await bot_process("bot", env={"REDIS_MIN_REPLICAS": "1"})
+        alice, bernd, chloe = people
+        await game.open(alice, [bernd, chloe])
+        policy = coin(random.Random(3), 0.4)
+        for _ in range(6):
+            await game.turn(policy)
+        master = cluster.owner_of(table_key(driver.fake.guild_id, driver.channel))
+        replica = cluster.replica_of(master)
+
+        def fail_over() -> dict[str, float]:
+            start = time.monotonic()
+            master.kill()
+            promoted = cluster.promote(replica, after=5.0)
+            took = round(time.monotonic() - start, 2)
+            master.restart()
+            cluster.wait_healthy()
+            return {f"kill to replica promoted ({promoted}) s": took}
+
+        answers = {"applied": 0, "try again": 0}
+        failover = asyncio.ensure_future(asyncio.to_thread(fail_over))
+        while not failover.done():
+            player = game.to_act()
+            assert player is not None
+            before = table_rev(game.message)
+            response = await driver.click(player, game.message, TAKE)
+            if table_rev(game.message) > before:
+                answers["applied"] += 1
+            else:
+                assert TRY_AGAIN.search(response.ephemeral.text), response.ephemeral.text
+                answers["try again"] += 1
+            await asyncio.sleep(0.05)
+        timings: dict[str, float] = {**failover.result(), **answers}
+        assert answers["try again"] > 0
+        await reconnected(game.store, driver.fake.guild_id, driver.channel)  # the test's own
+        await game.play_to_end(policy)
+        await game.check_results()
+    finally:
+        await close_client(client)
+    report(request, "The bot through a Redis Cluster failover (clicks)", timings)
 
 
 # ---------------------------------------------------------------- Sentinel
