@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import discord
@@ -14,8 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 from redis.exceptions import RedisError
 
-from bot.cogs.components import Click, GameButton, GameSelect, Pick
-from bot.cogs.errors import answering_errors
+from bot.cogs.components import GameButton, GameSelect
 from bot.cogs.followups import FollowUps
 from bot.cogs.game_cog import GameCog
 from bot.cogs.panels import PanelKeeper
@@ -23,7 +21,7 @@ from bot.cogs.resume import keep_games_moving, resume_all
 from bot.cogs.settings import settings_group
 from bot.cogs.stats import stats_commands
 from bot.config import Settings
-from bot.engines.base import GameError, player_range
+from bot.engines.base import player_range
 from bot.games import GAMES, check_registry
 from bot.i18n import N_, lang_of, tr
 from bot.i18n.commands import CommandTranslator
@@ -74,17 +72,9 @@ class TableBot(commands.AutoShardedBot):
         self.followups = FollowUps()
         """Every computer move, timed default, turn clock and lobby expiry waiting."""
         self._sweeper: asyncio.Task[None] | None = None
-        self._channel_locks = ChannelLocks(store.client)
-
-    def channel_lock(
-        self, guild_id: int, channel_id: int, *, wait: float | None = None, purpose: str = ""
-    ) -> AbstractAsyncContextManager[None]:
-        """The channel's lock, held across every process sharing the Redis (see
-        `bot.channel_lock`): its game's interactions and follow-ups run one at a time,
-        so a re-posted table and a move can't interleave. ``wait``: the longest to wait
-        before `ChannelBusy`; None: as long as it takes. ``purpose``: a separate lock
-        for one job of the channel."""
-        return self._channel_locks.hold(guild_id, channel_id, wait=wait, purpose=purpose)
+        self.channel_locks = ChannelLocks(store.client)
+        """Each channel's lock across processes (`bot.storage.locks`): its game's
+        interactions and follow-ups run one at a time."""
 
     async def setup_hook(self) -> None:
         check_registry()
@@ -142,23 +132,6 @@ class TableBot(commands.AutoShardedBot):
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    async def route_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
-        cog = await self._cog_for(interaction, click.game)
-        if cog is not None:
-            await cog.on_click(interaction, click)
-
-    async def route_pick(self, interaction: discord.Interaction[Any], pick: Pick) -> None:
-        cog = await self._cog_for(interaction, pick.game)
-        if cog is not None:
-            await cog.on_pick(interaction, pick)
-
-    async def _cog_for(self, interaction: discord.Interaction[Any], game: str) -> GameCog | None:
-        cog = self.games.get(game)
-        if cog is None:
-            async with answering_errors(interaction):
-                raise GameError("That game is no longer available on this bot.")
-        return cog
-
     async def launch_shard(
         self, gateway: yarl.URL, shard_id: int, *, initial: bool = False
     ) -> None:
@@ -174,7 +147,7 @@ class TableBot(commands.AutoShardedBot):
                 await self._sweeper  # it may hold a channel's lock: let it give it back
         await self.followups.close()
         await self.panels.close()
-        await self._channel_locks.close()
+        await self.channel_locks.close()
         await super().close()
         self.renderer.close()
 

@@ -81,7 +81,7 @@ class Announcer:
         try:
             while True:
                 self._announcing[channel] = False
-                async with self.bot.channel_lock(table.guild_id, channel, purpose="announce"):
+                async with self.bot.channel_locks.hold(table.guild_id, channel, purpose="announce"):
                     await self._announce_now(table)
                 if not self._announcing.get(channel):
                     return

@@ -6,12 +6,11 @@ Each click is checked against the channel's table by the one policy in
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 
 from bot import table_life
 from bot.ai import Level
+from bot.cogs.cog_base import GameParts
 from bot.cogs.components import Click, Pick, chosen_in_message
 from bot.cogs.interactions import (
     Interaction,
@@ -28,18 +27,24 @@ from bot.engines.base import GameError, IllegalAction
 from bot.i18n import tr
 from bot.storage.tables import Stored
 
-if TYPE_CHECKING:
-    pass
-from bot.cogs.cog_base import CogBase
 
-
-class ClickHandling(CogBase):
+class Clicks:
     """Dispatches a game's button clicks and select choices."""
+
+    def __init__(self, parts: GameParts) -> None:
+        self.parts = parts
+        self.bot = parts.bot
+        self.engine = parts.engine
+        self.adapter = parts.adapter
+        self.messages = parts.messages
+        self.saving = parts.saving
+        self.announcer = parts.announcer
+        self.channel = parts.channel
 
     # ----- clicks -----------------------------------------------------------
 
     async def on_click(self, interaction: Interaction, click: Click) -> None:
-        await self._handle(interaction, self._dispatch_click, interaction, click)
+        await self.parts.handle(interaction, self._dispatch_click, interaction, click)
 
     async def _dispatch_click(self, interaction: Interaction, click: Click) -> None:
         verb = as_verb(click.verb)
@@ -49,21 +54,21 @@ class ClickHandling(CogBase):
         if verb in LOBBY_VERBS:
             await self._lobby_click(interaction, stored, verb)
         elif verb == "hand":
-            await self._send_panel(interaction, stored)
+            await self.parts.send_panel(interaction, stored)
         elif verb == "act":
             await self._action_click(interaction, stored, click)
         elif verb == "do":
             await self._panel_action(interaction, stored, click.arg)
         elif verb == "redraw":
-            player, state = self._seated_player_state(interaction, stored.table)
-            await self._redraw_panel(interaction, stored, state, player)
+            player, state = self.parts.seated_player_state(interaction, stored.table)
+            await self.parts.redraw_panel(interaction, stored, state, player)
         else:
             await self._rematch(interaction, stored)
 
     async def on_pick(self, interaction: Interaction, pick: Pick) -> None:
         """A choice in a select: the lobby's computer level, or a panel pick (the panel
         is redrawn with it; nothing is saved)."""
-        await self._handle(interaction, self._dispatch_pick, interaction, pick)
+        await self.parts.handle(interaction, self._dispatch_pick, interaction, pick)
 
     async def _dispatch_pick(self, interaction: Interaction, pick: Pick) -> None:
         stored = await self._load_for_click(interaction, pick, None)
@@ -72,8 +77,8 @@ class ClickHandling(CogBase):
             return
         picks = chosen_in_message(interaction.message)
         picks[pick.key] = pick.values
-        player, state = self._seated_player_state(interaction, stored.table)
-        await self._redraw_panel(interaction, stored, state, player, picks=picks)
+        player, state = self.parts.seated_player_state(interaction, stored.table)
+        await self.parts.redraw_panel(interaction, stored, state, player, picks=picks)
 
     async def _load_for_click(
         self, interaction: Interaction, click: Click | Pick, verb: Verb | None
@@ -134,13 +139,15 @@ class ClickHandling(CogBase):
                 title=self.messages.title(user_lang(interaction)),
                 n=self.engine.min_players,
             )
-        table, state = self._deal(stored.table)
-        await self._save_and_show(interaction, stored, table, state)
+        table, state = self.parts.deal(stored.table)
+        await self.parts.save_and_show(interaction, stored, table, state)
 
     async def _rematch(self, interaction: Interaction, stored: Stored) -> None:
         """The same game again with the same players and options, on a new message
         (the results stay above)."""
-        table, state = self._deal(table_life.rematch_table(stored.table, player_of(interaction)))
+        table, state = self.parts.deal(
+            table_life.rematch_table(stored.table, player_of(interaction))
+        )
         rev = await self.saving.commit(table, stored.rev, state)
         message = await self.messages.table(table, state, rev)
         response = await interaction.response.send_message(
@@ -161,12 +168,12 @@ class ClickHandling(CogBase):
             raise GameError("This game is over.")
         if table.phase != "playing":
             raise GameError("The game hasn't started yet.")
-        player, state = self._seated_player_state(interaction, table)
+        player, state = self.parts.seated_player_state(interaction, table)
         if message_id_of(interaction) not in (None, table.message_id):
             raise GameError("This table was posted again further down; use the newest one.")
         before, state = state, self.adapter.perform(state, player, click.arg)
         move = self.saving.describe_move(table, click.arg, before, state)
-        await self._save_and_show(
+        await self.parts.save_and_show(
             interaction, stored, table_life.moved_by(table, player, move), state
         )
 
@@ -175,7 +182,7 @@ class ClickHandling(CogBase):
         `bot.cogs.verbs`). The panel is redrawn either way, and the public table
         edited after a move."""
         table = stored.table.model_copy(deep=True)
-        player, state = self._seated_player_state(interaction, table)
+        player, state = self.parts.seated_player_state(interaction, table)
         if table.phase == "over":
             raise GameError("This game is over.")
         before = state
@@ -183,10 +190,10 @@ class ClickHandling(CogBase):
             state = self.adapter.perform(state, player, key)
         except IllegalAction as refusal:
             notice = tr(user_lang(interaction), refusal.template, **refusal.params)
-            await self._redraw_panel(interaction, stored, state, player, notice=notice)
+            await self.parts.redraw_panel(interaction, stored, state, player, notice=notice)
             return
         move = self.saving.describe_move(table, key, before, state)
         table = table_life.moved_by(table, player, move)
         rev = await self.saving.commit(table, stored.rev, state)
-        await self._redraw_panel(interaction, Stored(table, rev), state, player)
+        await self.parts.redraw_panel(interaction, Stored(table, rev), state, player)
         await self.announcer.show(table, state, rev, except_player=player)

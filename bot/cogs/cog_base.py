@@ -1,6 +1,7 @@
-"""What every part of a game's cog shares: the frame each interaction runs in (errors
-answered privately, the rate limit, option checks, the channel's lock), loading the
-channel's table, dealing, and showing the table and private panels."""
+"""What a game's commands and clicks share, composed once per game: the frame each
+interaction runs in (errors answered privately, the rate limit, option checks, the
+channel's lock), loading the channel's table, dealing, and showing the table and
+private panels."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ answer after 3 s, and a store call may take up to 1.5 s when Redis stalls, so a 
 queued longer is told the table is busy instead of being answered too late."""
 
 
-class CogBase:
+class GameParts:
     """One registered game's engine, adapter and messages, and the parts a move goes
     through: `saving`, `announcer` (table edit, panels, pings), `channel` (other
     message edits) and `moves` (follow-ups)."""
@@ -55,7 +56,7 @@ class CogBase:
         self.moves = FollowUpMoves(bot, spec, self.channel, self.announcer)
         self.saving = self.moves.saving
 
-    async def _handle(
+    async def handle(
         self,
         interaction: Interaction,
         work: Callable[..., Awaitable[None]],
@@ -63,7 +64,7 @@ class CogBase:
     ) -> None:
         """The frame of every command and click: errors answered privately, the user's
         rate limit, the options checked, then ``work(*args)`` with the channel's lock
-        held (see `TableBot.channel_lock`)."""
+        held (`bot.storage.locks`)."""
         async with answering_errors(interaction):
             await self.bot.rate_limiter.check(interaction.user.id)
             check_options(interaction)
@@ -71,11 +72,13 @@ class CogBase:
                 await work(*args)
                 return
             guild_id = interaction.guild_id or 0
-            lock = self.bot.channel_lock(guild_id, interaction.channel_id, wait=LOCK_WAIT_SECONDS)
+            lock = self.bot.channel_locks.hold(
+                guild_id, interaction.channel_id, wait=LOCK_WAIT_SECONDS
+            )
             async with lock:
                 await work(*args)
 
-    def _deal(self, table: Table) -> tuple[Table, BaseModel]:
+    def deal(self, table: Table) -> tuple[Table, BaseModel]:
         """The table seated in playing order, and the engine's new game for it."""
         table = table_life.seated_for_deal(table)
         options = self.engine.Options.model_validate(table.options)
@@ -84,7 +87,7 @@ class CogBase:
         )
         return table, state
 
-    async def _save_and_show(
+    async def save_and_show(
         self, interaction: Interaction, stored: Stored, table: Table, state: BaseModel
     ) -> None:
         table.message_id = message_id_of(interaction) or table.message_id
@@ -102,10 +105,10 @@ class CogBase:
 
     # ----- private panels ---------------------------------------------------
 
-    async def _send_panel(self, interaction: Interaction, stored: Stored) -> None:
+    async def send_panel(self, interaction: Interaction, stored: Stored) -> None:
         """A fresh private panel for the player (ephemeral: only they see it), which then
         updates itself as the game goes on (`PanelKeeper`)."""
-        player, state = self._seated_player_state(interaction, stored.table)
+        player, state = self.seated_player_state(interaction, stored.table)
         lang = user_lang(interaction)
         expires = editable_until(await self.bot.clock.now())
         panel = await self.messages.panel(
@@ -118,7 +121,7 @@ class CogBase:
             view = self.engine.view(state, player)
             await self.bot.panels.remember(interaction, player, response.message_id, view, lang, {})
 
-    async def _redraw_panel(
+    async def redraw_panel(
         self,
         interaction: Interaction,
         stored: Stored,
@@ -146,7 +149,7 @@ class CogBase:
                     interaction, player, message, view, lang, picks or {}
                 )
 
-    def _seated_player_state(self, interaction: Interaction, table: Table) -> tuple[PlayerId, Any]:
+    def seated_player_state(self, interaction: Interaction, table: Table) -> tuple[PlayerId, Any]:
         player = player_of(interaction)
         seat = table.seat_of(player)
         if seat is None:
@@ -157,7 +160,7 @@ class CogBase:
             raise GameError("The game hasn't started yet.")
         return player, self.engine.State.model_validate(table.state)
 
-    async def _load_running(self, interaction: Interaction, *, allow_over: bool = False) -> Stored:
+    async def load_running(self, interaction: Interaction, *, allow_over: bool = False) -> Stored:
         guild_id, channel_id = place_of(interaction)
         stored = await self.bot.store.load(guild_id, channel_id)
         if stored is None or stored.table.game != self.engine.name:
@@ -173,6 +176,6 @@ class CogBase:
             )
         return stored
 
-    def _title_of(self, game: str) -> str:
+    def title_of(self, game: str) -> str:
         running = self.bot.games.get(game)
         return running.engine.title if running else game

@@ -17,10 +17,11 @@ import discord
 
 from bot.cogs.action_keys import ARG_ALPHABET, decode, encode
 from bot.cogs.errors import answering_errors
-from bot.engines.base import IllegalAction
+from bot.engines.base import GameError, IllegalAction
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
+    from bot.cogs.clicks import Clicks
 
 CUSTOM_ID_PATTERN = (
     r"g:(?P<game>[a-z_]+):(?P<gid>[0-9a-f]{1,16}):(?P<rev>[0-9]{1,12})"
@@ -116,7 +117,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM
 
     async def callback(self, interaction: discord.Interaction[TableBot]) -> None:  # type: ignore[override]
         if self.refusal is None:
-            await interaction.client.route_click(interaction, self.click)
+            clicks = await clicks_of(interaction, self.click.game)
+            if clicks is not None:
+                await clicks.on_click(interaction, self.click)
             return
         async with answering_errors(interaction):
             raise self.refusal
@@ -172,7 +175,18 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT
     async def callback(self, interaction: discord.Interaction[TableBot]) -> None:  # type: ignore[override]
         chosen = tuple(self.item.values)
         pick = Pick(self.pick.game, self.pick.gid, self.pick.rev, self.pick.key, chosen)
-        await interaction.client.route_pick(interaction, pick)
+        clicks = await clicks_of(interaction, pick.game)
+        if clicks is not None:
+            await clicks.on_pick(interaction, pick)
+
+
+async def clicks_of(interaction: discord.Interaction[TableBot], game: str) -> Clicks | None:
+    """The click handling of ``game``; None (answered) when this bot no longer hosts it."""
+    cog = interaction.client.games.get(game)
+    if cog is None:
+        async with answering_errors(interaction):
+            raise GameError("That game is no longer available on this bot.")
+    return None if cog is None else cog.clicks
 
 
 def chosen_in_message(message: discord.Message | None) -> dict[str, tuple[str, ...]]:

@@ -189,7 +189,7 @@ class FollowUpMoves:
             await self.bot.clock.sleep_until(table.turn_deadline or 0.0)
         for attempt in itertools.count():
             try:
-                async with self.bot.channel_lock(table.guild_id, table.channel_id):
+                async with self.bot.channel_locks.hold(table.guild_id, table.channel_id):
                     await self._make_follow_up(table, rev, follow_up)
                 return
             except StoreError as error:
@@ -271,7 +271,7 @@ class FollowUpMoves:
         """Close the lobby if it is still waiting for its Start when its time is up."""
         await self.bot.clock.sleep_until(table.opened + self.bot.settings.lobby_timeout_seconds)
         try:
-            async with self.bot.channel_lock(table.guild_id, table.channel_id):
+            async with self.bot.channel_locks.hold(table.guild_id, table.channel_id):
                 stored = await self.bot.store.load(table.guild_id, table.channel_id)
                 if stored is None or stored.table.gid != table.gid:
                     return

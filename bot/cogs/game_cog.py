@@ -18,6 +18,8 @@ from discord import app_commands
 from pydantic import BaseModel
 
 from bot import table_life
+from bot.cogs.clicks import Clicks
+from bot.cogs.cog_base import GameParts
 from bot.cogs.interactions import (
     Interaction,
     answer_privately,
@@ -40,14 +42,24 @@ from bot.table import Table
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
-from bot.cogs.clicks import ClickHandling
 
 
-class GameCog(ClickHandling):
-    """Slash commands and clicks for one registered game."""
+class GameCog:
+    """Slash commands and clicks for one registered game: its `GameParts`, the `Clicks`
+    on its buttons and selects, and its command group."""
 
     def __init__(self, bot: TableBot, spec: GameSpec[Any, Any, Any]) -> None:
-        super().__init__(bot, spec)
+        self.parts = GameParts(bot, spec)
+        self.clicks = Clicks(self.parts)
+        self.bot = bot
+        self.spec = spec
+        self.engine = spec.engine
+        self.adapter = spec.adapter
+        self.messages = self.parts.messages
+        self.saving = self.parts.saving
+        self.announcer = self.parts.announcer
+        self.channel = self.parts.channel
+        self.moves = self.parts.moves
         self.group = app_commands.Group(
             name=self.engine.name,
             description=app_commands.locale_str(
@@ -94,7 +106,7 @@ class GameCog(ClickHandling):
         """``handler`` run under the channel's lock, with errors answered privately."""
 
         async def callback(interaction: discord.Interaction) -> None:
-            await self._handle(interaction, handler, interaction)
+            await self.parts.handle(interaction, handler, interaction)
 
         return callback
 
@@ -112,7 +124,7 @@ class GameCog(ClickHandling):
     ) -> None:
         """Open a lobby in this channel; the starter is host and first seat (and sits at
         ``host_seat`` once the game starts; None: a random seat)."""
-        await self._handle(
+        await self.parts.handle(
             interaction, self._open_lobby, interaction, options, host_seat, turn_seconds
         )
 
@@ -138,7 +150,7 @@ class GameCog(ClickHandling):
             raise GameError(
                 "A {title} game is already running here; see `/{game} status`, "
                 "or ask its host to abandon it.",
-                title=tr(user_lang(interaction), self._title_of(existing.table.game)),
+                title=tr(user_lang(interaction), self.parts.title_of(existing.table.game)),
                 game=existing.table.game,
             )
         table = Table(
@@ -177,14 +189,14 @@ class GameCog(ClickHandling):
             )
 
     async def join_command(self, interaction: Interaction) -> None:
-        stored = await self._load_running(interaction)
+        stored = await self.parts.load_running(interaction)
         table = table_life.joined(stored.table, person_of(interaction), self.engine.max_players)
         rev = await self.bot.store.save(table, stored.rev)
         await self.channel.refresh_lobby_message(table, rev)
         await answer_privately(interaction, tr(user_lang(interaction), "You joined the table."))
 
     async def leave_command(self, interaction: Interaction) -> None:
-        stored = await self._load_running(interaction)
+        stored = await self.parts.load_running(interaction)
         if stored.table.phase == "playing":
             await self._leave_running_game(interaction, stored)
             return
@@ -203,7 +215,7 @@ class GameCog(ClickHandling):
         """A computer takes the leaver's seat; in a two-player game with a way to
         concede (draughts: resigning), the leaver loses instead."""
         table = stored.table.model_copy(deep=True)
-        player, state = self._seated_player_state(interaction, table)
+        player, state = self.parts.seated_player_state(interaction, table)
         conceded = self.adapter.concede(state, player) if len(table.seats) == 2 else None
         if conceded is not None:
             state = conceded
@@ -216,11 +228,11 @@ class GameCog(ClickHandling):
         await self.announcer.show(table, state, rev)
 
     async def hand_command(self, interaction: Interaction) -> None:
-        stored = await self._load_running(interaction)
-        await self._send_panel(interaction, stored)
+        stored = await self.parts.load_running(interaction)
+        await self.parts.send_panel(interaction, stored)
 
     async def status_command(self, interaction: Interaction) -> None:
-        stored = await self._load_running(interaction, allow_over=True)
+        stored = await self.parts.load_running(interaction, allow_over=True)
         table = stored.table
         message = await self.messages.for_table(table, stored.rev)
         response = await interaction.response.send_message(
@@ -236,7 +248,7 @@ class GameCog(ClickHandling):
             await self.channel.strip_buttons(table, previous)
 
     async def abandon_command(self, interaction: Interaction) -> None:
-        stored = await self._load_running(interaction)
+        stored = await self.parts.load_running(interaction)
         table = stored.table
         if not (player_of(interaction) == table.host or can_manage_messages(interaction)):
             raise GameError("Only the host or someone with Manage Messages can abandon the game.")
@@ -265,12 +277,12 @@ class GameCog(ClickHandling):
 
     async def move_by_text(self, interaction: Interaction, move: str) -> None:
         """A move typed as a command option (``/draughts move c3-c4``)."""
-        await self._handle(interaction, self._move_by_text, interaction, move)
+        await self.parts.handle(interaction, self._move_by_text, interaction, move)
 
     async def _move_by_text(self, interaction: Interaction, move: str) -> None:
-        stored = await self._load_running(interaction)
+        stored = await self.parts.load_running(interaction)
         table = stored.table.model_copy(deep=True)
-        player, state = self._seated_player_state(interaction, table)
+        player, state = self.parts.seated_player_state(interaction, table)
         before, state = state, self.adapter.perform(state, player, move)
         text = self.saving.describe_move(table, move, before, state)
         table = table_life.moved_by(table, player, text)

@@ -47,7 +47,7 @@ async def _resume_one(bot: TableBot, guild_id: int, channel_id: int, *, after_st
     """Plan one channel's follow-ups again. The table is read under the channel's lock,
     so a move made meanwhile can't be overtaken by a plan for the revision before it."""
     try:
-        async with bot.channel_lock(guild_id, channel_id):
+        async with bot.channel_locks.hold(guild_id, channel_id):
             if not after_start and bot.followups.pending(channel_id):
                 return False
             stored = await bot.store.load(guild_id, channel_id)
