@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import ModuleType
 
 import pytest
 
 from bot.ai import LEVELS
 from bot.games import GAMES, GameSpec, RegistryError, check_registry, game
-from bot.i18n.german import catalogue, core
 from tests.engines.test_conformance import engine_modules
 
 
@@ -36,32 +34,11 @@ def test_a_game_without_a_computer_level_is_refused() -> None:
     broken = GameSpec(
         adapter=spec.adapter,
         players=players,  # type: ignore[arg-type]
-        german=spec.german,
         add_commands=spec.add_commands,
         typical_players=spec.typical_players,
     )
     with pytest.raises(RegistryError, match="hard"):
         broken.check()
-
-
-def test_a_game_without_a_german_catalogue_is_refused() -> None:
-    spec = game("take")
-    broken = GameSpec(
-        adapter=spec.adapter,
-        players=spec.players,
-        german=ModuleType("bot.i18n.german.nothing"),
-        add_commands=spec.add_commands,
-        typical_players=spec.typical_players,
-    )
-    with pytest.raises(RegistryError, match="GERMAN"):
-        broken.check()
-
-
-def test_the_german_catalogue_merges_every_registered_game() -> None:
-    texts = catalogue().texts
-    for module in [core, *(spec.german for spec in GAMES)]:
-        for english in module.GERMAN:
-            assert english in texts, f"{module.__name__}: {english!r}"
 
 
 def test_an_unknown_game_is_a_key_error() -> None:

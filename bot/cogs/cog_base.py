@@ -25,8 +25,8 @@ from bot.cogs.interactions import (
 from bot.cogs.messages import Messages
 from bot.cogs.options import check_options
 from bot.cogs.panels import editable_until
+from bot.cogs.spec import GameSpec
 from bot.engines.base import GameError, PlayerId
-from bot.games import GameSpec
 from bot.storage.tables import Stored
 from bot.table import Table
 from bot.texts import Picks

@@ -34,7 +34,7 @@ from bot.table import Table
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
-    from bot.games import GameSpec
+    from bot.cogs.spec import GameSpec
 
 log = logging.getLogger(__name__)
 

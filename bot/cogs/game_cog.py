@@ -31,8 +31,8 @@ from bot.cogs.interactions import (
     user_lang,
 )
 from bot.cogs.options import sent_option_names
+from bot.cogs.spec import GameSpec
 from bot.engines.base import GameError
-from bot.games import GameSpec
 from bot.i18n import N_, tr
 from bot.render import embeds
 from bot.storage.errors import TableSetAside

@@ -19,8 +19,7 @@ from bot.cogs.adapter import GameAdapter
 from bot.cogs.components import Click, GameButton, GameSelect, Pick, button_view
 from bot.cogs.verbs import Verb
 from bot.engines.base import PlayerId
-from bot.i18n import Lang, tr
-from bot.i18n.german import catalogue
+from bot.i18n import Lang, command_name, tr
 from bot.render import embeds
 from bot.render.workers import RenderWorkers
 from bot.table import Table
@@ -266,10 +265,9 @@ def options_line(options: Mapping[str, Any], hidden: frozenset[str], lang: Lang)
 
 
 def _option_name(key: str, lang: Lang) -> str:
-    """``turn_cap`` as people write it: "turn cap" (German: the command's option name)."""
-    if lang == "de":
-        key = catalogue().names.get(key, key)
-    return key.replace("_", " ").replace("-", " ")
+    """``turn_cap`` as people write it: "turn cap" (in other languages: the command's
+    option name there)."""
+    return (command_name(lang, key) or key).replace("_", " ").replace("-", " ")
 
 
 def _option_value(value: object) -> str:

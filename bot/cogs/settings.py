@@ -7,7 +7,7 @@ are private and in the admin's language, and always show the settings as they no
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -16,7 +16,6 @@ from discord import app_commands
 from bot.cogs.errors import answering_errors
 from bot.cogs.options import check_options
 from bot.engines.base import GameError
-from bot.games import GAMES
 from bot.i18n import LANGS, N_, Lang, lang_of, language_name, tr
 from bot.storage.settings import MAX_TURN_TIME, GuildSettings, Language
 
@@ -63,8 +62,8 @@ def channels_text(lang: Lang, channels: list[int]) -> str:
     return ", ".join(f"<#{channel}>" for channel in channels)
 
 
-def settings_text(settings: GuildSettings, lang: Lang) -> str:
-    """Every setting on its own line, in ``lang``."""
+def settings_text(settings: GuildSettings, lang: Lang, titles: Mapping[str, str]) -> str:
+    """Every setting on its own line, in ``lang`` (``titles``: each game's, by name)."""
     language = language_text(lang, settings.language)
     pings = tr(lang, SWITCH_NAMES["on" if settings.pings else "off"])
     lines = [
@@ -77,18 +76,20 @@ def settings_text(settings: GuildSettings, lang: Lang) -> str:
         tr(
             lang,
             "· {title}: **{value}**",
-            title=tr(lang, spec.engine.title),
-            value=seconds_text(lang, settings.turn_time.get(spec.name)),
+            title=tr(lang, title),
+            value=seconds_text(lang, settings.turn_time.get(name)),
         )
-        for spec in GAMES
+        for name, title in titles.items()
     ]
     return "\n".join(lines)
 
 
-def settings_embed(settings: GuildSettings, lang: Lang, headline: str) -> discord.Embed:
+def settings_embed(
+    settings: GuildSettings, lang: Lang, headline: str, titles: Mapping[str, str]
+) -> discord.Embed:
     return discord.Embed(
         title=tr(lang, "Server settings"),
-        description=f"{tr(lang, headline)}\n\n{settings_text(settings, lang)}",
+        description=f"{tr(lang, headline)}\n\n{settings_text(settings, lang, titles)}",
         colour=COLOUR,
     )
 
@@ -132,7 +133,8 @@ def with_turn_time(game: str, seconds: int | None) -> Change:
 
 
 def settings_group(bot: TableBot) -> app_commands.Group:
-    """``/settings`` and its subcommands, bound to ``bot``'s settings store."""
+    """``/settings`` and its subcommands, bound to ``bot``'s settings store and games."""
+    titles = {name: cog.engine.title for name, cog in bot.games.items()}
     group = app_commands.Group(
         name="settings",
         description=N_("This server's game settings (Manage Server)"),
@@ -149,7 +151,7 @@ def settings_group(bot: TableBot) -> app_commands.Group:
             settings, headline = await store.get(guild_id), N_("Current settings.")
         else:
             settings, headline = await store.update(guild_id, change), SAVED
-        embed = settings_embed(settings, lang_of(interaction.locale), headline)
+        embed = settings_embed(settings, lang_of(interaction.locale), headline, titles)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @group.command(name="show", description=N_("Show this server's settings"))
@@ -179,7 +181,7 @@ def settings_group(bot: TableBot) -> app_commands.Group:
         seconds=N_("Seconds per turn (0: no clock); leave out for the game's default"),
     )
     @app_commands.choices(
-        game=[app_commands.Choice(name=spec.engine.title, value=spec.name) for spec in GAMES]
+        game=[app_commands.Choice(name=title, value=name) for name, title in titles.items()]
     )
     async def turn_time(
         interaction: Interaction,

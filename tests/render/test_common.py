@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.i18n.german import GERMAN
+from bot.i18n import texts
 from bot.render.cards import (
     BIG_CARD,
     ROW_CARD,
@@ -124,7 +124,7 @@ def test_german_text_is_drawn_with_its_umlauts() -> None:
 
 
 def test_every_german_letter_in_the_catalogue_can_be_drawn() -> None:
-    german_letters = {char for text in GERMAN.values() for char in text if char in "äöüÄÖÜß"}
+    german_letters = {char for text in texts("de").values() for char in text if char in "äöüÄÖÜß"}
     assert german_letters, "the catalogue has German text"
     assert uncovered("".join(german_letters) + "„“–") == ""
     assert all(face_for(char) is Face.MAIN for char in german_letters)

@@ -26,7 +26,7 @@ from bot.engines.give_and_take import (
     GiveAndTakeView,
     default_action,
 )
-from bot.i18n.german import GERMAN
+from bot.i18n import texts
 from bot.render.cards import SMALL_CARD
 from bot.render.give_and_take import (
     DUET_SPOTS,
@@ -504,7 +504,8 @@ def test_german_image_words_use_only_glyphs_the_font_has() -> None:
             assert isinstance(node.value, str)
             drawn.append(node.value)
     assert drawn
-    missing = {text: GERMAN[text] for text in drawn if uncovered(GERMAN[text])}
+    german = texts("de")
+    missing = {text: german[text] for text in drawn if uncovered(german[text])}
     assert missing == {}
 
 
