@@ -181,9 +181,8 @@ async def test_a_draughts_game_to_its_result_has_no_english_in_public(
 
 @pytest.mark.xfail(
     strict=True,
-    reason="bot/cogs/messages.py `_option_name` translates option names for German only "
-    "(from bot.i18n.german); it should use bot.i18n.command_name(lang, key), and option "
-    "values such as give-and-take are shown as typed",
+    reason="the lobby's options line names each option in the table's language, but shows "
+    "a choice's value as typed (colour: white), not the choice's translated name",
 )
 @pytest.mark.parametrize("lang", LANGUAGES)
 async def test_the_lobby_s_options_line_is_translated(
