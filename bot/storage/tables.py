@@ -24,6 +24,7 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
@@ -31,7 +32,6 @@ from redis.exceptions import (
     AskError,
     ClusterError,
     RedisClusterException,
-    RedisError,
     TryAgainError,
 )
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -212,7 +212,7 @@ class GameStore:
         and then its player was never told it was made.
         """
         if expected_rev == 0:  # a new table: its server must be listed before it exists
-            await guarded(self.client.sadd(GUILDS_KEY, table.guild_id))
+            await self._list_guild(table.guild_id)
         keys = [table_key(table.guild_id, table.channel_id), index_key(table.guild_id)]
         message = "" if table.message_id is None else str(table.message_id)
         args: list[str | int] = [
@@ -225,29 +225,42 @@ class GameStore:
             table.game,
             table.phase,
         ]
-        if self.min_replicas > 0:
-            new_rev = await guarded(self._save_and_wait(keys, args))
-        else:
+        if self.min_replicas <= 0:
             new_rev = int(await guarded(self._save_script(keys=keys, args=args)))
+        else:  # EVAL, not EVALSHA: a master just promoted has no scripts loaded
+            command = ("EVAL", _SAVE_IF_UNCHANGED, len(keys), *keys, *args)
+            saved, replicas = await guarded(self._then_wait(keys[0], command))
+            new_rev = int(saved)
+            if new_rev >= 0:
+                self._check_replicas(replicas, f"revision {new_rev} of a table")
         if new_rev < 0:
             raise StaleRevision()
         return new_rev
 
-    async def _save_and_wait(self, keys: list[str], args: list[str | int]) -> int:
-        """The save script and a `WAIT` in one pipeline: one connection, so the `WAIT`
-        counts the replicas that have this very write. The script goes as EVAL (not
-        EVALSHA), so a master just promoted, which has no scripts loaded, runs it too.
+    async def _list_guild(self, guild_id: int) -> None:
+        """Add the server to `GUILDS_KEY` (a replica confirming it, as a save does: a
+        failover must not leave a table whose server resume and the sweep don't know)."""
+        if self.min_replicas <= 0:
+            await guarded(self.client.sadd(GUILDS_KEY, guild_id))
+            return
+        _, replicas = await guarded(self._then_wait(GUILDS_KEY, ("SADD", GUILDS_KEY, guild_id)))
+        self._check_replicas(replicas, f"server {guild_id} in the list of servers")
 
-        On a cluster the pipeline sends both to the master owning the table's slot (the
+    async def _then_wait(self, key: str, command: tuple[str | int, ...]) -> tuple[Any, Any]:
+        """``command`` (whose first key is ``key``) and ``WAIT min_replicas
+        REPLICA_WAIT_MS`` in one pipeline: one connection, so the `WAIT` counts the
+        replicas that have this very write. Their answers (the WAIT's may be an error).
+
+        On a cluster the pipeline sends both to the master owning ``key``'s slot (the
         `WAIT` routed there explicitly: it has no key), and a MOVED answer isn't
-        followed (the script then never ran): the save is unavailable this time, and
+        followed (the command then never ran): the store is unavailable this time, and
         the next call knows the slot's new master."""
         wait = ("WAIT", self.min_replicas, REPLICA_WAIT_MS)
         async with self.client.pipeline(transaction=False) as pipe:
-            pipe.eval(_SAVE_IF_UNCHANGED, len(keys), *keys, *args)
+            pipe.execute_command(*command)
             if isinstance(self.client, RedisCluster):
                 try:
-                    master = self.client.get_node_from_key(keys[0])
+                    master = self.client.get_node_from_key(key)
                 except RedisClusterException as error:  # the slot has no master now
                     raise RedisConnectionError(str(error)) from error
                 pipe.execute_command(*wait, target_nodes=master)
@@ -255,24 +268,26 @@ class GameStore:
             else:
                 pipe.execute_command(*wait)
                 results = await pipe.execute(raise_on_error=False)
-        saved, replicas = results
-        if isinstance(saved, REDIRECTS):  # the script didn't run: unavailable this time
-            raise RedisConnectionError(f"the table's slot is moving: {saved}") from saved
-        if isinstance(saved, Exception):
-            raise saved
-        if int(saved) < 0:
-            return int(saved)
-        if isinstance(replicas, RedisError) or int(replicas) < self.min_replicas:
-            REDIS_ERRORS.inc()
-            log.warning(
-                "A save of revision %s reached %s of %d replicas in %d ms",
-                saved,
-                replicas,
-                self.min_replicas,
-                REPLICA_WAIT_MS,
-            )
-            raise NotReplicated()
-        return int(saved)
+        answer, replicas = results
+        if isinstance(answer, REDIRECTS):
+            raise RedisConnectionError(f"the slot of {key} is moving: {answer}") from answer
+        if isinstance(answer, Exception):
+            raise answer
+        return answer, replicas
+
+    def _check_replicas(self, replicas: object, what: str) -> None:
+        """`NotReplicated` unless ``replicas`` (a WAIT's answer) is enough."""
+        if isinstance(replicas, int) and replicas >= self.min_replicas:
+            return
+        REDIS_ERRORS.inc()
+        log.warning(
+            "Saved %s; %s of %d replicas confirmed it in %d ms",
+            what,
+            replicas,
+            self.min_replicas,
+            REPLICA_WAIT_MS,
+        )
+        raise NotReplicated()
 
     async def delete(self, table: Table, expected_rev: int) -> None:
         keys = [table_key(table.guild_id, table.channel_id), index_key(table.guild_id)]

@@ -42,7 +42,7 @@ from bot.storage.panels import OpenPanel, PanelRecords
 from bot.storage.ratelimit import RateLimiter, SlowDown
 from bot.storage.settings import GuildSettingsStore
 from bot.storage.stats import StatsStore
-from bot.storage.tables import GameStore
+from bot.storage.tables import GameStore, NotReplicated
 from bot.table import Seat, Table
 from tests.e2e.test_geschenkt import Game, greedy_with_a_miser
 from tests.harness.driver import Driver
@@ -207,17 +207,30 @@ async def test_a_game_on_each_master(cluster: LocalCluster, client: aioredis.Red
 async def test_a_save_waits_for_the_replica_of_its_own_master(
     cluster: LocalCluster, client: aioredis.Redis
 ) -> None:
-    """WAIT goes to the master that made the save: with two replicas asked of a master
-    that has one, every save on every master is answered "try again", and stands."""
-    store = GameStore(client, min_replicas=2)
-    for guild, master in guilds_on_each_master(cluster).items():
-        with pytest.raises(Exception, match="try again") as caught:
-            await store.save(a_table(guild), 0)
-        assert type(caught.value).__name__ == "NotReplicated"
-        assert master.client().hget(table_key(guild, CHANNEL), "rev") == "1"
-    one = GameStore(client, min_replicas=1)
-    for guild in guilds_on_each_master(cluster):
-        assert await one.save(a_table(guild), 1) == 2
+    """WAIT goes to the master that made the save: with two replicas asked of masters
+    that have one, every save on every master is answered "try again", and stands."""
+    one, two = GameStore(client, min_replicas=1), GameStore(client, min_replicas=2)
+    guilds = guilds_on_each_master(cluster)
+    for guild in guilds:
+        assert await one.save(a_table(guild), 0) == 1
+    for guild, master in guilds.items():
+        with pytest.raises(NotReplicated, match="try again"):
+            await two.save(a_table(guild), 1)
+        assert master.client().hget(table_key(guild, CHANNEL), "rev") == "2"
+    for guild in guilds:
+        assert await one.save(a_table(guild), 2) == 3
+
+
+async def test_a_new_server_is_listed_with_a_replica_confirming(
+    cluster: LocalCluster, client: aioredis.Redis
+) -> None:
+    """The list of servers (a slot of its own) is written with its WAIT too, before
+    the first table: too few replicas, and no table is made."""
+    guild = next(iter(guilds_on_each_master(cluster)))
+    with pytest.raises(NotReplicated):
+        await GameStore(client, min_replicas=2).save(a_table(guild), 0)
+    assert await GameStore(client).load(guild, CHANNEL) is None
+    assert await client.sismember(GUILDS_KEY, str(guild))
 
 
 def test_keys_land_on_the_three_masters(cluster: LocalCluster, tmp_path: Path) -> None:
