@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from bot.engines.base import PlayerId
 from bot.i18n import Lang
+from bot.names import shown_name
 
 
 class Seat(BaseModel):
@@ -48,6 +49,23 @@ class Event(BaseModel):
 
     template: str
     params: dict[str, str | int] = Field(default_factory=dict)
+
+
+MoveKind = Literal["click", "default", "computer", "clock", "takeover", "resign"]
+"""How a recorded move was made: a person's click (or typed move), a timeout's default,
+a computer seat, the computer for a person whose clock ran out, a computer taking a
+seat over (no action), a resignation."""
+
+
+class Move(BaseModel):
+    """One entry of a game's record: who (``p``), what (``k``, the action as text, empty
+    for a takeover), how (``by``) and when (``t``, Unix seconds). Short names: a game
+    keeps every move it made."""
+
+    p: PlayerId
+    k: str = ""
+    by: MoveKind = "click"
+    t: int = 0
 
 
 class Ping(BaseModel):
@@ -90,6 +108,9 @@ class Table(BaseModel):
     events: list[Event] = Field(default_factory=list)
     """The last few things that happened (moves, timeouts, seats taken over), newest
     last, shown on the table message."""
+    moves: list[Move] = Field(default_factory=list)
+    """Every move of the game so far, oldest first: with the options, seed and seats,
+    the game's record (`bot.storage.records`), from which any point of it replays."""
     message_id: int | None = Field(default=None, exclude=True)
     """The public table message; stored beside the data so moving it bumps no revision."""
     ping: Ping | None = Field(default=None, exclude=True)
@@ -103,7 +124,12 @@ class Table(BaseModel):
         return [p for p in players if (seat := self.seat_of(p)) is not None and seat.is_computer]
 
     def names(self) -> dict[PlayerId, str]:
+        """Each seat's name as text (for images and labels)."""
         return {seat.id: seat.name for seat in self.seats}
+
+    def shown_names(self) -> dict[PlayerId, str]:
+        """Each seat's name for Discord markdown: escaped and isolated (`bot.names`)."""
+        return {seat.id: shown_name(seat.name) for seat in self.seats}
 
 
 # ----- the stored form and its versions ---------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 from bot.ai import Level
 from bot.engines.base import GameError, PlayerId, SeededRng
 from bot.i18n import N_, Lang, tr
+from bot.names import plain_name, shown_name
 from bot.table import Event, Seat, Table
 
 EVENTS_KEPT = 3
@@ -27,7 +28,7 @@ COMPUTER_NAMES: dict[Level, str] = {
 
 
 def person_seat(player: PlayerId, display_name: str) -> Seat:
-    return Seat(id=player, name=display_name)
+    return Seat(id=player, name=plain_name(display_name))
 
 
 def joined(table: Table, seat: Seat, max_players: int) -> Table:
@@ -158,14 +159,14 @@ def clock_ran_out(table: Table, player: PlayerId) -> Table:
         return with_event(
             table,
             N_("**{name}**'s time ran out; the computer moved for them ({n} of {limit})."),
-            name=seat.name,
+            name=shown_name(seat.name),
             n=missed,
             limit=MISSED_TURNS_LIMIT,
         )
     table = with_event(
         table,
         N_("**{name}** missed {limit} turns in a row; a computer plays their seat now."),
-        name=seat.name,
+        name=shown_name(seat.name),
         limit=MISSED_TURNS_LIMIT,
     )
     return handed_to_computer(table, player)
@@ -175,7 +176,7 @@ def moved_by(table: Table, player: PlayerId, move: str) -> Table:
     """``player`` moved by themselves: an event names the move, and their run of
     missed turns is over."""
     seat = table.seat_of(player)
-    name = seat.name if seat else player
+    name = shown_name(seat.name) if seat else player
     return with_event(moved(table, player), N_("**{name}**: {move}"), name=name, move=move)
 
 
@@ -223,8 +224,19 @@ def _check_room(table: Table, max_players: int) -> None:
 
 
 def _computer_plays(seat: Seat, lang: Lang) -> Seat:
-    name = tr(lang, "{name} (computer)", name=seat.name)
-    return seat.model_copy(update={"left": True, "level": seat.level or "normal", "name": name})
+    """The seat of a person gone for good, played by a computer and named as one
+    ("🤖 Normal, for Łukasz"), so it never reads as the person."""
+    level: Level = seat.level or "normal"
+    name = tr(
+        lang, "{computer}, for {name}", computer=tr(lang, COMPUTER_NAMES[level]), name=seat.name
+    )
+    return seat.model_copy(update={"left": True, "level": level, "name": name})
+
+
+def nobody_left(table: Table) -> bool:
+    """Whether every seat of the running table is played by a computer: the game is then
+    abandoned, for a game of computers alone has nobody to play for."""
+    return all(seat.is_computer for seat in table.seats)
 
 
 def _with_seat(table: Table, player: PlayerId, *, missed: int) -> Table:

@@ -56,7 +56,7 @@ class Announcer:
             return
         before = self.engine.view(self.engine.State.model_validate(table.state), None)
         after = self.engine.view(state, None)
-        summary = self.adapter.deal_summary(before, after, table.names(), table.lang)
+        summary = self.adapter.deal_summary(before, after, table.shown_names(), table.lang)
         if summary is not None:
             self._deal_summaries[table.channel_id] = summary
 

@@ -28,6 +28,7 @@ from bot.cogs.channel_messages import ChannelMessages
 from bot.cogs.saving import Saving
 from bot.engines.base import GameError, PlayerId, SeededRng
 from bot.i18n import N_, tr
+from bot.names import shown_name
 from bot.storage.errors import StoreError
 from bot.storage.tables import Stored
 from bot.table import Table
@@ -231,7 +232,7 @@ class FollowUpMoves:
         state = self.engine.State.model_validate(current.state)
         player = follow_up.player
         seat = current.seat_of(player)
-        name = seat.name if seat else player
+        name = shown_name(seat.name) if seat else player
         before = state
         if follow_up.kind == "default":
             state = self.adapter.perform(state, player, follow_up.key)
@@ -246,6 +247,9 @@ class FollowUpMoves:
             state, action = await self._computer_move(current, rev, state, player)
             if follow_up.kind == "clock":
                 current = table_life.clock_ran_out(current, player)
+                if table_life.nobody_left(current):
+                    await self.close_empty_table(stored.table, rev)
+                    return
             else:
                 move = self.saving.describe_move(current, str(action), before, state)
                 current = table_life.with_event(
@@ -266,6 +270,23 @@ class FollowUpMoves:
         action = await asyncio.to_thread(self.spec.players[level], view, rng)
         moved: BaseModel = self.engine.apply(state, player, action)
         return moved, action
+
+    async def close_empty_table(self, table: Table, rev: int) -> None:
+        """End a running game nobody is left at: deleted without results (nothing is
+        recorded, no Rematch), its follow-ups cancelled, the channel free."""
+        await self.bot.store.delete(table, rev)
+        self.bot.followups.cancel(table.channel_id)
+        await self._channel.close_message(
+            table,
+            tr(
+                table.lang,
+                "Nobody is left at this table, so the game was abandoned; nothing was "
+                "recorded. Start a new one with `/{game} start`.",
+                game=self.engine.name,
+            ),
+        )
+        if table.ping is not None:
+            await self._channel.delete_message(table, table.ping.message_id)
 
     async def _close_lobby(self, table: Table) -> None:
         """Close the lobby if it is still waiting for its Start when its time is up."""

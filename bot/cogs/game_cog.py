@@ -223,6 +223,13 @@ class GameCog:
         else:
             table = table_life.handed_to_computer(table, player)
             answer = N_("You left the game; a computer player takes your seat.")
+        if table_life.nobody_left(table):
+            await self.moves.close_empty_table(stored.table, stored.rev)
+            await answer_privately(
+                interaction,
+                tr(user_lang(interaction), "You left; nobody is left, so the game was abandoned."),
+            )
+            return
         rev = await self.saving.commit(table, stored.rev, state)
         await answer_privately(interaction, tr(user_lang(interaction), answer))
         await self.announcer.show(table, state, rev)

@@ -20,6 +20,7 @@ from bot.cogs.components import Click, GameButton, GameSelect, Pick, button_view
 from bot.cogs.verbs import Verb
 from bot.engines.base import PlayerId
 from bot.i18n import Lang, command_name, tr
+from bot.names import shown_name
 from bot.render import embeds
 from bot.render.workers import RenderWorkers
 from bot.table import Table
@@ -69,8 +70,8 @@ class Messages:
         embed = embeds.lobby_embed(
             self.title(lang),
             self.adapter.colour,
-            host.name if host else "?",
-            [seat.name for seat in table.seats],
+            shown_name(host.name) if host else "?",
+            [shown_name(seat.name) for seat in table.seats],
             (self.engine.min_players, self.engine.max_players),
             self.adapter.lobby_options(table.options, lang)
             or options_line(table.options, self.adapter.hidden_options, lang),
@@ -97,17 +98,17 @@ class Messages:
         return TableMessage(None, embed, button_view(buttons, [levels]), None)
 
     async def table(self, table: Table, state: BaseModel, rev: int) -> TableMessage:
-        names, lang = table.names(), table.lang
+        names, shown, lang = table.names(), table.shown_names(), table.lang
         public = self.engine.view(state, None)
         png = await self.renderer.run(self.adapter.render_table, public, names, lang)
         footer = tr(lang, "Game id for support: {gid}", gid=table.gid)
         if self.engine.is_over(state):
             outcome = self.engine.outcome(state)
-            text = self.adapter.results_text(public, outcome, names, lang)
+            text = self.adapter.results_text(public, outcome, shown, lang)
             title = tr(lang, "{title}: results", title=self.adapter.table_title(public, lang))
             embed = embeds.table_embed(title, RESULTS_COLOUR, text, footer)
             return TableMessage(None, embed, self._table_view(table, rev, public, True), png)
-        text = self.adapter.table_text(public, names, lang)
+        text = self.adapter.table_text(public, shown, lang)
         title = self.adapter.table_title(public, lang)
         embed = embeds.table_embed(title, self.adapter.colour, text, footer)
         self._add_clock_and_events(embed, table)
@@ -147,9 +148,8 @@ class Messages:
         """The player's private panel in their language: text, selects, buttons, image,
         and until when it updates itself (``expires``, Unix time)."""
         view = self.engine.view(state, player)
-        names = table.names()
-        panel = self.adapter.private_panel(view, picks, names, lang)
-        png = await self.renderer.run(self.adapter.render_private, view, names, lang, picks)
+        panel = self.adapter.private_panel(view, picks, table.shown_names(), lang)
+        png = await self.renderer.run(self.adapter.render_private, view, table.names(), lang, picks)
         embed = self._panel_embed(panel, lang, notice)
         embed.add_field(
             name=tr(lang, "Live panel"),

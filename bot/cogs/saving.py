@@ -62,7 +62,7 @@ class Saving:
             key,
             self.engine.view(before, None),
             self.engine.view(after, None),
-            table.names(),
+            table.shown_names(),
             table.lang,
         )
 

@@ -11,6 +11,7 @@ from bot.cogs.errors import answering_errors
 from bot.cogs.interactions import public_lang
 from bot.engines.base import GameError
 from bot.i18n import N_, Lang, lang_of, tr
+from bot.names import shown_name
 from bot.storage.stats import GameStats, PlayerStats
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ def stats_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]:
             record = await bot.stats.player(interaction.guild_id, str(who.id))
             lang = public_lang(interaction)
             embed = discord.Embed(
-                title=tr(lang, "{name}: stats", name=who.display_name),
+                title=tr(lang, "{name}: stats", name=shown_name(who.display_name)),
                 description=stats_text(record, titles(), lang),
                 colour=COLOUR,
             )
@@ -93,7 +94,7 @@ def stats_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]:
                     lang,
                     "**{place}.** {name}: **{rating}** ({played} played, {wins} won)",
                     place=place,
-                    name=row.name,
+                    name=shown_name(row.name),
                     rating=f"{row.rating:.0f}",
                     played=row.played,
                     wins=row.wins,

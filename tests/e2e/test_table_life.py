@@ -65,7 +65,7 @@ async def test_a_player_who_leaves_is_replaced_by_a_computer(
         await driver.click(alice if player == str(alice.id) else chloe, table, "Take")
     else:
         pytest.fail("the game did not end")
-    assert "Bernd (computer)" in table.text
+    assert "🤖 Normal, for Bernd" in table.text
 
 
 async def test_leaving_a_two_player_draughts_game_resigns_it(

@@ -105,7 +105,7 @@ def test_the_third_missed_turn_hands_the_seat_to_a_computer() -> None:
     bob = table.seat_of("bob")
     assert bob is not None and bob.left and bob.is_computer
     first, _, last = (tr("en", e.template, **e.params) for e in table.events)
-    assert first.startswith("**Bob**'s time ran out") and "(1 of 3)" in first
+    assert first.startswith("**\u2068Bob\u2069**'s time ran out") and "(1 of 3)" in first
     assert "missed 3 turns" in last
 
 
@@ -114,7 +114,10 @@ def test_moving_clears_the_missed_turns_and_names_the_move() -> None:
     table = table_life.moved_by(table, "bob", "take")
     seat = table.seat_of("bob")
     assert seat is not None and seat.missed == 0
-    assert tr("en", table.events[-1].template, **table.events[-1].params) == "**Bob**: take"
+    assert (
+        tr("en", table.events[-1].template, **table.events[-1].params)
+        == "**\u2068Bob\u2069**: take"
+    )
 
 
 def test_only_the_last_events_are_kept() -> None:
@@ -129,7 +132,7 @@ def test_a_host_who_leaves_a_running_game_hands_over() -> None:
     table = table_life.handed_to_computer(lobby("Ann", "Bob"), "ann")
     assert table.host == "bob"
     ann = table.seat_of("ann")
-    assert ann is not None and ann.name == "Ann (computer)" and ann.level == "normal"
+    assert ann is not None and ann.name == "🤖 Normal, for Ann" and ann.level == "normal"
 
 
 def test_turn_deadlines() -> None:
@@ -149,3 +152,10 @@ def test_turn_mentions_name_people_only() -> None:
     table = table_life.with_computer(lobby("Ann", "Bob"), "ann", "easy", max_players=5)
     assert table_life.turn_mentions(["ann"], table) == "<@ann>, your turn."
     assert table_life.turn_mentions(["ai:1"], table) is None
+
+
+def test_a_table_of_computers_alone_has_nobody_left() -> None:
+    table = lobby("Ann", "Bob")
+    table = table_life.handed_to_computer(table, "ann")
+    assert not table_life.nobody_left(table)
+    assert table_life.nobody_left(table_life.handed_to_computer(table, "bob"))
