@@ -23,7 +23,6 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.engines.draughts import QUIET_PLY_LIMIT, Colour, DraughtsView, Reason
-from bot.i18n import N_, Lang, plural, tr
 from bot.render.output import to_png
 from bot.render.palette import PALETTE, RGBA, Point
 from bot.render.shapes import (
@@ -42,6 +41,7 @@ from bot.render.shapes import (
 )
 from bot.render.text import (
     TextStyle,
+    cut_name,
     display_name,
     fit_text,
     pill,
@@ -50,6 +50,7 @@ from bot.render.text import (
     text_width,
     wrap_text,
 )
+from bot.render.words import N_, Lang, plural, tr
 
 FILES = "abcdefgh"
 
@@ -417,7 +418,7 @@ def _draw_lane(image: Image.Image, side: Side, top: int, lang: Lang) -> None:
     place(image, icon, left + PAD, row - ICON_RADIUS)
     x = left + PAD + 2 * ICON_RADIUS + 9
     style = NAME.but(fill=PALETTE.accent) if highlighted else NAME
-    stamp_text(image, (x, row), fit_text(side.name, style, right - PAD - x), style, "lm")
+    stamp_text(image, (x, row), cut_name(side.name, style, right - PAD - x), style, "lm")
     row += 30
     pieces = pieces_text(side.men, side.kings, lang)
     stamp_text(

@@ -26,7 +26,6 @@ from bot.engines.escalation import (
     card_value,
     is_pass_through,
 )
-from bot.i18n import N_, Lang, plural, tr
 from bot.render.cards import (
     BIG_CARD,
     SMALL_CARD,
@@ -50,6 +49,7 @@ from bot.render.shapes import (
 from bot.render.text import (
     TextStyle,
     badge,
+    cut_name,
     fit_text,
     join_words,
     pill,
@@ -59,6 +59,7 @@ from bot.render.text import (
     text_width,
     wrap_text,
 )
+from bot.render.words import N_, Lang, plural, tr
 
 WIDTH = 800
 MARGIN = 20
@@ -281,9 +282,9 @@ def _draw_lane_name(image: Image.Image, lane: Lane, middle: float) -> None:
     width = NAME_RIGHT - x
     style = NAME.but(fill=PALETTE.accent) if lane.active else NAME
     if not lane.detail:
-        stamp_text(image, (x, middle), fit_text(lane.name, style, width), style, "lm")
+        stamp_text(image, (x, middle), cut_name(lane.name, style, width), style, "lm")
         return
-    stamp_text(image, (x, middle - 11), fit_text(lane.name, style, width), style, "lm")
+    stamp_text(image, (x, middle - 11), cut_name(lane.name, style, width), style, "lm")
     stamp_text(image, (x, middle + 14), fit_text(lane.detail, DETAIL, width), DETAIL, "lm")
 
 
@@ -422,7 +423,7 @@ def _draw_latest_play(image: Image.Image, table: _Table, group: PlacedPlay) -> N
         )
     room = max(group.width, PLAY_RIGHT - group.x)
     style = DETAIL.but(fill=PALETTE.text)
-    name = fit_text(table.name(play.player), style, room)
+    name = cut_name(table.name(play.player), style, room)
     stamp_text(image, (group.x, CAPTION_Y), name, style, "lm")
     if play.pass_through:
         tag = tr(table.lang, "REVERSE") if play.cards[0].rank == 3 else tr(table.lang, "PASS")
@@ -478,7 +479,7 @@ def _draw_value(image: Image.Image, table: _Table) -> None:
     image.alpha_composite(triangle(16, PALETTE.accent), dest=(x, round(y - 8)))
     style = DETAIL.but(fill=PALETTE.accent)
     stamp_text(
-        image, (x + 21, y), fit_text(table.name(view.to_act), style, width - 21), style, "lm"
+        image, (x + 21, y), cut_name(table.name(view.to_act), style, width - 21), style, "lm"
     )
     verb = tr(table.lang, "to lead") if leads else tr(table.lang, "to play")
     stamp_text(image, (x + 21, CAPTION_Y), fit_text(verb, DETAIL, width - 21), DETAIL, "lm")
@@ -607,7 +608,7 @@ def _draw_deal(
     room = right - left - number_width - text_width(chips, chips_style) - 10
     style = DETAIL.but(fill=PALETTE.text)
     suffix = " " + tr(lang, "went out") if wide else ""
-    winner = fit_text(table.name(result.winner), style, room - text_width(suffix, style))
+    winner = cut_name(table.name(result.winner), style, room - text_width(suffix, style))
     stamp_text(image, (left + number_width, middle), winner + suffix, style, "lm")
 
 

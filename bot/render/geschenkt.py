@@ -17,7 +17,6 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.engines.geschenkt import GeschenktView, SeatView
-from bot.i18n import Lang, plural, tr
 from bot.render.cards import BIG_CARD, ROW_CARD, SMALL_CARD, CardSize, card_stack, number_card
 from bot.render.output import to_png
 from bot.render.palette import PALETTE, RGBA, place_colour
@@ -36,6 +35,7 @@ from bot.render.shapes import (
 from bot.render.text import (
     TextStyle,
     badge,
+    cut_name,
     display_name,
     draw_text,
     fit_text,
@@ -43,6 +43,7 @@ from bot.render.text import (
     seat_name,
     wrap_text,
 )
+from bot.render.words import Lang, plural, tr
 
 WIDTH = 800
 MARGIN = 20
@@ -282,7 +283,7 @@ def _draw_lane_name(
     middle = top + _first_line_middle(lane)
     lines = len(lane.details)
     name_y = middle - 12 - LANE_DETAIL_LINE * (lines - 1) / 2
-    draw_text(draw, (x, name_y), fit_text(lane.name, name_style, width), name_style, "lm")
+    draw_text(draw, (x, name_y), cut_name(lane.name, name_style, width), name_style, "lm")
     for k, line in enumerate(lane.details):
         y = name_y + 26 + k * LANE_DETAIL_LINE
         draw_text(draw, (x, y), fit_text(line, DETAIL, width), DETAIL, "lm")
@@ -379,7 +380,7 @@ def _draw_turn(
     image.alpha_composite(triangle(18, PALETTE.accent), dest=(x, y + MIDDLE_Y - 9))
     style = BIG_NUMBER.but(size=27, fill=PALETTE.accent)
     name = seat_name(view.to_act, [seat.player for seat in view.seats], names, lang)
-    draw_text(draw, (x + 24, y + MIDDLE_Y), fit_text(name, style, width - 24), style, "lm")
+    draw_text(draw, (x + 24, y + MIDDLE_Y), cut_name(name, style, width - 24), style, "lm")
     if view.current_card is not None:
         hint = tr(lang, "take the {card} or pay a chip", card=view.current_card)
         _draw_detail(draw, (x, y + DETAIL_Y), hint, width)

@@ -26,7 +26,6 @@ from PIL import Image, ImageDraw
 
 from bot.engines.cards import Card
 from bot.engines.give_and_take import DuetView, EliminationView, GiveAndTakeView, SeatView
-from bot.i18n import Lang, plural, tr
 from bot.render.cards import (
     ROW_CARD,
     SMALL_CARD,
@@ -41,6 +40,7 @@ from bot.render.shapes import draw_rounded, new_panel, place, triangle
 from bot.render.text import (
     TextStyle,
     badge,
+    cut_name,
     fit_name,
     fit_text,
     join_words,
@@ -49,6 +49,7 @@ from bot.render.text import (
     stamp_text,
     text_width,
 )
+from bot.render.words import Lang, plural, tr
 
 WIDTH = 800
 MARGIN = 16
@@ -334,7 +335,7 @@ def _draw_seat(image: Image.Image, table: _Table, spot: SeatSpot) -> None:
     if active:
         image.alpha_composite(triangle(13, PALETTE.accent), dest=(x - 3, top + 16))
         x, width = x + 13, width - 13
-    stamp_text(image, (x, top + 23), fit_text(table.name(seat.player), style, width), style, "lm")
+    stamp_text(image, (x, top + 23), cut_name(table.name(seat.player), style, width), style, "lm")
     give = (seat.give_size, tr(table.lang, "give"))
     take = (seat.take_size, tr(table.lang, "take"))
     piles = (give, take) if spot.take_right else (take, give)
@@ -582,7 +583,7 @@ def _draw_out(image: Image.Image, table: _Table, gone: Sequence[SeatView], top: 
             badge(image, (x + 16, middle), 16, str(place_), PALETTE.faint, PALETTE.panel)
             x += 40
         name_style = NAME.but(fill=PALETTE.muted)
-        name = fit_text(table.name(seat.player), name_style, left + width - 8 - x)
+        name = cut_name(table.name(seat.player), name_style, left + width - 8 - x)
         stamp_text(image, (x, middle - 12), name, name_style, "lm")
         out = _out_detail(view, seat.player, table.lang)
         detail = fit_text(out, CAPTION, left + width - 8 - x)
@@ -699,7 +700,7 @@ def _draw_final_lane(
     width = number_x - 110 - x
     style = NAME.but(size=20, fill=PALETTE.accent if winner else PALETTE.text)
     stamp_text(
-        image, (x, middle - 10), fit_text(table.name(seat.player), style, width), style, "lm"
+        image, (x, middle - 10), cut_name(table.name(seat.player), style, width), style, "lm"
     )
     detail = fit_text(place_reason(table.view, seat, table.lang), DETAIL, width)
     stamp_text(image, (x, middle + 13), detail, DETAIL, "lm")

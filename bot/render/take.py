@@ -40,7 +40,6 @@ from bot.engines.take import (
     TakeView,
     card_points,
 )
-from bot.i18n import Lang, plural, tr
 from bot.render.cards import (
     CardSize,
     card_stack,
@@ -66,6 +65,7 @@ from bot.render.shapes import (
 from bot.render.text import (
     TextStyle,
     badge,
+    cut_name,
     display_name,
     fit_text,
     join_words,
@@ -75,6 +75,7 @@ from bot.render.text import (
     stamp_text,
     text_width,
 )
+from bot.render.words import Lang, plural, tr
 
 WIDTH = 800
 MARGIN = 20
@@ -373,8 +374,8 @@ def last_action_tokens(view: TakeView, name: _Names, room: float) -> list[Token]
     last = view.last
     if last is None:
         return []
-    who = fit_text(name(last.player), PROSE, room * 0.4)
-    owners = [fit_text(name(p), PROSE, room * 0.3) for p in last.took_from]
+    who = cut_name(name(last.player), PROSE, room * 0.4)
+    owners = [cut_name(name(p), PROSE, room * 0.3) for p in last.took_from]
     return last_action_sentence(last, name.lang, who, owners)
 
 
@@ -453,7 +454,7 @@ def _draw_turn(image: Image.Image, view: TakeView, name: _Names) -> None:
         style = COUNT.but(fill=PALETTE.accent)
         task_style = COUNT.but(fill=PALETTE.text)
         task_width = text_width(" " + task, task_style)
-        who = fit_text(name(view.to_act), style, room - 22 - task_width)
+        who = cut_name(name(view.to_act), style, room - 22 - task_width)
         stamp_text(image, (x + 22, middle), who, style, "lm")
         stamp_text(image, (x + 22 + text_width(who + " ", style), middle), task, task_style, "lm")
     lines: list[tuple[list[Token], TextStyle]] = []
@@ -475,10 +476,10 @@ def _draw_turn(image: Image.Image, view: TakeView, name: _Names) -> None:
 def _result_tokens(result: HandResultView, name: _Names, room: float) -> list[Token]:
     """The last hand: "Hand 6: Bob went out · Alice -55, Bob +60"."""
     lang = name.lang
-    who = fit_text(name(result.went_out), DETAIL, room * 0.4) if result.went_out else ""
+    who = cut_name(name(result.went_out), DETAIL, room * 0.4) if result.went_out else ""
     out = tr(lang, "{name} went out", name=who) if who else tr(lang, "the stock ran out")
     scores = [
-        f"{fit_text(name(player), DETAIL, room * 0.3)} {signed(score)}"
+        f"{cut_name(name(player), DETAIL, room * 0.3)} {signed(score)}"
         for player, score in result.scores.items()
     ]
     joined = [f"{text}," for text in scores[:-1]] + scores[-1:]
@@ -569,7 +570,7 @@ def _draw_sheet(image: Image.Image, view: TakeView, name: _Names) -> None:
     stamp_text(image, (INSET, middle), tr(lang, "DEAL"), CAPTION, "lm")
     for k, seat in enumerate(seats):
         style = CAPTION.but(fill=PALETTE.text)
-        text = fit_text(name(seat.player), style, columns.seat_width - 12)
+        text = cut_name(name(seat.player), style, columns.seat_width - 12)
         stamp_text(image, (columns.x(k), middle), text, style, "lm")
     results = view.results
     shown = results[-SHEET_ROWS:]
@@ -789,7 +790,7 @@ def _draw_lane_name(image: Image.Image, lane: Lane, middle: float, lang: Lang) -
     dealer = tr(lang, "DEALER") if lane.seat.dealer and lane.place is None else ""
     dealer_width = text_width(dealer, TAG) + 12 + 8 if dealer else 0
     style = NAME.but(fill=PALETTE.accent) if lane.active else NAME
-    text = fit_text(lane.name, style, NAME_RIGHT - x - dealer_width)
+    text = cut_name(lane.name, style, NAME_RIGHT - x - dealer_width)
     stamp_text(image, (x, middle), text, style, "lm")
     if dealer:
         pill(image, (x + text_width(text, style) + 8, middle), dealer, TAG, PALETTE.silver, 6)

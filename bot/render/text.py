@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cache, lru_cache
 from importlib.resources import files
@@ -28,9 +30,9 @@ from typing import NamedTuple
 from fontTools.ttLib import TTFont
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.i18n import Lang, tr
 from bot.render.palette import PALETTE, RGBA, Point
 from bot.render.shapes import Sprite, disc, draw_rounded, place
+from bot.render.words import Lang, tr
 
 
 class Face(IntEnum):
@@ -66,6 +68,10 @@ ELLIPSIS = "…"
 MIN_TEXT_SIZE = 18
 """The smallest text on an 800-px-wide image: 9 px when Discord shows it 400 px wide
 on a phone."""
+MIN_CAPTION_SIZE = 20
+"""The smallest caption (a number's unit, a column's heading) on an 800-px image."""
+MINUS = "\u2212"
+"""The one minus sign of the images (never a hyphen)."""
 
 
 def font_path(face: Face) -> Path:
@@ -253,6 +259,77 @@ def _run_width(run: Run, style: TextStyle) -> float:
     return font.getlength(run.text, direction=_direction(run)) + 2 * style.stroke(run.face)
 
 
+# --- checking what is drawn ------------------------------------------------------
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass
+class TextAudit:
+    """What the texts drawn while it is open came to: every text cut short that is not
+    a name (`fit_text`), and every text's (or label's) box on the image it was drawn
+    on, to find texts that overlap each other or run off their image."""
+
+    cuts: list[tuple[str, str]] = field(default_factory=list)
+    """(the whole text, what was drawn of it)."""
+    drawn: dict[int, tuple[Image.Image, list[tuple[str, Box]]]] = field(default_factory=dict)
+
+    def note(self, image: Image.Image, text: str, box: Box) -> None:
+        self.drawn.setdefault(id(image), (image, []))[1].append((text, box))
+
+    def overlaps(self, slack: float = 1.0) -> list[tuple[str, str]]:
+        """Pairs of texts whose boxes on one image overlap by more than ``slack`` px
+        both ways."""
+        found = []
+        for _, boxes in self.drawn.values():
+            for k, (text, a) in enumerate(boxes):
+                for other, b in boxes[k + 1 :]:
+                    wide = min(a[2], b[2]) - max(a[0], b[0])
+                    high = min(a[3], b[3]) - max(a[1], b[1])
+                    if wide > slack and high > slack:
+                        found.append((text, other))
+        return found
+
+    def outside(self, slack: float = 1.0) -> list[str]:
+        """Texts that run off the image they are drawn on."""
+        found = []
+        for image, boxes in self.drawn.values():
+            for text, (left, top, right, bottom) in boxes:
+                width, height = image.size
+                if (
+                    left < -slack
+                    or top < -slack
+                    or right > width + slack
+                    or bottom > height + slack
+                ):
+                    found.append(text)
+        return found
+
+
+_AUDIT: ContextVar[TextAudit | None] = ContextVar("text_audit", default=None)
+
+
+@contextmanager
+def auditing_text() -> Iterator[TextAudit]:
+    """Collect a `TextAudit` of everything drawn inside the block (in this thread)."""
+    audit = TextAudit()
+    token = _AUDIT.set(audit)
+    try:
+        yield audit
+    finally:
+        _AUDIT.reset(token)
+
+
+def _note(image: Image.Image | None, text: str, box: Box) -> None:
+    audit = _AUDIT.get()
+    if audit is not None and image is not None and text.strip():
+        audit.note(image, text, box)
+
+
+def _shifted(box: Box, xy: Point) -> Box:
+    return (box[0] + xy[0], box[1] + xy[1], box[2] + xy[0], box[3] + xy[1])
+
+
 # --- measuring and drawing ---------------------------------------------------------
 
 
@@ -309,9 +386,18 @@ def text_bbox(text: str, style: TextStyle, anchor: str = "la") -> tuple[float, f
 
 
 def draw_text(
-    draw: ImageDraw.ImageDraw, xy: Point, text: str, style: TextStyle, anchor: str = "la"
+    draw: ImageDraw.ImageDraw,
+    xy: Point,
+    text: str,
+    style: TextStyle,
+    anchor: str = "la",
+    *,
+    audited: bool = True,
 ) -> None:
-    """Draw ``text`` with a Pillow anchor ("la" left-ascender, "lm" left-middle, ...)."""
+    """Draw ``text`` with a Pillow anchor ("la" left-ascender, "lm" left-middle, ...);
+    ``audited=False`` for a text inside a label that is audited as a whole."""
+    if audited:
+        _note(getattr(draw, "_image", None), text, _shifted(text_bbox(text, style, anchor), xy))
     parts = runs(text)
     if _is_plain(parts):
         draw.text(
@@ -332,12 +418,19 @@ def draw_text(
         )
 
 
-def draw_centered(draw: ImageDraw.ImageDraw, center: Point, text: str, style: TextStyle) -> None:
+def draw_centered(
+    draw: ImageDraw.ImageDraw,
+    center: Point,
+    text: str,
+    style: TextStyle,
+    *,
+    audited: bool = True,
+) -> None:
     """Draw ``text`` with its inked box centred on ``center`` (exact for digits)."""
     left, top, right, bottom = text_bbox(text, style, "ls")
     x = center[0] - (left + right) / 2
     y = center[1] - (top + bottom) / 2
-    draw_text(draw, (round(x), round(y)), text, style, anchor="ls")
+    draw_text(draw, (round(x), round(y)), text, style, anchor="ls", audited=audited)
 
 
 @lru_cache(maxsize=512)
@@ -350,7 +443,7 @@ def text_sprite(text: str, style: TextStyle, anchor: str = "la") -> Sprite:
     size = (max(1, math.ceil(right) + dx + 1), max(1, math.ceil(bottom) + dy + 1))
     # Transparent in the text's own colour, so anti-aliased edges keep that colour.
     image = Image.new("RGBA", size, (*style.fill[:3], 0))
-    draw_text(ImageDraw.Draw(image), (dx, dy), text, style, anchor)
+    draw_text(ImageDraw.Draw(image), (dx, dy), text, style, anchor, audited=False)
     return Sprite(image, dx, dy)
 
 
@@ -359,6 +452,8 @@ def stamp_text(
 ) -> None:
     """Like `draw_text` (position rounded to whole pixels), through `text_sprite`."""
     if text:
+        at = (round(xy[0]), round(xy[1]))
+        _note(base, text, _shifted(text_bbox(text, style, anchor), at))
         place(base, text_sprite(text, style, anchor), xy[0], xy[1])
 
 
@@ -368,11 +463,11 @@ def stamp_text(
 def badge(base: Image.Image, center: Point, radius: int, text: str, fill: RGBA, ink: RGBA) -> None:
     """A filled disc with short ``text`` (e.g. a place "1") in its middle, the text no
     smaller than `MIN_TEXT_SIZE`."""
-    base.alpha_composite(
-        disc(radius, fill), dest=(round(center[0]) - radius, round(center[1]) - radius)
-    )
+    x, y = round(center[0]), round(center[1])
+    base.alpha_composite(disc(radius, fill), dest=(x - radius, y - radius))
     style = TextStyle(max(MIN_TEXT_SIZE, round(radius * 1.15)), ink, bold=True)
-    draw_centered(ImageDraw.Draw(base), (round(center[0]), round(center[1])), text, style)
+    _note(base, text, (x - radius, y - radius, x + radius, y + radius))
+    draw_centered(ImageDraw.Draw(base), (x, y), text, style, audited=False)
 
 
 def pill(
@@ -384,7 +479,9 @@ def pill(
     width = round(text_width(text, style)) + 2 * pad_x
     left, top = round(xy[0]), round(xy[1] - height / 2)
     draw_rounded(base, (left, top, left + width, top + height), height // 2, fill)
-    draw_centered(ImageDraw.Draw(base), (left + width / 2, top + height / 2), text, style)
+    _note(base, text, (left, top, left + width, top + height))
+    centre = (left + width / 2, top + height / 2)
+    draw_centered(ImageDraw.Draw(base), centre, text, style, audited=False)
     return width
 
 
@@ -393,7 +490,19 @@ def pill(
 
 def fit_text(text: str, style: TextStyle, max_width: float) -> str:
     """``text`` cut (with an ellipsis) to the longest prefix that fits ``max_width``;
-    a cut never splits a letter from its marks."""
+    a cut never splits a letter from its marks. A text whose whole matters (a score,
+    a count, a state, a label) should never need the cut: an open `auditing_text`
+    notes every cut made here. A name is cut by `cut_name`."""
+    fitted = cut_name(text, style, max_width)
+    audit = _AUDIT.get()
+    if audit is not None and fitted != text:
+        audit.cuts.append((text, fitted))
+    return fitted
+
+
+def cut_name(text: str, style: TextStyle, max_width: float) -> str:
+    """A player's name (or a line whose cut loses only a name) cut like `fit_text`,
+    which is allowed: a long name may end in an ellipsis."""
     if text_width(text, style) <= max_width:
         return text
     stops = [k for k in range(1, len(text)) if not _joins_previous(text[k])]
@@ -438,7 +547,11 @@ def fit_name(template: str, name: str, style: TextStyle, max_width: float) -> st
     """``template`` with ``name`` put in for its "{}", the name cut short (never the
     rest of the line) so that the whole line fits ``max_width``: "Waiting for Jo…: Go"."""
     room = max_width - text_width(template.replace("{}", ""), style)
-    return template.replace("{}", fit_text(name, style, max(room, 0.0)))
+    line = template.replace("{}", cut_name(name, style, max(room, 0.0)))
+    audit = _AUDIT.get()
+    if audit is not None and text_width(line, style) > max_width:
+        audit.cuts.append((line, "(wider than its room)"))
+    return line
 
 
 # --- names and words ---------------------------------------------------------------
@@ -475,4 +588,4 @@ def join_words(words: Sequence[str], lang: Lang) -> str:
 
 def signed(number: int) -> str:
     """The number with its sign: +5, −3 (a true minus), 0."""
-    return f"+{number}" if number > 0 else f"−{-number}" if number < 0 else "0"
+    return f"+{number}" if number > 0 else f"{MINUS}{-number}" if number < 0 else "0"
