@@ -54,7 +54,9 @@ async def run(settings: Settings, token: str) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    async with open_store(settings.redis_url, settings.data_dir) as store:
+    async with open_store(
+        settings.redis_url, settings.data_dir, min_replicas=settings.redis_min_replicas
+    ) as store:
         await store.ping()
         await migrate_keys(store.client)
         async with (

@@ -22,6 +22,7 @@ from bot.cogs.interactions import (
     player_of,
     user_lang,
 )
+from bot.cogs.records import note
 from bot.cogs.verbs import LOBBY_VERBS, PANEL_VERBS, STALE_POLICY, Verb, as_verb
 from bot.engines.base import GameError, IllegalAction
 from bot.i18n import tr
@@ -62,6 +63,9 @@ class Clicks:
         elif verb == "redraw":
             player, state = self.parts.seated_player_state(interaction, stored.table)
             await self.parts.redraw_panel(interaction, stored, state, player)
+        elif verb == "rules":
+            embed = self.messages.rules(user_lang(interaction))
+            await interaction.response.send_message(embed=embed, ephemeral=True)
         else:
             await self._rematch(interaction, stored)
 
@@ -172,6 +176,7 @@ class Clicks:
         if message_id_of(interaction) not in (None, table.message_id):
             raise GameError("This table was posted again further down; use the newest one.")
         before, state = state, self.adapter.perform(state, player, click.arg)
+        note(table, player, click.arg)
         move = self.saving.describe_move(table, click.arg, before, state)
         await self.parts.save_and_show(
             interaction, stored, table_life.moved_by(table, player, move), state
@@ -192,6 +197,7 @@ class Clicks:
             notice = tr(user_lang(interaction), refusal.template, **refusal.params)
             await self.parts.redraw_panel(interaction, stored, state, player, notice=notice)
             return
+        note(table, player, key)
         move = self.saving.describe_move(table, key, before, state)
         table = table_life.moved_by(table, player, move)
         rev = await self.saving.commit(table, stored.rev, state)

@@ -31,10 +31,10 @@ from bot.cogs.interactions import (
     user_lang,
 )
 from bot.cogs.options import sent_option_names
+from bot.cogs.records import note
 from bot.cogs.spec import GameSpec
 from bot.engines.base import GameError
 from bot.i18n import N_, tr
-from bot.render import embeds
 from bot.storage.errors import TableSetAside
 from bot.storage.settings import allows_channel, turn_time_for
 from bot.storage.tables import Stored
@@ -146,9 +146,14 @@ class GameCog:
         server_turn_time = turn_time_for(server, self.engine.name)
         if server_turn_time is not None and "turn_time" not in sent_option_names(interaction):
             turn_seconds = server_turn_time
+        if existing and existing.table.phase == "lobby":
+            raise GameError(
+                "A lobby for {title} is open here; join it, or ask its host to abandon it.",
+                title=tr(user_lang(interaction), self.parts.title_of(existing.table.game)),
+            )
         if existing and existing.table.phase != "over":
             raise GameError(
-                "A {title} game is already running here; see `/{game} status`, "
+                "A game of {title} is running here; see `/{game} status`, "
                 "or ask its host to abandon it.",
                 title=tr(user_lang(interaction), self.parts.title_of(existing.table.game)),
                 game=existing.table.game,
@@ -219,9 +224,11 @@ class GameCog:
         conceded = self.adapter.concede(state, player) if len(table.seats) == 2 else None
         if conceded is not None:
             state = conceded
+            note(table, player, "", "resign")
             answer = N_("You left the game and lost it.")
         else:
             table = table_life.handed_to_computer(table, player)
+            note(table, player, "", "takeover")
             answer = N_("You left the game; a computer player takes your seat.")
         if table_life.nobody_left(table):
             await self.moves.close_empty_table(stored.table, stored.rev)
@@ -274,12 +281,7 @@ class GameCog:
         )
 
     async def rules_command(self, interaction: Interaction) -> None:
-        lang = user_lang(interaction)
-        embed = embeds.notice_embed(
-            tr(lang, "{title}: rules", title=self.messages.title(lang)),
-            self.adapter.colour,
-            tr(lang, self.adapter.rules_summary),
-        )
+        embed = self.messages.rules(user_lang(interaction))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def move_by_text(self, interaction: Interaction, move: str) -> None:
@@ -291,6 +293,7 @@ class GameCog:
         table = stored.table.model_copy(deep=True)
         player, state = self.parts.seated_player_state(interaction, table)
         before, state = state, self.adapter.perform(state, player, move)
+        note(table, player, move)
         text = self.saving.describe_move(table, move, before, state)
         table = table_life.moved_by(table, player, text)
         rev = await self.saving.commit(table, stored.rev, state)

@@ -78,12 +78,16 @@ class Messages:
             lang,
         )
         embed.add_field(name=tr(lang, "Turn clock"), value=clock_line(table), inline=False)
+        full = len(table.seats) >= self.engine.max_players
         buttons = [
-            self._button(table, rev, "join", tr(lang, "Join"), "success"),
+            *([] if full else [self._button(table, rev, "join", tr(lang, "Join"), "success")]),
             self._button(table, rev, "leave", tr(lang, "Leave"), "secondary"),
             self._button(table, rev, "start", tr(lang, "Start"), "primary"),
             self._button(table, rev, "pings", pings_label(table), "secondary"),
+            self._button(table, rev, "rules", tr(lang, "Rules"), "secondary"),
         ]
+        if full:
+            return TableMessage(None, embed, button_view(buttons), None)
         levels = GameSelect(
             Pick(self.engine.name, table.gid, rev, "ai"),
             tr(lang, "Add computer player…"),
@@ -164,6 +168,14 @@ class Messages:
         if png is not None:
             embed.set_image(url=f"attachment://{embeds.TABLE_IMAGE}")
         return TableMessage(None, embed, self._panel_view(table, rev, panel, lang), png)
+
+    def rules(self, lang: Lang) -> discord.Embed:
+        """The game's rules summary, privately, in the reader's language."""
+        return embeds.notice_embed(
+            tr(lang, "{title}: rules", title=self.title(lang)),
+            self.adapter.colour,
+            tr(lang, self.adapter.rules_summary),
+        )
 
     def closed(self, table: Table, reason: str) -> discord.Embed:
         """The embed a table message is edited to when its game is gone."""

@@ -21,8 +21,8 @@ Interaction = discord.Interaction[Any]
 COLOUR = 0xF1C40F
 NO_GAMES_YET = N_("No finished games here yet.")
 RATING_NOTE = N_(
-    "Ratings are cautious estimates of skill: 0 for a newcomer, rising as results show "
-    "how well you play; 1000 is a player known to be average."
+    "Ratings start at 1000 and move with each result; they are cautious, so they rise "
+    "as the bot grows sure of your level (about 1400 for a player known to be average)."
 )
 
 

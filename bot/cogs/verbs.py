@@ -23,7 +23,9 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-Verb = Literal["join", "leave", "ai", "pings", "start", "act", "hand", "do", "redraw", "rematch"]
+Verb = Literal[
+    "join", "leave", "ai", "pings", "start", "rules", "act", "hand", "do", "redraw", "rematch"
+]
 ALL_VERBS: tuple[Verb, ...] = get_args(Verb)
 
 Staleness = Literal["exact_revision", "same_game"]
@@ -38,6 +40,7 @@ STALE_POLICY: dict[Verb, Staleness] = {
     "ai": "same_game",
     "pings": "same_game",
     "start": "same_game",
+    "rules": "same_game",
     "act": "exact_revision",
     "hand": "same_game",
     "do": "same_game",

@@ -14,8 +14,9 @@ Key layout (all per guild; nothing here expires except the "recorded" markers):
 
 Ratings are openskill's Weng-Lin Plackett-Luce model, which rates a free-for-all by
 places (ties share a place). A skill is a belief ``mu`` with an uncertainty ``sigma``;
-what players see is the conservative ``DISPLAY_SCALE * (mu - 3 sigma)``: 0 for a
-newcomer, 1000 for a player known to be exactly average. Computer seats (``ai:`` ids)
+what players see is the conservative `shown_rating`, ``1000 + 20 * (mu - 3 sigma)``:
+1000 for a newcomer, rising as results show the player's level (a player known to be
+exactly average settles near 1400), never below 0. Computer seats (``ai:`` ids)
 are not recorded as players, but each game they take part as a newcomer would (their
 skill is never kept), and their places count.
 
@@ -48,9 +49,16 @@ log = logging.getLogger(__name__)
 
 MODEL = PlackettLuce()
 """openskill's defaults: a newcomer is mu 25, sigma 25/3."""
-DISPLAY_SCALE = 40.0
+DISPLAY_BASE = 1000.0
+"""The shown rating of a newcomer (``mu - 3 sigma`` = 0): a familiar starting number."""
+DISPLAY_SCALE = 20.0
 """Shown rating per unit of ``mu - 3 sigma``: an average player (mu 25) known for sure
-shows 1000."""
+shows about 1400; a first game moves a rating by a few dozen points."""
+
+
+def shown_rating(conservative: float) -> float:
+    """The rating players see for a conservative skill ``mu - 3 sigma``, never below 0."""
+    return max(0.0, DISPLAY_BASE + DISPLAY_SCALE * conservative)
 RECORDED_TTL_SECONDS = 30 * 24 * 3600
 MAX_ATTEMPTS = 50
 """Compare-and-set rounds before giving up; each lost round means another game was counted."""
@@ -71,7 +79,7 @@ class Skill(BaseModel):
 
     @property
     def display(self) -> float:
-        return DISPLAY_SCALE * self.conservative
+        return shown_rating(self.conservative)
 
 
 NEW_SKILL = Skill(mu=MODEL.mu, sigma=MODEL.sigma)
@@ -298,7 +306,7 @@ class StatsStore:
             LeaderRow(
                 player_id=player_id,
                 name=name or player_id,
-                rating=DISPLAY_SCALE * conservative,
+                rating=shown_rating(conservative),
                 played=int(played or 0),
                 wins=int(wins or 0),
             )

@@ -191,7 +191,7 @@ async def test_stats_count_each_finished_game_once(
     for user in (alice, bernd, chloe):
         assert user.display_name in board.text
     assert board.text.count("(2 played") == 3
-    assert "Ratings are cautious estimates" in board.text
+    assert "Ratings start at 1000" in board.text
     unknown = await driver.slash(bernd, "leaderboard", game="chess")
     assert "/hilfe" in unknown.message.text  # Bernd reads German
 

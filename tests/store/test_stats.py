@@ -39,10 +39,17 @@ def alike(a: Skill | None, b: Skill | None) -> bool:
     return (a.mu, a.sigma) == pytest.approx((b.mu, b.sigma))
 
 
-def test_a_newcomer_shows_0_and_a_sure_average_player_1000() -> None:
-    assert NEW_SKILL.display == pytest.approx(0)
-    assert Skill(mu=NEW_SKILL.mu, sigma=0).display == pytest.approx(1000)
-    assert Skill(mu=30, sigma=2).display == pytest.approx(DISPLAY_SCALE * 24)
+def test_a_newcomer_shows_1000_and_a_sure_average_player_about_1400() -> None:
+    assert NEW_SKILL.display == pytest.approx(1000)
+    assert Skill(mu=NEW_SKILL.mu, sigma=0).display == pytest.approx(1500)
+    assert Skill(mu=NEW_SKILL.mu, sigma=1).display == pytest.approx(1440)
+    assert Skill(mu=30, sigma=2).display == pytest.approx(1000 + DISPLAY_SCALE * 24)
+
+
+def test_a_rating_stays_near_1000_after_one_game_and_never_goes_below_0() -> None:
+    once = rate(fresh("a", "b"), {"a": 1, "b": 2})
+    assert 900 < once["b"].display < 1000 < once["a"].display < 1100
+    assert Skill(mu=-100, sigma=8).display == 0
 
 
 def test_between_newcomers_the_winner_rises_and_the_loser_falls() -> None:
