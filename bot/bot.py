@@ -31,6 +31,7 @@ from bot.storage.errors import StoreError
 from bot.storage.locks import ChannelLocks
 from bot.storage.panels import PanelRecords
 from bot.storage.ratelimit import RateLimiter
+from bot.storage.records import RecordStore
 from bot.storage.settings import GuildSettingsStore
 from bot.storage.stats import StatsStore
 from bot.storage.tables import GameStore
@@ -58,6 +59,7 @@ class TableBot(commands.AutoShardedBot):
         self.games: dict[str, GameCog] = {}
         self.renderer = RenderWorkers(settings.render_processes)
         self.stats = StatsStore(store.client)
+        self.records = RecordStore(store.client, days=settings.history_days)
         self.guild_settings = GuildSettingsStore(store.client, [spec.name for spec in GAMES])
         self.clock: Clock = (
             OffsetClock(store.client, settings.clock_offset_key)

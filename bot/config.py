@@ -84,6 +84,9 @@ class Settings(BaseSettings):
     clicks_per_ten_seconds: int = Field(default=20, ge=0, le=1000)
     """Commands and clicks one user may make in 10 s before being told to slow down;
     0: no limit."""
+    history_days: int = Field(default=30, ge=0, le=3650)
+    """Days a finished game's record (for `/history`, `/replay` and its export) is
+    kept; 0: none is kept."""
     clock_offset_key: str = ""
     """A Redis key holding seconds to add to the bot's clock (tests move time forward
     this way instead of waiting); empty: the system clock as it is."""

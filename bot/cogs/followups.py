@@ -25,6 +25,7 @@ from bot.ai import Level
 from bot.cogs.adapter import GameAdapter
 from bot.cogs.announce import Announcer
 from bot.cogs.channel_messages import ChannelMessages
+from bot.cogs.records import note
 from bot.cogs.saving import Saving
 from bot.engines.base import GameError, PlayerId, SeededRng
 from bot.i18n import N_, tr
@@ -236,6 +237,7 @@ class FollowUpMoves:
         before = state
         if follow_up.kind == "default":
             state = self.adapter.perform(state, player, follow_up.key)
+            note(current, player, follow_up.key, "default")
             move = self.saving.describe_move(current, follow_up.key, before, state)
             current = table_life.with_event(
                 current,
@@ -245,6 +247,7 @@ class FollowUpMoves:
             )
         else:
             state, action = await self._computer_move(current, rev, state, player)
+            note(current, player, str(action), follow_up.kind)
             if follow_up.kind == "clock":
                 current = table_life.clock_ran_out(current, player)
                 if table_life.nobody_left(current):

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from bot import table_life
 from bot.cogs.adapter import GameAdapter
 from bot.cogs.announce import Announcer
+from bot.cogs.records import keep_record
 from bot.storage.errors import StoreError
 from bot.table import Table
 
@@ -75,6 +76,7 @@ class Saving:
             )
         except StoreError as error:
             log.warning("Stats of game %s not recorded yet: %s", table.gid, error)
+        await keep_record(self.bot, self.adapter, table, state)
 
     async def turn_deadline(self, table: Table, state: BaseModel) -> float | None:
         over = self.engine.is_over(state)

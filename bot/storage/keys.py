@@ -76,3 +76,13 @@ def elo_key(guild_id: int, game: str) -> str:
 def recorded_key(guild_id: int, gid: str) -> str:
     """The marker that a finished game was counted once."""
     return f"stats:{{{guild_id}}}:recorded:{gid}"
+
+
+def record_key(guild_id: int, gid: str) -> str:
+    """A finished game's record (`bot.storage.records`), kept ``HISTORY_DAYS``."""
+    return f"record:{{{guild_id}}}:{gid}"
+
+
+def history_key(guild_id: int) -> str:
+    """The server's finished games: game id -> when it ended, for `/history`."""
+    return f"history:{{{guild_id}}}"
