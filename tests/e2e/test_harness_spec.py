@@ -4,6 +4,7 @@ over HTTP, as a bot would; no bot runs."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -169,3 +170,25 @@ async def test_duplicate_custom_ids_are_refused_on_every_way_to_write_a_message(
     kinds = [v.kind for v in fake.pop_violations()]
     assert kinds == ["duplicate_custom_id"] * 6, kinds
     assert [b["custom_id"] for b in fake.messages[message_id].buttons] == ["same", "other"]
+
+
+async def test_a_multipart_payload_json_is_checked_too(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    fake = fake_discord
+    channel = f"{fake.api_base}/channels/{fake.channel_ids[0]}/messages"
+
+    def form(payload: Json) -> aiohttp.FormData:
+        data = aiohttp.FormData()
+        data.add_field("payload_json", json.dumps(payload), content_type="application/json")
+        data.add_field("files[0]", b"x", filename="a.txt", content_type="text/plain")
+        return data
+
+    good = {"content": "file", "attachments": [{"id": 0, "filename": "a.txt"}]}
+    async with http.post(channel, data=form(good), headers=headers(fake)) as posted:
+        assert posted.status == 200, await posted.text()
+    bad = {"content": "file", "attachments": [{"id": 0, "filename": 7}]}
+    async with http.post(channel, data=form(bad), headers=headers(fake)) as refused:
+        assert refused.status == 400
+    assert [v.kind for v in fake.pop_violations()] == ["spec"]
+    assert fake.spec_counts.requests == 2
