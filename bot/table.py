@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_serializer, model_validator
 
 from bot.engines.base import PlayerId
 from bot.i18n import Lang
@@ -68,6 +68,48 @@ class Move(BaseModel):
     t: int = 0
 
 
+_KIND_LETTERS: dict[str, str] = {
+    "click": "c",
+    "default": "d",
+    "computer": "a",
+    "clock": "k",
+    "takeover": "t",
+    "resign": "r",
+}
+_LETTER_KINDS = {letter: kind for kind, letter in _KIND_LETTERS.items()}
+
+
+def encode_moves(moves: list[Move], seats: list[Seat]) -> list[str]:
+    """The stored form of a record's moves, one short text each:
+    ``who,how,seconds,key``: the seat's index (or ``@`` and the player id for one
+    without a seat), the letter of `MoveKind`, seconds since the move before (the first:
+    Unix time) and the action as text (which may hold commas). A whole game stays small
+    (`bench.storage`)."""
+    index = {seat.id: n for n, seat in enumerate(seats)}
+    encoded, last = [], 0
+    for move in moves:
+        who = str(index[move.p]) if move.p in index else f"@{move.p}"
+        encoded.append(f"{who},{_KIND_LETTERS[move.by]},{move.t - last},{move.k}")
+        last = move.t
+    return encoded
+
+
+def decode_moves(raw: list[Any], seats: list[Any]) -> list[Any]:
+    """`encode_moves` read back (as data for `Move`); entries already data pass as they are."""
+    ids = [seat["id"] if isinstance(seat, dict) else seat.id for seat in seats]
+    moves: list[Any] = []
+    last = 0
+    for entry in raw:
+        if not isinstance(entry, str):
+            moves.append(entry)
+            continue
+        who, how, seconds, key = entry.split(",", 3)
+        last += int(seconds)
+        player = who[1:] if who.startswith("@") else ids[int(who)]
+        moves.append({"p": player, "k": key, "by": _LETTER_KINDS[how], "t": last})
+    return moves
+
+
 class Ping(BaseModel):
     """The message that notified ``players`` that it is their turn."""
 
@@ -115,6 +157,17 @@ class Table(BaseModel):
     """The public table message; stored beside the data so moving it bumps no revision."""
     ping: Ping | None = Field(default=None, exclude=True)
     """The live turn ping, stored beside the data like ``message_id``."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_moves(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("moves"):
+            return {**data, "moves": decode_moves(data["moves"], data.get("seats", []))}
+        return data
+
+    @field_serializer("moves")
+    def _write_moves(self, moves: list[Move]) -> list[str]:
+        return encode_moves(moves, self.seats)
 
     def seat_of(self, player: PlayerId) -> Seat | None:
         return next((seat for seat in self.seats if seat.id == player), None)

@@ -11,17 +11,20 @@ expire like the rest.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import logging
 import time
+import zlib
 from typing import Any
 
 import redis.asyncio as aioredis
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_serializer, model_validator
 
 from bot.engines.base import Outcome, PlayerId
 from bot.storage.errors import guarded
 from bot.storage.keys import history_key, record_key
-from bot.table import Move, Seat, Table
+from bot.table import Move, Seat, Table, decode_moves, encode_moves
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +69,17 @@ class GameRecord(BaseModel):
             scores=dict(outcome.scores) if outcome else {},
         )
 
+    @model_validator(mode="before")
+    @classmethod
+    def _read_moves(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("moves"):
+            return {**data, "moves": decode_moves(data["moves"], data.get("seats", []))}
+        return data
+
+    @field_serializer("moves")
+    def _write_moves(self, moves: list[Move]) -> list[str]:
+        return encode_moves(moves, self.seats)
+
     def names(self) -> dict[PlayerId, str]:
         return {seat.id: seat.name for seat in self.seats}
 
@@ -101,7 +115,7 @@ class RecordStore:
             return False
         keys = [record_key(record.guild_id, record.gid), history_key(record.guild_id)]
         args: list[str | int] = [
-            record.model_dump_json(),
+            encode_record(record),
             self.ttl,
             record.gid,
             record.ended,
@@ -142,9 +156,27 @@ class RecordStore:
         return found
 
 
+COMPRESSED = "z:"
+"""A stored record is its JSON compressed (zlib, then base64: the client reads text),
+marked by this prefix: a long match's moves repeat a few words, and shrink about
+fourfold."""
+
+
+def encode_record(record: GameRecord) -> str:
+    packed = zlib.compress(record.model_dump_json().encode(), 9)
+    return COMPRESSED + base64.b64encode(packed).decode("ascii")
+
+
+def decode_record(raw: str | bytes) -> GameRecord:
+    text = raw.decode() if isinstance(raw, bytes) else raw
+    if text.startswith(COMPRESSED):
+        text = zlib.decompress(base64.b64decode(text[len(COMPRESSED) :])).decode()
+    return GameRecord.model_validate_json(text)
+
+
 def _decode(raw: str | bytes, gid: str) -> GameRecord | None:
     try:
-        return GameRecord.model_validate_json(raw)
-    except ValidationError:
+        return decode_record(raw)
+    except (ValidationError, ValueError, zlib.error, binascii.Error):
         log.warning("The record of game %s can't be read", gid)
         return None

@@ -3,6 +3,7 @@ state, and finished records are kept per server for ``HISTORY_DAYS``."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -17,7 +18,7 @@ from bot.games import GAMES, GameSpec
 from bot.storage.clients import client_for_url
 from bot.storage.keys import history_key, record_key
 from bot.storage.records import GameRecord, RecordStore
-from bot.table import Move, Seat, Table
+from bot.table import Move, Seat, Table, decode_table, encode_table
 
 MOVE_LIMIT = 3000
 
@@ -140,3 +141,19 @@ async def test_a_mismatch_is_logged_once_at_error_and_the_record_kept_anyway(
     with caplog.at_level(logging.ERROR, logger="bot.cogs.records"):
         await keep_record(bot, spec.adapter, good, final)
     assert not caplog.records
+
+
+def test_moves_are_stored_short_and_read_back() -> None:
+    seats = [Seat(id="111", name="Ann"), Seat(id="ai:1", name="🤖 Easy", level="easy")]
+    table = Table(game="draughts", guild_id=1, channel_id=2, host="111", seats=seats)
+    table.moves = [
+        Move(p="111", k="c3-d4", by="click", t=1_700_000_000),
+        Move(p="ai:1", k="f6-e5, x", by="computer", t=1_700_000_004),
+        Move(p="999", k="", by="takeover", t=1_700_000_010),
+        Move(p="111", k="", by="resign", t=1_700_000_010),
+    ]
+    data = json.loads(encode_table(table))
+    assert data["moves"] == ["0,c,1700000000,c3-d4", "1,a,4,f6-e5, x", "@999,t,6,", "0,r,0,"]
+    assert decode_table(encode_table(table)).moves == table.moves
+    record = GameRecord.of(table, None, 1_700_000_010)
+    assert GameRecord.model_validate_json(record.model_dump_json()) == record
