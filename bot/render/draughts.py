@@ -43,6 +43,7 @@ from bot.render.text import (
     TextStyle,
     cut_name,
     display_name,
+    fit_lines,
     fit_text,
     pill,
     shrink_to_fit,
@@ -441,30 +442,38 @@ def _draw_status(
 ) -> None:
     left, width = SIDE_LEFT + 4, SIDE_WIDTH - 8
     title = tr(lang, RULESET_TITLES[view.ruleset])
-    stamp_text(image, (left, top), fit_text(title, LABEL, width), LABEL)
+    y = top
+    for line in wrap_text(title, LABEL, width, max_lines=2):
+        stamp_text(image, (left, y), line, LABEL)
+        y += 21
     number = move_number(view)
     move = (
         plural(lang, number, "{n} move played", "{n} moves played")
         if view.over
         else tr(lang, "move {n}", n=number)
     )
-    stamp_text(image, (left, top + 21), fit_text(move, DETAIL, width), DETAIL)
-    y = top + 62
+    for line in wrap_text(move, DETAIL, width, max_lines=2):
+        stamp_text(image, (left, y), line, DETAIL)
+        y += 21
+    y += 20
     if view.over:
         headline = tr(lang, HEADLINES.get(view.result or "draw", HEADLINES["draw"]))
-        style = shrink_to_fit(headline, RESULT, width, 22)
-        stamp_text(image, (left, y), fit_text(headline, style, width), style, "lm")
-        y += 30
+        lines, style = fit_lines(headline, RESULT, width, 2, 22)
+        for line in lines:
+            stamp_text(image, (left, y), line, style, "lm")
+            y += 30
         reason = reason_sentence(view, lang) or view.reason_text or ""
         for line in wrap_text(reason, REASON, width, max_lines=3):
             stamp_text(image, (left, y), line, REASON, "lm")
-            y += 21
+            y += 24
         y += 12
     else:
         status = tr(lang, TO_MOVE[view.to_move])
-        style = shrink_to_fit(status, STATUS, width, 18)
-        stamp_text(image, (left, y), fit_text(status, style, width), style, "lm")
-        y += 34
+        lines, style = fit_lines(status, STATUS, width, 2, 18)
+        for line in lines:
+            stamp_text(image, (left, y), line, style, "lm")
+            y += style.size + 6
+        y += 34 - style.size - 6
     if view.last_move:
         stamp_text(image, (left, y), tr(lang, "LAST MOVE"), LABEL, "lm")
         y += 24

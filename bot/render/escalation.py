@@ -47,6 +47,7 @@ from bot.render.shapes import (
     triangle,
 )
 from bot.render.text import (
+    MIN_CAPTION_SIZE,
     TextStyle,
     badge,
     cut_name,
@@ -74,8 +75,8 @@ CAPTION_Y = CARDS_BOTTOM + 16
 """Middle of the caption line under the cards."""
 HEADER_HEIGHT = CAPTION_Y + 26
 PLAY_LEFT = MARGIN + 14
-VALUE_X = 452
-INFO_X = 604
+VALUE_X = 428
+INFO_X = 578
 PLAY_RIGHT = VALUE_X - 26
 
 LATEST_CARD = BIG_CARD
@@ -103,17 +104,17 @@ LANE_HEIGHT = 66
 LANE_GAP = 8
 NAME_X = MARGIN + 18
 NAME_RIGHT = 250
-HAND_X = 262
-HAND_STEP = 12
-HAND_SHOWN = 6
-PENALTY_X = 448
+HAND_X = 258
+HAND_STEP = 10
+HAND_SHOWN = 5
+PENALTY_X = 432
 TAKE_X = 612
 TOTAL_RIGHT = WIDTH - MARGIN - 18
 
 LABEL = TextStyle(18, PALETTE.muted, bold=True)
 NAME = TextStyle(21, PALETTE.text, bold=True)
 DETAIL = TextStyle(18, PALETTE.muted)
-CAPTION = TextStyle(18, PALETTE.muted, bold=True)
+CAPTION = TextStyle(MIN_CAPTION_SIZE, PALETTE.muted, bold=True)
 COUNT = TextStyle(22, PALETTE.text, bold=True)
 BIG_NUMBER = TextStyle(34, PALETTE.text, bold=True)
 VALUE = TextStyle(64, PALETTE.text, bold=True)
@@ -251,17 +252,37 @@ def _draw_lane(image: Image.Image, lang: Lang, lane: Lane, top: int) -> None:
     _draw_lane_name(image, lane, middle)
     _draw_hand(image, lang, lane.hand, middle, fill)
     _draw_penalty(image, lang, lane.penalty, middle, fill)
+    took_right = right - 10
+    if lane.show_total:
+        winner = lane.place == 1
+        style = BIG_NUMBER.but(size=28, fill=PALETTE.accent if winner else PALETTE.text)
+        total = signed(lane.total)
+        stamp_text(image, (TOTAL_RIGHT, middle - 8), total, style, "rm")
+        caption = tr(lang, "score") if lane.place is not None else tr(lang, "total")
+        stamp_text(image, (TOTAL_RIGHT, middle + 17), caption, CAPTION, "rm")
+        widest = max(text_width(total, style), text_width(caption, CAPTION))
+        took_right = round(TOTAL_RIGHT - widest - 12)
     if lane.took is not None:
         text = plural(lang, lane.took, "took {n} card last", "took {n} cards last")
-        text = fit_text(text, TOOK, right - 10 - 2 * 10 - TAKE_X)
-        pill(image, (TAKE_X, middle), text, TOOK, PALETTE.panel, 10)
-    if not lane.show_total:
+        _draw_took(image, text, middle, took_right)
+
+
+def _draw_took(image: Image.Image, text: str, middle: float, right: int) -> None:
+    """The "took n cards last" note in a rounded box from `TAKE_X` to at most
+    ``right``: on one line, or on two when one is too narrow."""
+    pad = 10
+    lines = wrap_text(text, TOOK, right - TAKE_X - 2 * pad, max_lines=2)
+    if len(lines) == 1:
+        pill(image, (TAKE_X, middle), lines[0], TOOK, PALETTE.panel, pad)
         return
-    winner = lane.place == 1
-    style = BIG_NUMBER.but(size=28, fill=PALETTE.accent if winner else PALETTE.text)
-    stamp_text(image, (TOTAL_RIGHT, middle - 8), signed(lane.total), style, "rm")
-    caption = tr(lang, "score") if lane.place is not None else tr(lang, "total")
-    stamp_text(image, (TOTAL_RIGHT, middle + 17), caption, CAPTION, "rm")
+    line_height = TOOK.size + 4
+    width = round(max(text_width(line, TOOK) for line in lines)) + 2 * pad
+    height = line_height * len(lines) + 8
+    top = round(middle - height / 2)
+    draw_rounded(image, (TAKE_X, top, TAKE_X + width, top + height), 12, PALETTE.panel)
+    for k, line in enumerate(lines):
+        y = middle + line_height * (k - (len(lines) - 1) / 2)
+        stamp_text(image, (TAKE_X + pad, y), line, TOOK, "lm")
 
 
 def _draw_lane_name(image: Image.Image, lane: Lane, middle: float) -> None:
@@ -509,10 +530,9 @@ def _draw_info(image: Image.Image, table: _Table) -> None:
     else:
         _draw_empty_slot(image, x, middle - SMALL_CARD.height / 2, SMALL_CARD)
     number_x = x + 52
-    stamp_text(image, (number_x, middle - 9), str(view.stock_size), BIG_NUMBER.but(size=28), "lm")
+    stamp_text(image, (number_x, middle), str(view.stock_size), BIG_NUMBER.but(size=28), "lm")
     caption = tr(lang, "in stock") if view.stock_size else tr(lang, "stock empty")
-    room = WIDTH - MARGIN - number_x
-    stamp_text(image, (number_x, middle + 17), fit_text(caption, CAPTION, room), CAPTION, "lm")
+    stamp_text(image, (x, CAPTION_Y), fit_text(caption, CAPTION, width), CAPTION, "lm")
 
 
 # --- header: game over -------------------------------------------------------------
@@ -602,13 +622,21 @@ def _draw_deal(
     number_width = max(64, round(text_width(number, number_style)) + 10) if wide else 30
     stamp_text(image, (left, middle), number, number_style, "lm")
     won = result.chips.get(result.winner, 0)
-    chips = tr(lang, "{chips} chips", chips=f"+{won}") if wide else f"+{won}"
     chips_style = DETAIL.but(fill=PALETTE.accent)
-    stamp_text(image, (right, middle), chips, chips_style, "rm")
-    room = right - left - number_width - text_width(chips, chips_style) - 10
     style = DETAIL.but(fill=PALETTE.text)
-    suffix = " " + tr(lang, "went out") if wide else ""
-    winner = cut_name(table.name(result.winner), style, room - text_width(suffix, style))
+    name = table.name(result.winner)
+    # The fullest line that leaves a name room: "+29 chips" and "went out" go first.
+    choices = [(f"+{won}", "")]
+    if wide:
+        went_out = " " + tr(lang, "went out")
+        choices = [(tr(lang, "{chips} chips", chips=f"+{won}"), went_out), (f"+{won}", went_out)]
+        choices.append((f"+{won}", ""))
+    for chips, suffix in choices:
+        room = right - left - number_width - text_width(chips, chips_style) - 10
+        if room - text_width(suffix, style) >= min(text_width(name, style), 60):
+            break
+    stamp_text(image, (right, middle), chips, chips_style, "rm")
+    winner = cut_name(name, style, room - text_width(suffix, style))
     stamp_text(image, (left + number_width, middle), winner + suffix, style, "lm")
 
 

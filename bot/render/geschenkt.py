@@ -64,7 +64,7 @@ SPACING = (35, 14)
 COMPACT_SPACING = (32, 8)
 """Used instead when it saves a line."""
 LINE_GAP = 8
-LANE_DETAIL_LINE = 20
+LANE_DETAIL_LINE = 23
 """Between the detail lines under a seat's name."""
 EMPTY_LANE_HEIGHT = 62
 REMOVED_STEP = 35

@@ -38,6 +38,7 @@ from bot.render.output import to_png
 from bot.render.palette import PALETTE, RGBA, Box, Point, place_colour
 from bot.render.shapes import draw_rounded, new_panel, place, triangle
 from bot.render.text import (
+    MIN_CAPTION_SIZE,
     TextStyle,
     badge,
     cut_name,
@@ -111,7 +112,9 @@ LANE_GAP = 8
 LABEL = TextStyle(18, PALETTE.muted, bold=True)
 NAME = TextStyle(18, PALETTE.text, bold=True)
 COUNT = TextStyle(18, PALETTE.text, bold=True)
-CAPTION = TextStyle(18, PALETTE.muted, bold=True)
+CAPTION = TextStyle(MIN_CAPTION_SIZE, PALETTE.muted, bold=True)
+OUT_NOTE = TextStyle(18, PALETTE.muted, bold=True)
+"""When a player went out: a sentence under their name, not a caption."""
 HEADLINE = TextStyle(19, PALETTE.text, bold=True)
 DETAIL = TextStyle(18, PALETTE.muted)
 BODY = TextStyle(18, PALETTE.text)
@@ -340,10 +343,17 @@ def _draw_seat(image: Image.Image, table: _Table, spot: SeatSpot) -> None:
     take = (seat.take_size, tr(table.lang, "take"))
     piles = (give, take) if spot.take_right else (take, give)
     middle = top + PILE_ROW
+    # The second pile sits at the middle of the seat, or further right when the
+    # first pile's caption is wider; both captions whole where they fit at all.
+    first_width = max(STACK_WIDTH + 8 + text_width("00", COUNT), text_width(piles[0][1], CAPTION))
+    inner_right = left + SEAT_W - SEAT_PAD
+    second_x = left + SEAT_PAD + max(SEAT_W // 2 - 2, round(first_width) + 8)
+    second_x = min(second_x, inner_right - round(text_width(piles[1][1], CAPTION)))
     for k, (size, caption) in enumerate(piles):
-        x = left + SEAT_PAD + k * (SEAT_W // 2 - 2)
+        x = left + SEAT_PAD if k == 0 else second_x
         _draw_pile(image, x, middle, size, fill)
-        caption = fit_text(caption, CAPTION, SEAT_W // 2 - SEAT_PAD - 2)
+        room = (second_x - 8 if k == 0 else inner_right) - x
+        caption = fit_text(caption, CAPTION, room)
         stamp_text(image, (x, top + PILE_CAPTION), caption, CAPTION, "lm")
     if seat.director:
         _draw_director_tag(image, left + SEAT_W - SEAT_PAD, top, active, table.lang)
@@ -586,8 +596,8 @@ def _draw_out(image: Image.Image, table: _Table, gone: Sequence[SeatView], top: 
         name = cut_name(table.name(seat.player), name_style, left + width - 8 - x)
         stamp_text(image, (x, middle - 12), name, name_style, "lm")
         out = _out_detail(view, seat.player, table.lang)
-        detail = fit_text(out, CAPTION, left + width - 8 - x)
-        stamp_text(image, (x, middle + 13), detail, CAPTION, "lm")
+        detail = fit_text(out, OUT_NOTE, left + width - 8 - x)
+        stamp_text(image, (x, middle + 13), detail, OUT_NOTE, "lm")
 
 
 # --- the end ---------------------------------------------------------------------------

@@ -63,6 +63,8 @@ from bot.render.shapes import (
     triangle,
 )
 from bot.render.text import (
+    MIN_CAPTION_SIZE,
+    MINUS,
     TextStyle,
     badge,
     cut_name,
@@ -137,7 +139,7 @@ SUIT_GAP = 10
 """Extra room between two suits."""
 HAND_TOP = MARGIN + 40
 HAND_RIGHT = 596
-SIDE_X = 616
+SIDE_X = 590
 HINT_Y = HAND_TOP + HAND_CARD.height + 18
 STATUS_Y = HINT_Y + 32
 HAND_HEIGHT = STATUS_Y + 22 + MARGIN
@@ -146,7 +148,7 @@ LABEL = TextStyle(18, PALETTE.muted, bold=True)
 NAME = TextStyle(19, PALETTE.text, bold=True)
 DETAIL = TextStyle(18, PALETTE.muted)
 PROSE = TextStyle(18, PALETTE.text)
-CAPTION = TextStyle(18, PALETTE.muted, bold=True)
+CAPTION = TextStyle(MIN_CAPTION_SIZE, PALETTE.muted, bold=True)
 SMALL = TextStyle(18, PALETTE.muted, bold=True)
 COUNT = TextStyle(20, PALETTE.text, bold=True)
 BIG_NUMBER = TextStyle(28, PALETTE.text, bold=True)
@@ -424,7 +426,7 @@ def _draw_stock(image: Image.Image, view: TakeView, lang: Lang) -> None:
     _draw_count(image, x, middle, str(view.stock_size), caption)
     if view.turned_over:
         turned = tr(lang, "TURNED OVER")
-        pill(image, (STOCK_X - 6, CARDS_BOTTOM - 8), turned, TAG, PALETTE.muted, 6)
+        pill(image, (STOCK_X - 6, CARDS_BOTTOM - 2), turned, TAG, PALETTE.muted, 6)
 
 
 def _draw_discard(image: Image.Image, view: TakeView, lang: Lang) -> None:
@@ -623,7 +625,7 @@ def _draw_sheet_row(
         style = DETAIL.but(fill=PALETTE.text)
         stamp_text(image, (x, middle), score, style, "lm")
         x += max(38, text_width(score, style) + 6)
-        parts = f"{result.laid.get(player, 0)}-{result.held.get(player, 0)}"
+        parts = f"(+{result.laid.get(player, 0)} {MINUS}{result.held.get(player, 0)})"
         stamp_text(image, (x, middle), parts, SMALL, "lm")
         x += text_width(parts, SMALL) + 6
         if result.went_out == player:
@@ -822,13 +824,13 @@ def _draw_lane_points(image: Image.Image, lane: Lane, middle: float, lang: Lang)
         caption = tr(lang, "laid")
         stamp_text(image, (LAID_X, middle + 1), caption, CAPTION, "lm")
         number_x = LAID_X + max(30, text_width(caption, CAPTION) + 6)
-        stamp_text(image, (number_x, middle), str(laid), COUNT, "lm")
+        stamp_text(image, (number_x, middle), str(laid).replace("-", MINUS), COUNT, "lm")
     else:
         no_runs = tr(lang, "no runs")
         stamp_text(image, (LAID_X, middle), no_runs, DETAIL, "lm")
     winner = lane.place == 1
     style = COUNT.but(size=24, fill=PALETTE.accent if winner else PALETTE.text)
-    number = str(lane.total)
+    number = str(lane.total).replace("-", MINUS)
     stamp_text(image, (TOTAL_RIGHT, middle), number, style, "rm")
     caption = tr(lang, "score") if lane.place is not None else tr(lang, "total")
     right = TOTAL_RIGHT - text_width(number, style) - 8
@@ -994,8 +996,11 @@ def _draw_hand_side(image: Image.Image, view: TakeView, lang: Lang) -> None:
     number_x = x + HAND_CARD.width + 12
     room = WIDTH - MARGIN - 8 - number_x
     _draw_count(image, number_x, HAND_TOP + 26, str(view.discard_size), tr(lang, "pile"), room)
-    stock = fit_text(tr(lang, "stock {n}", n=view.stock_size), SMALL, WIDTH - MARGIN - 8 - x)
-    stamp_text(image, (x, HINT_Y), stock, SMALL.but(fill=PALETTE.text), "lm")
+    right = WIDTH - MARGIN - 8
+    stock = tr(lang, "stock {n}", n=view.stock_size)
+    stock_x = max(INSET, min(x, right - round(text_width(stock, SMALL))))
+    stock = fit_text(stock, SMALL, right - stock_x)
+    stamp_text(image, (stock_x, HINT_Y), stock, SMALL.but(fill=PALETTE.text), "lm")
 
 
 # --- sprites only this game draws ------------------------------------------------

@@ -543,6 +543,18 @@ def shrink_to_fit(text: str, style: TextStyle, max_width: float, min_size: int) 
     return style.but(size=size)
 
 
+def fit_lines(
+    text: str, style: TextStyle, max_width: float, max_lines: int, min_size: int = MIN_TEXT_SIZE
+) -> tuple[list[str], TextStyle]:
+    """``text`` whole on as few lines as it can: on one line at ``style``'s size or
+    smaller (down to ``min_size``), else broken at spaces into at most ``max_lines``
+    lines at ``min_size`` (cut by `wrap_text` only if even those are too few)."""
+    fitted = shrink_to_fit(text, style, max_width, min(min_size, style.size))
+    if text_width(text, fitted) <= max_width or max_lines == 1:
+        return [fit_text(text, fitted, max_width)], fitted
+    return wrap_text(text, fitted, max_width, max_lines), fitted
+
+
 def fit_name(template: str, name: str, style: TextStyle, max_width: float) -> str:
     """``template`` with ``name`` put in for its "{}", the name cut short (never the
     rest of the line) so that the whole line fits ``max_width``: "Waiting for Jo…: Go"."""

@@ -1,6 +1,10 @@
 """The fixed scenes of the golden image tests: each game's table mid-game and at its
-end, a German table, and a table of hard names (every script, emoji, a 32-character
-name, a computer seat), each drawn by the game's own adapter.
+end in English, German, Turkish, Spanish and a pseudo-locale (`PSEUDO`: every text
+40 % longer and accented), and a table of hard names (every script, emoji, a
+32-character name, a computer seat), each drawn by the game's own adapter.
+
+Every game of `bot.games.GAMES` has its scenes in `SCENES_BY_GAME` (keyed by its name);
+`test_golden` fails for a registered game without them.
 
 States come from seeded random playouts (`bench.scenes.playout`), so a scene changes
 only when an engine's rules or its random-action order do.
@@ -8,7 +12,9 @@ only when an engine's rules or its random-action order do.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,21 +22,15 @@ from pydantic import BaseModel
 
 from bench.scenes import bot_options, player_ids, playout
 from bot.cogs.adapter import GameAdapter
-from bot.cogs.draughts import DraughtsAdapter
-from bot.cogs.escalation import EscalationAdapter
-from bot.cogs.geschenkt import GeschenktAdapter
-from bot.cogs.give_and_take import GiveAndTakeAdapter
-from bot.cogs.take import TakeAdapter
 from bot.engines.base import Engine, PlayerId
+from bot.games import GAMES, GameSpec
 from bot.i18n import Lang
+from bot.render.words import add_language
 
-ADAPTERS: tuple[GameAdapter[Any, Any, Any], ...] = (
-    GeschenktAdapter(),
-    GiveAndTakeAdapter(),
-    EscalationAdapter(),
-    TakeAdapter(),
-    DraughtsAdapter(),
-)
+PSEUDO: Lang = "en_XA"
+"""The pseudo-locale: English, every text 40 % longer and accented (Android's code)."""
+LANGS: tuple[Lang, ...] = ("de", "tr", "es", PSEUDO)
+"""The languages of the scenes besides English."""
 SEED = 3
 MAX_STEPS = 400
 """A playout is cut here (a random TAKE or draughts game may wander on)."""
@@ -58,6 +58,31 @@ HARD_NAMES_BY_GAME = {
 """Two-seat and four-seat games get the hardest of them."""
 PLAIN_NAMES = ("Alice", "Bob", "Chandra", "Dana", "Emil", "Fay", "Gus")
 
+ACCENTED = str.maketrans(
+    "AaCcDdEeGgHhIiJjKkLlNnOoRrSsTtUuWwYyZz",
+    "ÅåÇçĐđÉéĜĝĤĥÎîĴĵĶķĻļÑñÖöŘřŠšŢţÛûŴŵÝýŽž",
+)
+PADDING = "ŵéẋţŕàļöñĝ"
+PLACEHOLDER = re.compile(r"(\{[^{}]*\})")
+
+
+def pseudo(template: str) -> str:
+    """``template`` accented and made 40 % longer, placeholders kept: "STOCK" becomes
+    "[ŠŢÖÇĶ ŵé]"."""
+    parts = PLACEHOLDER.split(template)
+    text = "".join(part if k % 2 else part.translate(ACCENTED) for k, part in enumerate(parts))
+    plain = sum(len(part) for part in parts[::2])
+    extra = math.ceil(plain * 0.4)
+    if extra < 3:
+        return f"[{text}]" if extra == 2 else f"{text}·" * (extra > 0) or text
+    pad = (PADDING * (extra // len(PADDING) + 1))[: extra - 3]
+    opening = "[" if parts[0] else ""
+    # A placeholder stays a word of its own: TAKE's sentences place cards by it.
+    return f"{opening}{text} {pad}]" if pad else f"{opening}{text}·]"
+
+
+add_language(PSEUDO, pseudo)
+
 
 @dataclass(frozen=True)
 class GoldenScene:
@@ -82,8 +107,8 @@ def _states(engine: Engine[Any, Any, Any], count: int) -> tuple[list[PlayerId], 
 
 
 def game_scenes(adapter: GameAdapter[Any, Any, Any]) -> list[GoldenScene]:
-    """Mid-game and last state (English), mid-game in German, and a crowded table of
-    hard names; for a game with a private image, the mid-game one too."""
+    """Mid-game and last state in English and every language of `LANGS` (for a game
+    with a private image, the mid-game one too), and a crowded table of hard names."""
     engine = adapter.engine
     game = engine.name
     count = min(max(3, engine.min_players), engine.max_players)
@@ -94,18 +119,43 @@ def game_scenes(adapter: GameAdapter[Any, Any, Any]) -> list[GoldenScene]:
     crowd, crowd_states = _states(engine, min(len(hard_names), engine.max_players))
     crowded = crowd_states[len(crowd_states) // 2]
     hard = {player: hard_names[k] for k, player in enumerate(crowd)}
-    result = [
-        GoldenScene(f"{game}-middle", engine.view(middle, None), plain, "en", adapter),
-        GoldenScene(f"{game}-end", engine.view(last, None), plain, "en", adapter),
-        GoldenScene(f"{game}-middle-de", engine.view(middle, None), plain, "de", adapter),
-        GoldenScene(f"{game}-hard-names", engine.view(crowded, None), hard, "en", adapter),
-    ]
-    if type(adapter).render_private is not GameAdapter.render_private:
-        viewer = (engine.to_act(middle) or players)[0]
-        private = engine.view(middle, viewer)
-        result.append(GoldenScene(f"{game}-private", private, plain, "de", adapter, True))
+    private = type(adapter).render_private is not GameAdapter.render_private
+    viewer = (engine.to_act(middle) or players)[0]
+    result = [GoldenScene(f"{game}-hard-names", engine.view(crowded, None), hard, "en", adapter)]
+    for lang in ("en", *LANGS):
+        suffix = "" if lang == "en" else f"-{'pseudo' if lang == PSEUDO else lang}"
+        result += [
+            GoldenScene(f"{game}-middle{suffix}", engine.view(middle, None), plain, lang, adapter),
+            GoldenScene(f"{game}-end{suffix}", engine.view(last, None), plain, lang, adapter),
+        ]
+        if private:
+            view = engine.view(middle, viewer)
+            result.append(GoldenScene(f"{game}-private{suffix}", view, plain, lang, adapter, True))
     return result
 
 
+def registered_scenes(spec: GameSpec[Any, Any, Any]) -> list[GoldenScene]:
+    """A registered game's scenes, from its adapter."""
+    return game_scenes(spec.adapter)
+
+
+SCENES_BY_GAME: dict[str, Callable[[GameSpec[Any, Any, Any]], list[GoldenScene]]] = {
+    "geschenkt": registered_scenes,
+    "give_and_take": registered_scenes,
+    "escalation": registered_scenes,
+    "take": registered_scenes,
+    "draughts": registered_scenes,
+}
+"""Each game's golden scenes by its registered name: a new game adds its entry (the
+common `registered_scenes`, or scenes of its own)."""
+
+
 def all_scenes() -> list[GoldenScene]:
-    return [scene for adapter in ADAPTERS for scene in game_scenes(adapter)]
+    """The scenes of every registered game that has them (`test_golden` checks that
+    every one does)."""
+    return [
+        scene
+        for spec in GAMES
+        if spec.name in SCENES_BY_GAME
+        for scene in SCENES_BY_GAME[spec.name](spec)
+    ]

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from bot.render.text import TextStyle, draw_text
-from tests.render.golden_scenes import GoldenScene, all_scenes
+from bot.games import GAMES
+from bot.render.text import TextStyle, auditing_text, draw_text
+from tests.render.golden_scenes import LANGS, SCENES_BY_GAME, GoldenScene, all_scenes
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -53,10 +55,52 @@ def test_a_changed_number_is_a_difference() -> None:
     assert differing_pixels(golden, changed) > MAX_DIFFERING_PIXELS
 
 
-def test_the_scenes_cover_every_game_in_english_german_and_hard_names() -> None:
+def test_every_registered_game_has_scenes() -> None:
+    assert {spec.name for spec in GAMES} <= set(SCENES_BY_GAME)
+    assert set(SCENES_BY_GAME) <= {spec.name for spec in GAMES}
+
+
+def test_the_scenes_cover_every_game_in_every_language_and_hard_names() -> None:
     names = {scene.name for scene in SCENES}
-    for game in ("geschenkt", "give_and_take", "escalation", "take", "draughts"):
-        assert {f"{game}-middle", f"{game}-end", f"{game}-middle-de", f"{game}-hard-names"} <= names
+    suffixes = ["", *(f"-{'pseudo' if lang.startswith('en') else lang}" for lang in LANGS)]
+    for spec in GAMES:
+        game = spec.name
+        assert f"{game}-hard-names" in names
+        for suffix in suffixes:
+            assert {f"{game}-middle{suffix}", f"{game}-end{suffix}"} <= names
+
+
+NEGATIVE = re.compile(r"(?<![\w])-\d")
+"""A hyphen-minus before a number: the images write a negative number with U+2212."""
+
+
+CROWDED = {"give_and_take-middle-pseudo"}
+"""Scenes known to cut text still: Give & Take's centre box is too narrow for the
+pseudo-locale's question, previous-turn label and capture line (a layout change left
+to do); strict, so a fix must take the scene off this list."""
+
+
+@pytest.mark.parametrize(
+    "scene",
+    [
+        pytest.param(scene, marks=pytest.mark.xfail(strict=True, reason="text still cut"))
+        if scene.name in CROWDED
+        else scene
+        for scene in SCENES
+    ],
+    ids=lambda scene: scene.name,
+)
+def test_no_text_is_cut_or_overlapped(scene: GoldenScene) -> None:
+    """Every text whose whole matters is drawn whole (only names may end in an
+    ellipsis), no two texts or labels overlap, none runs off the image, and every
+    negative number has a true minus."""
+    with auditing_text() as audit:
+        scene.render()
+    assert audit.cuts == []
+    assert audit.overlaps() == []
+    assert audit.outside() == []
+    drawn = [text for _, boxes in audit.drawn.values() for text, _ in boxes]
+    assert [text for text in drawn if NEGATIVE.search(text)] == []
 
 
 @pytest.mark.parametrize("scene", SCENES, ids=lambda scene: scene.name)
