@@ -16,6 +16,7 @@ from redis.exceptions import RedisError
 from bot.cogs.components import GameButton, GameSelect
 from bot.cogs.followups import FollowUps
 from bot.cogs.game_cog import GameCog
+from bot.cogs.history import RecordButton, history_commands
 from bot.cogs.panels import PanelKeeper
 from bot.cogs.resume import keep_games_moving, resume_all
 from bot.cogs.settings import settings_group
@@ -91,8 +92,10 @@ class TableBot(commands.AutoShardedBot):
         )
         for command in stats_commands(self):
             self.tree.add_command(command)
+        for command in history_commands(self):
+            self.tree.add_command(command)
         self.tree.add_command(settings_group(self))
-        self.add_dynamic_items(GameButton, GameSelect)
+        self.add_dynamic_items(GameButton, GameSelect, RecordButton)
         await self.tree.set_translator(CommandTranslator())
         await self._sync_commands()
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from bot.ai import LEVELS
 from bot.cogs.adapter import GameAdapter
 from bot.cogs.components import Click, GameButton, GameSelect, Pick, button_view
+from bot.cogs.history import log_button, replay_button
 from bot.cogs.verbs import Verb
 from bot.engines.base import PlayerId
 from bot.i18n import Lang, command_name, tr
@@ -228,7 +229,9 @@ class Messages:
         buttons.append(self._button(table, rev, "hand", hand, "primary", disabled=over))
         if over:
             buttons.append(self._button(table, rev, "rematch", tr(lang, "Rematch"), "success"))
-        return button_view(buttons)
+        view = button_view(buttons)
+        view.add_item(replay_button(table.gid, lang) if over else log_button(table.gid, lang))
+        return view
 
     def _button(
         self,

@@ -87,7 +87,7 @@ class Game:
         for _ in range(computers):
             await self.driver.choose(host, self.table, "Add computer player…", ["hard"])
         await self.driver.click(host, self.table, "Start")
-        assert self.table.labels == [HAND]
+        assert self.table.labels == [HAND, "Log"]
         assert (await self.stored()).table.phase == "playing"
 
     async def panel(self, user: FakeUser) -> FakeMessage:
@@ -243,7 +243,7 @@ async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotF
     table = await start_german_table(game.driver, "escalation", alice, [bernd])
     state = await game.state()
     leader = game.user(state.players[state.turn]).display_name
-    assert table.labels == ["Meine Hand"]
+    assert table.labels == ["Meine Hand", "Protokoll"]
     assert f"**{leader}** eröffnet die nächste Runde." in table.text, table.text
     assert "Richtung: im Uhrzeigersinn · Nachziehstapel: " in table.text
     assert "Drück **Meine Hand**, um deine Karten zu sehen und zu spielen." in table.text

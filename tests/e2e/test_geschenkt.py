@@ -26,7 +26,7 @@ from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage, FakeUser, MessageVersion
 
-TAKE, REFUSE, HAND = "Take", "No thanks", "My hand"
+TAKE, REFUSE, HAND, LOG = "Take", "No thanks", "My hand", "Log"
 LOBBY_LABELS = ["Join", "Leave", "Start", "🔔 Turn pings: on"]
 ADD_COMPUTER = "Add computer player…"
 TURN = re.compile(r"<@(\d+)>, your turn\.")
@@ -143,7 +143,7 @@ class Game:
         assert all(name in lobby for name in computer_names[:computers]), lobby
         started = await self.driver.click(host, self.table, "Start")
         assert started.message is self.table
-        assert self.table.labels == [TAKE, REFUSE, HAND]
+        assert self.table.labels == [TAKE, REFUSE, HAND, LOG]
         await self.computers_done()
         stored = await self.stored()
         assert stored.table.phase == "playing"
@@ -313,9 +313,12 @@ class Game:
         assert headline is not None, embed["description"]
         assert sorted(headline[1].split(", ")) == sorted(names[p] for p in outcome.winners())
         assert table.buttons, "the final table lost its buttons"
-        playing = [b for b in table.buttons if b.get("label") != "Rematch"]
+        playing = [b for b in table.buttons if b.get("label") not in ("Rematch", "Replay")]
         assert all(b.get("disabled") for b in playing), table.buttons
-        assert [b["label"] for b in table.buttons if not b.get("disabled")] == ["Rematch"]
+        assert [b["label"] for b in table.buttons if not b.get("disabled")] == [
+            "Rematch",
+            "Replay",
+        ]
         assert table.filenames == ["table.png"]
         assert table.attachments[0].data.startswith(b"\x89PNG")
         return {names[p]: outcome.scores[p] for p in state.players}
@@ -593,7 +596,7 @@ async def test_status_reposts_the_table_and_retires_the_old_message(
 
     new = response.message
     assert not new.ephemeral and new is game.driver.table() and new is not old
-    assert new.content == old.content and new.labels == [TAKE, REFUSE, HAND]
+    assert new.content == old.content and new.labels == [TAKE, REFUSE, HAND, LOG]
     assert version_text(new) == version_text(old.history[-1])
     assert old.buttons == [], "the old table still has buttons"
     after = await game.stored()
@@ -716,7 +719,7 @@ async def test_lobby_refusals_leave_and_rules(game: Game, bot_process: BotFactor
 
     await driver.click(chloe, lobby, "Join")
     await driver.click(alice, lobby, "Start")
-    assert lobby.labels == [TAKE, REFUSE, HAND]
+    assert lobby.labels == [TAKE, REFUSE, HAND, LOG]
     playing = await driver.slash(chloe, "geschenkt start")
     assert "/geschenkt status" in explanation(playing, chloe)
     assert (await game.stored()).table.phase == "playing"
@@ -749,7 +752,7 @@ async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotF
     alice, bernd, chloe = game.people
     table = await start_german_table(game.driver, "geschenkt", alice, [bernd, chloe])
     state = await game.state()
-    assert table.labels == ["Nehmen", "Nein danke", "Meine Hand"]
+    assert table.labels == ["Nehmen", "Nein danke", "Meine Hand", "Protokoll"]
     shown = f"Offen liegt die **{state.current}** mit **0** Chips darauf · noch 23 Karten."
     assert shown in table.text and "ist am Zug: Nehmen oder Nein danke." in table.text
     assert "Ausliegende Karten" in table.text and "keine Karten" in table.text

@@ -101,7 +101,7 @@ async def test_three_people_play_to_the_final_places(game: Game, bot_process: Bo
             alice_out = state.out[state.players.index(str(alice.id))]
             assert player == view.director
             assert alice_out or player == str(alice.id), "the host is the director"
-            assert game.message.labels == [GO_LABEL, PILES]
+            assert game.message.labels == [GO_LABEL, PILES, "Log"]
             action, label = GO, GO_LABEL
         else:
             action = rng.choice(ENGINE.legal_actions(state, player))
@@ -192,7 +192,7 @@ async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotF
     alice, bernd, _ = game.people
     table = await start_german_table(game.driver, "give_and_take", alice, [bernd])
     assert (await game.stored()).table.phase == "playing"
-    assert table.labels == ["Los!", "Meine Stapel"]
+    assert table.labels == ["Los!", "Meine Stapel", "Protokoll"]
     assert "Warten, bis **Alice** auf „Los!“ drückt." in table.text
     assert "Spieler" in table.text and "Runde 1 von höchstens 500" in table.text
 

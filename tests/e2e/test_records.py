@@ -1,0 +1,103 @@
+"""A game's record end to end: the Log button while it runs, the Replay button on the
+results, `/history` and `/replay <id>` (also after a restart), from the real bot."""
+
+from __future__ import annotations
+
+import random
+import signal
+
+import pytest
+
+from bot.engines.geschenkt import ENGINE
+from bot.storage.clients import client_for_url
+from bot.storage.records import RecordStore
+from bot.storage.tables import GameStore, Stored
+from tests.e2e.tables import drawn_after
+from tests.harness.driver import Driver
+from tests.harness.fake_discord import FakeDiscord
+from tests.harness.fixtures import BotFactory
+
+TAKE, REFUSE = "Take", "No thanks"
+
+
+async def test_log_replay_history_and_replay_by_id_after_a_restart(
+    driver: Driver, redis_server: str, bot_process: BotFactory, fake_discord: FakeDiscord
+) -> None:
+    bot = await bot_process("bot")
+    client = client_for_url(redis_server)
+    store = GameStore(client)
+    alice = driver.user("alice")
+    alice_id = str(alice.id)
+    table = (await driver.slash(alice, "geschenkt start")).message
+    for _ in range(2):
+        await driver.choose(alice, table, "Add computer player…", ["easy"])
+    await driver.click(alice, table, "Start")
+    assert "Log" in table.labels
+
+    async def stored() -> Stored:
+        found = await store.load(fake_discord.guild_id, driver.channel)
+        assert found is not None
+        return found
+
+    rng = random.Random(4)
+    opened_log = False
+    for _ in range(400):
+        now = await stored()
+        state = ENGINE.State.model_validate(now.table.state)
+        if ENGINE.is_over(state):
+            break
+        if len(now.table.moves) >= 6 and not opened_log:
+            log = (await driver.click(alice, table, "Log")).ephemeral
+            assert log.ephemeral_to == alice.id
+            assert "the game so far" in log.text
+            lines = [line for line in log.text.splitlines() if line.startswith("`")]
+            assert len(lines) == len(now.table.moves)
+            assert "(computer)" in log.text
+            opened_log = True
+        if ENGINE.to_act(state) != [alice_id]:
+            await driver.wait_for(drawn_after(table, now.rev), what="the computers' moves")
+            continue
+        await driver.click(alice, table, TAKE if rng.random() < 0.4 else REFUSE)
+    else:
+        pytest.fail("the game does not end")
+    assert opened_log
+    await driver.wait_for(lambda: "Replay" in table.labels, what="the results")
+    final = await stored()
+    gid = final.table.gid
+    moves = len(final.table.moves)
+
+    replay = (await driver.click(alice, table, "Replay")).ephemeral
+    assert f"Move 0 of {moves} · game {gid}" in replay.text
+    assert replay.filenames == ["replay.png"]
+    await driver.click(alice, replay, "▶")
+    assert f"Move 1 of {moves}" in driver.ephemerals(alice)[-1].text
+    await driver.click(alice, replay, "⏭")
+    last = driver.ephemerals(alice)[-1]
+    assert f"Move {moves} of {moves}" in last.text
+    assert "wins" in last.text or "win" in last.text  # the results at the last step
+    assert last.attachments[0].data == table.attachments[0].data, "not the final table"
+
+    listed = (await driver.slash(alice, "history")).ephemeral
+    assert gid in listed.text and "Geschenkt" in listed.text
+    mine = (await driver.slash(alice, "history", player=alice)).ephemeral
+    assert gid in mine.text
+
+    records = RecordStore(client, days=30)
+    record = await records.load(fake_discord.guild_id, gid)
+    assert record is not None and len(record.moves) == moves
+
+    bot.kill()
+    assert await bot.wait_exit() == -signal.SIGKILL
+    await driver.wait_for(lambda: not fake_discord.connected, what="the socket to drop")
+    await bot.restart()
+    again = (await driver.slash(alice, "replay", game_id=gid)).ephemeral
+    assert f"Move 0 of {moves} · game {gid}" in again.text
+    await driver.click(alice, again, "⏭")
+    assert f"Move {moves} of {moves}" in driver.ephemerals(alice)[-1].text
+    download = (await driver.click(alice, again, "Download")).ephemeral
+    assert download.filenames == [f"geschenkt-{gid}.txt"]
+    text = download.attachments[0].data.decode()
+    assert f"game {gid}" in text and text.count("\n") > moves
+    unknown = (await driver.slash(alice, "replay", game_id="ffff0000")).ephemeral
+    assert "No finished game" in unknown.text
+    await client.aclose()
