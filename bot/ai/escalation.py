@@ -225,6 +225,8 @@ def _easy(view: EscalationView, rng: SeededRng) -> EscalationAction:
 
 SEARCH_WORK = 30_000
 """Simulated moves a decision may make across all its playouts (its node budget)."""
+SEARCH_STOCK = 52
+"""Search once the stock is down to this many cards (52: from the first card)."""
 SEARCH_MIN_SAMPLES = 8
 SEARCH_MAX_SAMPLES = 200
 SEARCH_DEADLINE = 1.0
@@ -299,12 +301,17 @@ def hard_player(
     deadline: float | None = SEARCH_DEADLINE,
     min_samples: int = SEARCH_MIN_SAMPLES,
     max_samples: int = SEARCH_MAX_SAMPLES,
+    stock_limit: int = SEARCH_STOCK,
+    confidence: float = SEARCH_CONFIDENCE,
+    min_gain: float = SEARCH_MIN_GAIN,
 ) -> Chooser:
-    """A ``hard`` chooser; ``deadline=None`` for no time cap (fully reproducible)."""
+    """A ``hard`` chooser; ``deadline=None`` for no time cap (fully reproducible).
+    It searches once the stock is down to ``stock_limit`` cards (before, ``normal``
+    decides)."""
 
     def choose(view: EscalationView, rng: SeededRng) -> EscalationAction:
         hand = view.my_hand or []
-        if view.viewer is None or not hand:
+        if view.viewer is None or not hand or view.stock_size > stock_limit:
             return _normal(view, rng)
         seat = [s.player for s in view.seats].index(view.viewer)
         in_force = -1 if view.must_lead or view.value_in_force is None else view.value_in_force
@@ -343,7 +350,7 @@ def hard_player(
             diffs = [a - b for a, b in zip(utilities[i], utilities[0], strict=True)]
             gain = statistics.fmean(diffs)
             noise = statistics.pstdev(diffs) / math.sqrt(len(diffs))
-            if gain > max(SEARCH_MIN_GAIN, SEARCH_CONFIDENCE * noise) and gain > best_gain:
+            if gain > max(min_gain, confidence * noise) and gain > best_gain:
                 best, best_gain = i, gain
         return _cards_for(hand, candidates[best])
 
