@@ -24,6 +24,7 @@ import discord
 from discord import app_commands
 from pydantic import BaseModel
 
+from bot.cogs import export
 from bot.cogs.adapter import GameAdapter
 from bot.cogs.errors import answering_errors
 from bot.cogs.interactions import user_lang
@@ -267,11 +268,14 @@ class LookingBack:
         told = await asyncio.to_thread(
             tell, adapter, record.seats, record.seed, record.options, record.moves, "en"
         )
-        text = export_text(record, adapter, told)
-        file = discord.File(io.BytesIO(text.encode()), filename=f"{record.game}-{gid}.txt")
-        await interaction.response.send_message(
-            tr(lang, "The game {gid} as a text log.", gid=gid), file=file, ephemeral=True
-        )
+        if record.game == "draughts" and told.broken_at is None:
+            text, name = export.pdn(record, told.states), export.file_name(record)
+            words = tr(lang, "The game {gid} as PDN.", gid=gid)
+        else:
+            text, name = export_text(record, adapter, told), f"{record.game}-{gid}.txt"
+            words = tr(lang, "The game {gid} as a text log.", gid=gid)
+        file = discord.File(io.BytesIO(text.encode()), filename=name)
+        await interaction.response.send_message(words, file=file, ephemeral=True)
 
     async def _answer(
         self,
