@@ -214,7 +214,7 @@ def _background(flipped: bool) -> Image.Image:
     """The felt panel with the empty board and its coordinates (cached: copy it)."""
     image = new_panel(WIDTH, HEIGHT)
     rim = rounded_rect(BLOCK, BLOCK, 10, RIM, RIM_EDGE, 2)
-    place(image, with_shadow(rim, 10, blur=3, drop=3), MARGIN, MARGIN)
+    place(image, with_shadow(rim, 10, blur=3, drop=3), MARGIN, MARGIN, audited=False)
     for rank in range(8):
         for file in range(8):
             x, y = square_origin(f"{FILES[file]}{rank + 1}", flipped)

@@ -107,6 +107,7 @@ NAME_RIGHT = 250
 HAND_X = 258
 HAND_STEP = 10
 HAND_SHOWN = 5
+HAND_COUNT_X = HAND_X + SMALL_CARD.width + (HAND_SHOWN - 1) * HAND_STEP + 12
 PENALTY_X = 432
 TAKE_X = 612
 TOTAL_RIGHT = WIDTH - MARGIN - 18
@@ -251,7 +252,7 @@ def _draw_lane(image: Image.Image, lang: Lang, lane: Lane, top: int) -> None:
     middle = top + LANE_HEIGHT / 2
     _draw_lane_name(image, lane, middle)
     _draw_hand(image, lang, lane.hand, middle, fill)
-    _draw_penalty(image, lang, lane.penalty, middle, fill)
+    penalty_right = _draw_penalty(image, lang, lane.penalty, middle, fill)
     took_right = right - 10
     if lane.show_total:
         winner = lane.place == 1
@@ -264,25 +265,28 @@ def _draw_lane(image: Image.Image, lang: Lang, lane: Lane, top: int) -> None:
         took_right = round(TOTAL_RIGHT - widest - 12)
     if lane.took is not None:
         text = plural(lang, lane.took, "took {n} card last", "took {n} cards last")
-        _draw_took(image, text, middle, took_right)
+        left = min(TAKE_X, round(penalty_right) + 14)
+        _draw_took(image, text, middle, left, took_right)
 
 
-def _draw_took(image: Image.Image, text: str, middle: float, right: int) -> None:
-    """The "took n cards last" note in a rounded box from `TAKE_X` to at most
-    ``right``: on one line, or on two when one is too narrow."""
+def _draw_took(image: Image.Image, text: str, middle: float, left: int, right: int) -> None:
+    """The "took n cards last" note in a rounded box between ``left`` and ``right``
+    (as far left as the room allows): on one line, or on two when one is too
+    narrow."""
     pad = 10
-    lines = wrap_text(text, TOOK, right - TAKE_X - 2 * pad, max_lines=2)
+    lines = wrap_text(text, TOOK, right - left - 2 * pad, max_lines=2)
+    width = round(max(text_width(line, TOOK) for line in lines)) + 2 * pad
+    x = max(left, min(TAKE_X, right - width))
     if len(lines) == 1:
-        pill(image, (TAKE_X, middle), lines[0], TOOK, PALETTE.panel, pad)
+        pill(image, (x, middle), lines[0], TOOK, PALETTE.panel, pad)
         return
     line_height = TOOK.size + 4
-    width = round(max(text_width(line, TOOK) for line in lines)) + 2 * pad
     height = line_height * len(lines) + 8
     top = round(middle - height / 2)
-    draw_rounded(image, (TAKE_X, top, TAKE_X + width, top + height), 12, PALETTE.panel)
+    draw_rounded(image, (x, top, x + width, top + height), 12, PALETTE.panel)
     for k, line in enumerate(lines):
         y = middle + line_height * (k - (len(lines) - 1) / 2)
-        stamp_text(image, (TAKE_X + pad, y), line, TOOK, "lm")
+        stamp_text(image, (x + pad, y), line, TOOK, "lm")
 
 
 def _draw_lane_name(image: Image.Image, lane: Lane, middle: float) -> None:
@@ -321,20 +325,29 @@ def _draw_hand(image: Image.Image, lang: Lang, count: int, middle: float, ground
         place(image, fanned_backs(SMALL_CARD, shown, HAND_STEP), HAND_X, top)
     else:
         _draw_empty_slot(image, HAND_X, top, SMALL_CARD, ground)
-    x = HAND_X + SMALL_CARD.width + (HAND_SHOWN - 1) * HAND_STEP + 12
-    _draw_count(image, x, middle, count, tr(lang, "in hand"))
+    _draw_count(image, HAND_COUNT_X, middle, count, tr(lang, "in hand"))
 
 
-def _draw_penalty(image: Image.Image, lang: Lang, count: int, middle: float, ground: RGBA) -> None:
+def penalty_left(lang: Lang) -> int:
+    """Where the penalty stacks stand: `PENALTY_X`, or right of a wider "in hand"."""
+    hand_words = max(text_width(tr(lang, "in hand"), CAPTION), text_width("00", COUNT))
+    return max(PENALTY_X, round(HAND_COUNT_X + hand_words + 12))
+
+
+def _draw_penalty(image: Image.Image, lang: Lang, count: int, middle: float, ground: RGBA) -> float:
+    """The penalty stack and its count; returns where its words end on the right."""
     stack, layers = card_stack(SMALL_CARD, count)
     top = middle - SMALL_CARD.height / 2 - 1 - 1.5 * max(0, layers - 1)
+    penalty_x = penalty_left(lang)
     if layers:
-        place(image, stack, PENALTY_X, top)
+        place(image, stack, penalty_x, top)
     else:
         slot_top = middle - SMALL_CARD.height / 2 - 1
-        _draw_empty_slot(image, PENALTY_X, slot_top, SMALL_CARD, ground)
-    x = PENALTY_X + SMALL_CARD.width + 3 * 3 + 12
-    _draw_count(image, x, middle, count, tr(lang, "penalty"))
+        _draw_empty_slot(image, penalty_x, slot_top, SMALL_CARD, ground)
+    x = penalty_x + SMALL_CARD.width + 3 * 3 + 12
+    caption = tr(lang, "penalty")
+    _draw_count(image, x, middle, count, caption)
+    return x + max(text_width(str(count), COUNT), text_width(caption, CAPTION))
 
 
 def _draw_empty_slot(
@@ -676,6 +689,9 @@ def turn_arrow(size: int, fill: RGBA, *, clockwise: bool = True) -> Image.Image:
 # --- the private hand ------------------------------------------------------------
 
 HAND_CARD_GAP = 8
+HAND_TASK_WIDTH = 190
+"""Room on the right of the hand for the value to beat; a long hand overlaps its
+cards to leave it."""
 HAND_HEIGHT = CAPTION_Y + 26 + MARGIN - 6
 
 
@@ -689,27 +705,33 @@ def render_hand(view: EscalationView, names: Mapping[str, str], *, lang: Lang = 
     if cards:
         label += " · " + plural(lang, len(cards), "{n} CARD", "{n} CARDS")
     stamp_text(image, (MARGIN + 14, LABEL_Y), label, LABEL, "lm")
+    step = float(BIG_CARD.width + HAND_CARD_GAP)
+    if len(cards) > 1:
+        room = WIDTH - MARGIN - 14 - HAND_TASK_WIDTH - PLAY_LEFT - BIG_CARD.width
+        step = min(step, room / (len(cards) - 1))
     x = float(PLAY_LEFT)
-    for card in cards:
+    for k, card in enumerate(cards):
         place(image, playing_card(rank_text(card), card.suit, BIG_CARD), x, CARDS_TOP)
-        centre = (x + BIG_CARD.width / 2, CAPTION_Y)
+        shown = BIG_CARD.width if k == len(cards) - 1 else min(step, BIG_CARD.width)
+        centre = (x + shown / 2, CAPTION_Y)
         if is_pass_through(card):
             text = tr(lang, "reverse") if card.rank == 3 else tr(lang, "pass")
             stamp_text(image, centre, text, CAPTION.but(fill=PALETTE.accent), "mm")
         else:
             stamp_text(image, centre, str(card_value(card)), CAPTION, "mm")
-        x += BIG_CARD.width + HAND_CARD_GAP
+        x += step
     if not cards:
         stamp_text(image, (PLAY_LEFT, CARDS_TOP + 40), tr(lang, "no cards"), DETAIL, "lm")
-    _draw_hand_task(image, view, names, lang)
+    task_left = x - step + BIG_CARD.width + 16 if cards else PLAY_LEFT + 200
+    _draw_hand_task(image, view, names, lang, round(task_left))
     return to_png(image)
 
 
 def _draw_hand_task(
-    image: Image.Image, view: EscalationView, names: Mapping[str, str], lang: Lang
+    image: Image.Image, view: EscalationView, names: Mapping[str, str], lang: Lang, left: int
 ) -> None:
-    """On the right of the hand: the value to beat, or who is to act."""
-    left = PLAY_LEFT + HAND_SHOWN * (BIG_CARD.width + HAND_CARD_GAP)
+    """On the right of the hand (from ``left``): the value to beat, or who is to
+    act."""
     room = WIDTH - MARGIN - 14 - left
     centre = left + room / 2
     players = [seat.player for seat in view.seats]

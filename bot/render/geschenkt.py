@@ -436,7 +436,7 @@ def _draw_removed(
     for k, value in enumerate(sorted(removed)):
         line, column = divmod(k, REMOVED_PER_LINE)
         sprite = number_card(value, SMALL_CARD, card_ink(value), muted=True)
-        y = y0 + 30 + line * (SMALL_CARD.height + LINE_GAP)
+        y = y0 + 34 + line * (SMALL_CARD.height + LINE_GAP)
         place(image, sprite, x0 + column * REMOVED_STEP, y)
 
 

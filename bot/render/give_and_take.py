@@ -428,11 +428,13 @@ def _draw_duet(image: Image.Image, table: _Table, spot: DuetSpot) -> None:
     assert spot.duet is not None
     ink = PALETTE.accent_ink if lowest else PALETTE.text
     disc = PALETTE.accent if lowest else PALETTE.panel_edge
-    badge(image, (spot.x, spot.y), BADGE_RADIUS, str(spot.duet.difference), disc, ink)
+    difference = str(spot.duet.difference)
+    badge(image, (spot.x, spot.y), BADGE_RADIUS, difference, disc, ink, overlay=True)
     if lowest:
         tag = tr(table.lang, "CAPTURE") if view.phase == "choose" else tr(table.lang, "TIE")
         width = text_width(tag, TAG) + 2 * TAG_PAD
-        pill(image, ((mat[0] + mat[2] - width) / 2, mat[3]), tag, TAG, PALETTE.accent, TAG_PAD)
+        at = ((mat[0] + mat[2] - width) / 2, mat[3])
+        pill(image, at, tag, TAG, PALETTE.accent, TAG_PAD, overlay=True)
 
 
 def _draw_layers(

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFilter
 
+from bot.render import audit
 from bot.render.palette import PALETTE, RGBA
 
 SUPERSAMPLE = 4
@@ -28,9 +29,16 @@ class Sprite(NamedTuple):
     dy: int = 0
 
 
-def place(base: Image.Image, sprite: Sprite, x: float, y: float) -> None:
-    """Composite ``sprite`` so that its nominal top-left corner lands on (x, y)."""
-    base.alpha_composite(sprite.image, dest=(round(x) - sprite.dx, round(y) - sprite.dy))
+def place(base: Image.Image, sprite: Sprite, x: float, y: float, *, audited: bool = True) -> None:
+    """Composite ``sprite`` so that its nominal top-left corner lands on (x, y)
+    (noted for an open `bot.render.audit.auditing_text`, unless a text that is noted
+    as such)."""
+    left, top = round(x) - sprite.dx, round(y) - sprite.dy
+    if audited:
+        width, height = sprite.image.size
+        box = (left, top, left + width, top + height)
+        audit.note(base, f"sprite {width}x{height} at ({left}, {top})", box, shape=True)
+    base.alpha_composite(sprite.image, dest=(left, top))
 
 
 @lru_cache(maxsize=64)

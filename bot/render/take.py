@@ -426,7 +426,7 @@ def _draw_stock(image: Image.Image, view: TakeView, lang: Lang) -> None:
     _draw_count(image, x, middle, str(view.stock_size), caption)
     if view.turned_over:
         turned = tr(lang, "TURNED OVER")
-        pill(image, (STOCK_X - 6, CARDS_BOTTOM - 2), turned, TAG, PALETTE.muted, 6)
+        pill(image, (STOCK_X - 6, CARDS_BOTTOM - 2), turned, TAG, PALETTE.muted, 6, overlay=True)
 
 
 def _draw_discard(image: Image.Image, view: TakeView, lang: Lang) -> None:

@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache, lru_cache
 from importlib.resources import files
@@ -30,6 +28,8 @@ from typing import NamedTuple
 from fontTools.ttLib import TTFont
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.render import audit
+from bot.render.audit import Box
 from bot.render.palette import PALETTE, RGBA, Point
 from bot.render.shapes import Sprite, disc, draw_rounded, place
 from bot.render.words import Lang, tr
@@ -261,69 +261,9 @@ def _run_width(run: Run, style: TextStyle) -> float:
 
 # --- checking what is drawn ------------------------------------------------------
 
-Box = tuple[float, float, float, float]
-
-
-@dataclass
-class TextAudit:
-    """What the texts drawn while it is open came to: every text cut short that is not
-    a name (`fit_text`), and every text's (or label's) box on the image it was drawn
-    on, to find texts that overlap each other or run off their image."""
-
-    cuts: list[tuple[str, str]] = field(default_factory=list)
-    """(the whole text, what was drawn of it)."""
-    drawn: dict[int, tuple[Image.Image, list[tuple[str, Box]]]] = field(default_factory=dict)
-
-    def note(self, image: Image.Image, text: str, box: Box) -> None:
-        self.drawn.setdefault(id(image), (image, []))[1].append((text, box))
-
-    def overlaps(self, slack: float = 1.0) -> list[tuple[str, str]]:
-        """Pairs of texts whose boxes on one image overlap by more than ``slack`` px
-        both ways."""
-        found = []
-        for _, boxes in self.drawn.values():
-            for k, (text, a) in enumerate(boxes):
-                for other, b in boxes[k + 1 :]:
-                    wide = min(a[2], b[2]) - max(a[0], b[0])
-                    high = min(a[3], b[3]) - max(a[1], b[1])
-                    if wide > slack and high > slack:
-                        found.append((text, other))
-        return found
-
-    def outside(self, slack: float = 1.0) -> list[str]:
-        """Texts that run off the image they are drawn on."""
-        found = []
-        for image, boxes in self.drawn.values():
-            for text, (left, top, right, bottom) in boxes:
-                width, height = image.size
-                if (
-                    left < -slack
-                    or top < -slack
-                    or right > width + slack
-                    or bottom > height + slack
-                ):
-                    found.append(text)
-        return found
-
-
-_AUDIT: ContextVar[TextAudit | None] = ContextVar("text_audit", default=None)
-
-
-@contextmanager
-def auditing_text() -> Iterator[TextAudit]:
-    """Collect a `TextAudit` of everything drawn inside the block (in this thread)."""
-    audit = TextAudit()
-    token = _AUDIT.set(audit)
-    try:
-        yield audit
-    finally:
-        _AUDIT.reset(token)
-
 
 def _note(image: Image.Image | None, text: str, box: Box) -> None:
-    audit = _AUDIT.get()
-    if audit is not None and image is not None and text.strip():
-        audit.note(image, text, box)
+    audit.note(image, text, box)
 
 
 def _shifted(box: Box, xy: Point) -> Box:
@@ -454,32 +394,51 @@ def stamp_text(
     if text:
         at = (round(xy[0]), round(xy[1]))
         _note(base, text, _shifted(text_bbox(text, style, anchor), at))
-        place(base, text_sprite(text, style, anchor), xy[0], xy[1])
+        place(base, text_sprite(text, style, anchor), xy[0], xy[1], audited=False)
 
 
 # --- labels ----------------------------------------------------------------------
 
 
-def badge(base: Image.Image, center: Point, radius: int, text: str, fill: RGBA, ink: RGBA) -> None:
+def badge(
+    base: Image.Image,
+    center: Point,
+    radius: int,
+    text: str,
+    fill: RGBA,
+    ink: RGBA,
+    *,
+    overlay: bool = False,
+) -> None:
     """A filled disc with short ``text`` (e.g. a place "1") in its middle, the text no
-    smaller than `MIN_TEXT_SIZE`."""
+    smaller than `MIN_TEXT_SIZE`; an ``overlay`` badge is meant to sit on the cards
+    under it (an audit notes it like a sprite)."""
     x, y = round(center[0]), round(center[1])
     base.alpha_composite(disc(radius, fill), dest=(x - radius, y - radius))
     style = TextStyle(max(MIN_TEXT_SIZE, round(radius * 1.15)), ink, bold=True)
-    _note(base, text, (x - radius, y - radius, x + radius, y + radius))
+    box = (x - radius, y - radius, x + radius, y + radius)
+    audit.note(base, text, box, shape=overlay)
     draw_centered(ImageDraw.Draw(base), (x, y), text, style, audited=False)
 
 
 def pill(
-    base: Image.Image, xy: Point, text: str, style: TextStyle, fill: RGBA, pad_x: int = 8
+    base: Image.Image,
+    xy: Point,
+    text: str,
+    style: TextStyle,
+    fill: RGBA,
+    pad_x: int = 8,
+    *,
+    overlay: bool = False,
 ) -> int:
     """A rounded label with ``text``, its left edge at x and vertically centred on y;
-    returns its width."""
+    returns its width. An ``overlay`` label is meant to sit on the cards under it (an
+    audit notes it like a sprite)."""
     height = round(style.size * 1.45)
     width = round(text_width(text, style)) + 2 * pad_x
     left, top = round(xy[0]), round(xy[1] - height / 2)
     draw_rounded(base, (left, top, left + width, top + height), height // 2, fill)
-    _note(base, text, (left, top, left + width, top + height))
+    audit.note(base, text, (left, top, left + width, top + height), shape=overlay)
     centre = (left + width / 2, top + height / 2)
     draw_centered(ImageDraw.Draw(base), centre, text, style, audited=False)
     return width
@@ -491,12 +450,12 @@ def pill(
 def fit_text(text: str, style: TextStyle, max_width: float) -> str:
     """``text`` cut (with an ellipsis) to the longest prefix that fits ``max_width``;
     a cut never splits a letter from its marks. A text whose whole matters (a score,
-    a count, a state, a label) should never need the cut: an open `auditing_text`
-    notes every cut made here. A name is cut by `cut_name`."""
+    a count, a state, a label) should never need the cut: an open
+    `bot.render.audit.auditing_text` notes every cut made here. A name is cut by `cut_name`."""
     fitted = cut_name(text, style, max_width)
-    audit = _AUDIT.get()
-    if audit is not None and fitted != text:
-        audit.cuts.append((text, fitted))
+    checking = audit.current()
+    if checking is not None and fitted != text:
+        checking.cuts.append((text, fitted))
     return fitted
 
 
@@ -560,9 +519,9 @@ def fit_name(template: str, name: str, style: TextStyle, max_width: float) -> st
     rest of the line) so that the whole line fits ``max_width``: "Waiting for Jo…: Go"."""
     room = max_width - text_width(template.replace("{}", ""), style)
     line = template.replace("{}", cut_name(name, style, max(room, 0.0)))
-    audit = _AUDIT.get()
-    if audit is not None and text_width(line, style) > max_width:
-        audit.cuts.append((line, "(wider than its room)"))
+    checking = audit.current()
+    if checking is not None and text_width(line, style) > max_width:
+        checking.cuts.append((line, "(wider than its room)"))
     return line
 
 

@@ -17,7 +17,8 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from bot.games import GAMES
-from bot.render.text import TextStyle, auditing_text, draw_text
+from bot.render.audit import auditing_text
+from bot.render.text import TextStyle, draw_text
 from tests.render.golden_scenes import LANGS, SCENES_BY_GAME, GoldenScene, all_scenes
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -99,8 +100,7 @@ def test_no_text_is_cut_or_overlapped(scene: GoldenScene) -> None:
     assert audit.cuts == []
     assert audit.overlaps() == []
     assert audit.outside() == []
-    drawn = [text for _, boxes in audit.drawn.values() for text, _ in boxes]
-    assert [text for text in drawn if NEGATIVE.search(text)] == []
+    assert [text for text in audit.texts() if NEGATIVE.search(text)] == []
 
 
 @pytest.mark.parametrize("scene", SCENES, ids=lambda scene: scene.name)
