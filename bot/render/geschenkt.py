@@ -33,6 +33,7 @@ from bot.render.shapes import (
     with_shadow,
 )
 from bot.render.text import (
+    MIN_CAPTION_SIZE,
     TextStyle,
     badge,
     cut_name,
@@ -53,7 +54,7 @@ LABEL_Y, MIDDLE_Y, DETAIL_Y = 6, 56, 94
 FINAL_HEADER_HEIGHT = 140
 LANE_GAP = 8
 LANE_PAD = 10
-NAME_COLUMN = 250
+NAME_COLUMN = 272
 STACK_X, TURN_X = 356, 530
 """Where the header's stack and turn columns start."""
 COLUMN_GAP = 12
@@ -64,7 +65,7 @@ SPACING = (35, 14)
 COMPACT_SPACING = (32, 8)
 """Used instead when it saves a line."""
 LINE_GAP = 8
-LANE_DETAIL_LINE = 23
+LANE_DETAIL_LINE = 25
 """Between the detail lines under a seat's name."""
 EMPTY_LANE_HEIGHT = 62
 REMOVED_STEP = 35
@@ -73,6 +74,8 @@ REMOVED_PER_LINE = 9
 LABEL = TextStyle(18, PALETTE.muted, bold=True)
 NAME = TextStyle(21, PALETTE.text, bold=True)
 DETAIL = TextStyle(18, PALETTE.muted)
+CAPTION = TextStyle(MIN_CAPTION_SIZE, PALETTE.muted)
+"""A lane's card count and card points, and the score's caption."""
 BIG_NUMBER = TextStyle(34, PALETTE.text, bold=True)
 
 
@@ -286,7 +289,7 @@ def _draw_lane_name(
     draw_text(draw, (x, name_y), cut_name(lane.name, name_style, width), name_style, "lm")
     for k, line in enumerate(lane.details):
         y = name_y + 26 + k * LANE_DETAIL_LINE
-        draw_text(draw, (x, y), fit_text(line, DETAIL, width), DETAIL, "lm")
+        draw_text(draw, (x, y), fit_text(line, CAPTION, width), CAPTION, "lm")
 
 
 def _draw_lane_cards(image: Image.Image, draw: ImageDraw.ImageDraw, lane: Lane, top: int) -> None:
@@ -303,7 +306,7 @@ def _draw_score(draw: ImageDraw.ImageDraw, lane: Lane, right: int, top: int, lan
     style = BIG_NUMBER.but(size=30, fill=PALETTE.accent if lane.place == 1 else PALETTE.text)
     middle = top + _first_line_middle(lane)
     draw_text(draw, (x, middle - 9), str(lane.score), style, "rm")
-    draw_text(draw, (x, middle + 19), tr(lang, "score"), DETAIL, "rm")
+    draw_text(draw, (x, middle + 19), tr(lang, "score"), CAPTION, "rm")
 
 
 # --- header ------------------------------------------------------------------------

@@ -516,6 +516,7 @@ def _draw_leftovers(image: Image.Image, x: int, middle: int, count: int, lang: L
     text_x = x + STACK_WIDTH + 8
     stamp_text(image, (text_x, middle - 7), str(count), COUNT, "lm")
     caption = plural(lang, count, "leftover in the centre", "leftovers in the centre")
+    caption = fit_text(caption, CAPTION, RING_X + BOX_W // 2 - BOX_PAD - text_x)
     stamp_text(image, (text_x, middle + 12), caption, CAPTION, "lm")
 
 
