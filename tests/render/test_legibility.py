@@ -12,7 +12,7 @@ import pytest
 
 from bot.render import cards, draughts, escalation, geschenkt, give_and_take, take
 from bot.render.palette import PALETTE, RGBA
-from bot.render.text import MIN_TEXT_SIZE, TextStyle
+from bot.render.text import MIN_CAPTION_SIZE, MIN_TEXT_SIZE, TextStyle
 
 RENDERERS = [draughts, escalation, geschenkt, give_and_take, take]
 PREVIEW_WIDTH = 400
@@ -149,3 +149,11 @@ def test_card_numbers_and_corners_are_legible_at_400_px(module: ModuleType) -> N
 def test_the_floor_is_nine_pixels_at_400() -> None:
     assert preview_px(MIN_TEXT_SIZE, 800) >= MIN_PREVIEW_PX
     assert preview_px(MIN_TEXT_SIZE - 1, 800) < MIN_PREVIEW_PX
+
+
+@pytest.mark.parametrize("module", RENDERERS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_captions_are_at_least_20_px(module: ModuleType) -> None:
+    """A caption (a number's unit, "card points", "penalty") is the text read last on
+    a phone: no smaller than `MIN_CAPTION_SIZE` on the 800-px image."""
+    captions = {name: style for name, style in styles(module).items() if "CAPTION" in name}
+    assert all(style.size >= MIN_CAPTION_SIZE for style in captions.values()), captions

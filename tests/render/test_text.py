@@ -6,6 +6,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from bot.i18n import tr
+from bot.render.audit import auditing_text
 from bot.render.palette import PALETTE
 from bot.render.text import (
     REPLACEMENT,
@@ -13,6 +14,7 @@ from bot.render.text import (
     Run,
     TextStyle,
     character_map,
+    cut_name,
     display_name,
     draw_text,
     fit_text,
@@ -135,3 +137,27 @@ def test_a_seat_name_falls_back_to_its_seat_number() -> None:
 
 def test_signed_numbers_use_a_true_minus() -> None:
     assert [signed(n) for n in (5, 0, -3)] == ["+5", "0", "−3"]
+
+
+def test_an_audit_notes_a_cut_text_but_not_a_cut_name() -> None:
+    with auditing_text() as audit:
+        assert fit_text("penalty 12", STYLE, 40).endswith("…")
+        assert cut_name("The Grand Duchess of Luxembourg!", STYLE, 80).endswith("…")
+        assert fit_text("12", STYLE, 400) == "12"
+    assert [whole for whole, _ in audit.cuts] == ["penalty 12"]
+
+
+def test_an_audit_finds_overlapping_texts_and_text_off_the_image() -> None:
+    image = Image.new("RGBA", (200, 60))
+    draw = ImageDraw.Draw(image)
+    with auditing_text() as audit:
+        draw_text(draw, (10, 10), "score", STYLE)
+        draw_text(draw, (30, 14), "total", STYLE)
+        draw_text(draw, (180, 30), "penalty", STYLE)
+    assert audit.overlaps() == [("score", "total")]
+    assert audit.outside() == ["penalty"]
+
+
+def test_nothing_is_noted_without_an_audit() -> None:
+    assert fit_text("penalty 12", STYLE, 40).endswith("…")
+    assert signed(-3) == "\u22123"
