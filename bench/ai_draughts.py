@@ -1,9 +1,9 @@
 """Draughts search: the depth the ``hard`` player reaches and its nodes per second.
 
 For each ruleset, the ``hard`` search (`bot.ai.draughts_search`, with the limits the
-``hard`` player uses) runs from the opening and from every 10th position of a few
-games between ``normal`` players; printed per position kind: the depth finished, the
-nodes searched and nodes/s (one pinned CPU). ``--seconds S`` searches by time only
+``hard`` player uses) runs from the opening and from every 10th position of the first
+120 plies of two games between ``normal`` players; printed per position kind: the
+depth finished, the nodes searched and nodes/s (one pinned CPU). ``--seconds S`` searches by time only
 (no node budget), to show the depth a time budget reaches.
 
     python -m bench.ai_draughts [--quick] [--seconds S] [--json PATH]
@@ -33,7 +33,7 @@ def sample_positions(ruleset: str, games: int) -> list[tuple[Position, int]]:
         )
         rng = SeededRng.from_seed(game)
         ply = 0
-        while not ENGINE.is_over(state) and ply < 200:
+        while not ENGINE.is_over(state) and ply < 120:
             (player,) = ENGINE.to_act(state)
             view = ENGINE.view(state, player)
             if ply % 10 == 5:
@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     seconds: float | None = ai.FAST_SECONDS
     if args.seconds:
         nodes, seconds = None, args.seconds
-    games = 1 if args.quick else 4
+    games = 1 if args.quick else 2
     results: list[dict[str, Any]] = []
     with common.one_cpu() as cpu:
         print(f"Pinned to CPU {cpu}." if cpu is not None else "Could not pin to one CPU.")
