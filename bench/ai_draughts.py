@@ -3,8 +3,8 @@
 For each ruleset, the ``hard`` search (`bot.ai.draughts_search`, with the limits the
 ``hard`` player uses) runs from the opening and from every 10th position of the first
 120 plies of two games between ``normal`` players; printed per position kind: the
-depth finished, the nodes searched and nodes/s (one pinned CPU). ``--seconds S`` searches by time only
-(no node budget), to show the depth a time budget reaches.
+depth finished, the nodes searched and nodes/s (one pinned CPU). ``--seconds S``
+searches by time only (no node budget), to show the depth a time budget reaches.
 
     python -m bench.ai_draughts [--quick] [--seconds S] [--json PATH]
 """
