@@ -41,6 +41,7 @@ from bot.render.text import (
     draw_text,
     fit_text,
     join_words,
+    number_text,
     seat_name,
     wrap_text,
 )
@@ -305,7 +306,7 @@ def _draw_score(draw: ImageDraw.ImageDraw, lane: Lane, right: int, top: int, lan
     x = right - 18
     style = BIG_NUMBER.but(size=30, fill=PALETTE.accent if lane.place == 1 else PALETTE.text)
     middle = top + _first_line_middle(lane)
-    draw_text(draw, (x, middle - 9), str(lane.score), style, "rm")
+    draw_text(draw, (x, middle - 9), number_text(lane.score), style, "rm")
     draw_text(draw, (x, middle + 19), tr(lang, "score"), CAPTION, "rm")
 
 

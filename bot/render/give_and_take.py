@@ -45,6 +45,7 @@ from bot.render.text import (
     fit_name,
     fit_text,
     join_words,
+    number_text,
     pill,
     seat_name,
     stamp_text,
@@ -718,7 +719,7 @@ def _draw_final_lane(
     detail = fit_text(place_reason(table.view, seat, table.lang), DETAIL, width)
     stamp_text(image, (x, middle + 13), detail, DETAIL, "lm")
     number_style = TextStyle(26, PALETTE.accent if winner else PALETTE.text, bold=True)
-    stamp_text(image, (number_x, middle - 7), str(score), number_style, "rm")
+    stamp_text(image, (number_x, middle - 7), number_text(score), number_style, "rm")
     caption = plural(table.lang, score, "card", "cards")
     stamp_text(image, (number_x, middle + 16), caption, CAPTION, "rm")
 

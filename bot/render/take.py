@@ -71,6 +71,7 @@ from bot.render.text import (
     display_name,
     fit_text,
     join_words,
+    number_text,
     pill,
     seat_name,
     signed,
@@ -824,13 +825,13 @@ def _draw_lane_points(image: Image.Image, lane: Lane, middle: float, lang: Lang)
         caption = tr(lang, "laid")
         stamp_text(image, (LAID_X, middle + 1), caption, CAPTION, "lm")
         number_x = LAID_X + max(30, text_width(caption, CAPTION) + 6)
-        stamp_text(image, (number_x, middle), str(laid).replace("-", MINUS), COUNT, "lm")
+        stamp_text(image, (number_x, middle), number_text(laid), COUNT, "lm")
     else:
         no_runs = tr(lang, "no runs")
         stamp_text(image, (LAID_X, middle), no_runs, DETAIL, "lm")
     winner = lane.place == 1
     style = COUNT.but(size=24, fill=PALETTE.accent if winner else PALETTE.text)
-    number = str(lane.total).replace("-", MINUS)
+    number = number_text(lane.total)
     stamp_text(image, (TOTAL_RIGHT, middle), number, style, "rm")
     caption = tr(lang, "score") if lane.place is not None else tr(lang, "total")
     right = TOTAL_RIGHT - text_width(number, style) - 8

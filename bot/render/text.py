@@ -557,6 +557,11 @@ def join_words(words: Sequence[str], lang: Lang) -> str:
     return tr(lang, "{names} and {last}", names=", ".join(words[:-1]), last=words[-1])
 
 
+def number_text(number: int) -> str:
+    """The number as drawn: a negative one with a true minus (−3), never a hyphen."""
+    return f"{MINUS}{-number}" if number < 0 else str(number)
+
+
 def signed(number: int) -> str:
     """The number with its sign: +5, −3 (a true minus), 0."""
     return f"+{number}" if number > 0 else f"{MINUS}{-number}" if number < 0 else "0"

@@ -18,6 +18,7 @@ from bot.render.text import (
     display_name,
     draw_text,
     fit_text,
+    number_text,
     runs,
     seat_name,
     signed,
@@ -161,3 +162,7 @@ def test_an_audit_finds_overlapping_texts_and_text_off_the_image() -> None:
 def test_nothing_is_noted_without_an_audit() -> None:
     assert fit_text("penalty 12", STYLE, 40).endswith("…")
     assert signed(-3) == "\u22123"
+
+
+def test_a_negative_number_is_drawn_with_a_true_minus() -> None:
+    assert [number_text(n) for n in (-30, 0, 7)] == ["\u221230", "0", "7"]
