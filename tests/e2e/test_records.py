@@ -101,3 +101,31 @@ async def test_log_replay_history_and_replay_by_id_after_a_restart(
     unknown = (await driver.slash(alice, "replay", game_id="ffff0000")).ephemeral
     assert "No finished game" in unknown.text
     await client.aclose()
+
+
+async def test_a_resigned_draughts_game_replays_and_downloads_as_pdn(
+    driver: Driver, redis_server: str, bot_process: BotFactory, fake_discord: FakeDiscord
+) -> None:
+    await bot_process("bot")
+    alice, bernd = driver.user("alice"), driver.user("bernd")
+    table = (await driver.slash(alice, "draughts start", colour="white")).message
+    await driver.click(bernd, table, "Join")
+    await driver.click(alice, table, "Start")
+    await driver.slash(alice, "draughts move", move="c3-c4")
+    await driver.slash(bernd, "draughts move", move="f6-f5")
+    await driver.slash(bernd, "draughts leave")  # two players: leaving resigns
+    await driver.wait_for(lambda: "Replay" in table.labels, what="the results")
+
+    replay = (await driver.click(alice, table, "Replay")).ephemeral
+    assert "Move 0 of 3" in replay.text
+    await driver.click(alice, replay, "⏭")
+    last = driver.ephemerals(alice)[-1]
+    assert "Move 3 of 3" in last.text and "resigned" in last.text
+    download = (await driver.click(alice, last, "Download")).ephemeral
+    assert download.filenames[0].endswith(".pdn")
+    text = download.attachments[0].data.decode()
+    assert '[GameType "Give and Take"]' in text and '[Result "2-0"]' in text
+    assert "1. c3-c4 f6-f5 {resignation} 2-0" in text
+    assert '[White "Alice"]' in text and '[Black "Bernd"]' in text
+    listed = (await driver.slash(bernd, "history", player=bernd)).ephemeral
+    assert "1. Alice, 2. Bernd" in listed.text  # in Bernd's language (German)
