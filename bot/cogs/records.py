@@ -10,6 +10,7 @@ choice through the engine (its action as text), a resignation through the adapte
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import TYPE_CHECKING, Any
@@ -103,7 +104,8 @@ async def keep_record(
 ) -> None:
     """The game ended: check that its record replays to its final state (a mismatch is
     logged once, at ERROR) and keep it for ``HISTORY_DAYS``."""
-    if not replays_to(adapter, table, state) and table.gid not in _reported:
+    replays = await asyncio.to_thread(replays_to, adapter, table, state)  # off the loop
+    if not replays and table.gid not in _reported:
         _reported.add(table.gid)
         log.error(
             "The record of game %s (%s) does not replay to its final state", table.gid, table.game
