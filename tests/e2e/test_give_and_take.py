@@ -21,7 +21,7 @@ from bot.storage.tables import GameStore, Stored
 from tests.e2e.tables import start_german_table
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
-from tests.harness.models import FakeMessage, FakeUser, MessageVersion
+from tests.harness.models import FakeMessage, FakeUser, MessageVersion, without_isolates
 
 GO_LABEL = "Go!"
 PILES = "My piles"
@@ -75,7 +75,7 @@ def text_of(version: MessageVersion | FakeMessage) -> str:
         parts += [embed.get("title") or "", embed.get("description") or ""]
         for embed_field in embed.get("fields") or []:
             parts += [embed_field.get("name", ""), embed_field.get("value", "")]
-    return "\n".join(parts)
+    return without_isolates("\n".join(parts))
 
 
 @pytest.fixture

@@ -45,9 +45,11 @@ class Response:
 
 
 class Driver:
-    def __init__(self, fake: FakeDiscord, *, timeout: float = 5.0, settle: float = 0.05) -> None:
-        """``timeout`` bounds each action; ``settle`` is how long bot REST traffic must be
-        quiet before an action counts as finished (catches edits right after the answer)."""
+    def __init__(self, fake: FakeDiscord, *, timeout: float = 20.0, settle: float = 0.05) -> None:
+        """``timeout`` bounds each action: it tells a hung bot from a busy machine (four
+        test workers share two cores), never measures speed; ``settle`` is how long bot
+        REST traffic must be quiet before an action counts as finished (catches edits
+        right after the answer)."""
         self.fake = fake
         self.timeout = timeout
         self.settle_time = settle
@@ -276,8 +278,10 @@ class Driver:
                 what=f"the bot to finish 'thinking' about {what}",
             )
         elif interaction.callback_type == 6 and expect_change:
+            # The change is the clicked message's (through the token or a channel edit);
+            # other writes (a ping, a panel) may come first and must not end the wait.
             await fake.wait_for(
-                lambda: fake.writes > interaction.writes_at_answer,
+                lambda: self._source_changed(interaction),
                 timeout=limit,
                 what=f"a visible change after the deferred update for {what}",
             )
@@ -296,6 +300,14 @@ class Driver:
                 key=lambda m: m.id,
             )
         return Response(interaction, [m for m in seen if m.visible_to(interaction.user.id)])
+
+    def _source_changed(self, interaction: FakeInteraction) -> bool:
+        """Whether the message a deferred click came from was written since the answer
+        (or another message was, through the interaction's own token)."""
+        if interaction.touched:
+            return True
+        source = self.fake.messages.get(interaction.message_id or 0)
+        return source is not None and source.revision > interaction.writes_at_answer
 
     def _command_data(
         self, path: list[str], values: Mapping[str, Any], guild_id: int, *, forged: bool = False

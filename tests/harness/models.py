@@ -184,7 +184,8 @@ class FakeMessage:
 
     @property
     def text(self) -> str:
-        """Everything a person reads on the message: content, embeds and v2 text displays."""
+        """Everything a person reads on the message: content, embeds and v2 text displays,
+        without the invisible isolates (U+2068, U+2069) that the bot puts around names."""
         parts = [self.content]
         for embed in self.embeds:
             parts += [embed.get("title") or "", embed.get("description") or ""]
@@ -192,7 +193,7 @@ class FakeMessage:
                 parts += [embed_field.get("name", ""), embed_field.get("value", "")]
             parts.append((embed.get("footer") or {}).get("text", ""))
         parts += [c.get("content", "") for c in self.iter_components() if c["type"] == TEXT_DISPLAY]
-        return "\n".join(p for p in parts if p)
+        return without_isolates("\n".join(p for p in parts if p))
 
     @property
     def mention_text(self) -> str:
@@ -267,3 +268,8 @@ class Violation:
 
     def __str__(self) -> str:
         return f"[{self.kind}] {self.detail}"
+
+
+def without_isolates(text: str) -> str:
+    """``text`` as a client shows it: the bidi isolates around names take no space."""
+    return text.replace("\u2068", "").replace("\u2069", "")
