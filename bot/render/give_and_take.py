@@ -50,6 +50,7 @@ from bot.render.text import (
     seat_name,
     stamp_text,
     text_width,
+    wrap_text,
 )
 from bot.render.words import Lang, plural, tr
 
@@ -61,7 +62,7 @@ RING_X = WIDTH // 2
 # --- seats ---
 SEAT_W, SEAT_H = 184, 104
 SEAT_PAD = 12
-PILE_ROW = 60
+PILE_ROW = 61
 """Middle of a seat's pile row, below the seat's top edge."""
 PILE_CAPTION = PILE_ROW + 35
 """Middle of the piles' captions (under the stacks: room for "Nehmen")."""
@@ -99,9 +100,14 @@ def capture_label(turn: int, fight: bool, choosing: bool, lang: Lang) -> str:
     return tr(lang, "LAST CAPTURE · TURN {turn}", turn=turn)
 
 
+CAPTURE_UNDER = 52
+NAME_AT_LEAST = 60
+"""A name in the capture line keeps this many pixels before the line moves out."""
+"""Room under the ring for the last capture when the centre box can't hold it."""
+
 # --- players who are out, under the ring ---
 OUT_LABEL = 22
-OUT_H = 58
+OUT_H = 70
 OUT_GAP = 8
 OUT_COLUMNS = 3
 
@@ -114,7 +120,7 @@ LABEL = TextStyle(18, PALETTE.muted, bold=True)
 NAME = TextStyle(18, PALETTE.text, bold=True)
 COUNT = TextStyle(18, PALETTE.text, bold=True)
 CAPTION = TextStyle(MIN_CAPTION_SIZE, PALETTE.muted, bold=True)
-OUT_NOTE = TextStyle(18, PALETTE.muted, bold=True)
+OUT_NOTE = TextStyle(18, PALETTE.muted)
 """When a player went out: a sentence under their name, not a caption."""
 HEADLINE = TextStyle(19, PALETTE.text, bold=True)
 DETAIL = TextStyle(18, PALETTE.muted)
@@ -291,6 +297,9 @@ def _draw_ring_table(table: _Table) -> Image.Image:
     count = min(sum(1 for seat in view.seats if not seat.out), max(SEAT_SPOTS))
     above, below = ring_extent(count)
     height = ring_top + round(above) + round(below) + MARGIN
+    capture_inside = _capture_fits_inside(table)
+    if not capture_inside:
+        height += CAPTURE_UNDER
     out_rows = -(-len(gone) // OUT_COLUMNS)
     if gone:
         height += OUT_LABEL + out_rows * (OUT_H + OUT_GAP) - OUT_GAP + 8
@@ -301,9 +310,14 @@ def _draw_ring_table(table: _Table) -> Image.Image:
         _draw_duet(image, table, duet)
     for spot in ring.seats:
         _draw_seat(image, table, spot)
-    _draw_centre(image, table, ring.centre_y)
+    _draw_centre(image, table, ring.centre_y, capture_inside)
+    below_ring = ring.bottom + 8
+    if not capture_inside:
+        right = WIDTH - MARGIN - 10
+        _draw_last_capture(image, table, MARGIN + 10, right, below_ring + 10)
+        below_ring += CAPTURE_UNDER
     if gone:
-        _draw_out(image, table, gone, ring.bottom + 8)
+        _draw_out(image, table, gone, below_ring)
     return image
 
 
@@ -337,9 +351,9 @@ def _draw_seat(image: Image.Image, table: _Table, spot: SeatSpot) -> None:
     style = NAME.but(fill=PALETTE.accent) if active else NAME
     x, width = left + SEAT_PAD, SEAT_W - 2 * SEAT_PAD
     if active:
-        image.alpha_composite(triangle(13, PALETTE.accent), dest=(x - 3, top + 16))
+        image.alpha_composite(triangle(13, PALETTE.accent), dest=(x - 3, top + 14))
         x, width = x + 13, width - 13
-    stamp_text(image, (x, top + 23), cut_name(table.name(seat.player), style, width), style, "lm")
+    stamp_text(image, (x, top + 21), cut_name(table.name(seat.player), style, width), style, "lm")
     give = (seat.give_size, tr(table.lang, "give"))
     take = (seat.take_size, tr(table.lang, "take"))
     piles = (give, take) if spot.take_right else (take, give)
@@ -482,7 +496,9 @@ def _status(table: _Table) -> tuple[str, str]:
     return fit_name(waiting, table.name(cue), HEADLINE, width), detail
 
 
-def _draw_centre(image: Image.Image, table: _Table, centre_y: int) -> None:
+def _draw_centre(image: Image.Image, table: _Table, centre_y: int, capture_inside: bool) -> None:
+    """The centre box: the turn, whose move and what for, the leftovers, and (when it
+    fits, see `_capture_fits_inside`) the last capture."""
     view, lang = table.view, table.lang
     left, top = RING_X - BOX_W // 2, centre_y - BOX_H // 2
     draw_rounded(image, (left, top, left + BOX_W, top + BOX_H), 14, PALETTE.panel_edge)
@@ -502,12 +518,42 @@ def _draw_centre(image: Image.Image, table: _Table, centre_y: int) -> None:
     urgent = view.to_act is not None
     style = HEADLINE.but(fill=PALETTE.accent) if urgent else HEADLINE
     stamp_text(image, (x, top + 48), headline, style, "lm")
-    stamp_text(image, (x, top + 71), fit_text(detail, DETAIL, right - x), DETAIL, "lm")
-    _draw_leftovers(image, x, top + 110, view.leftovers, lang)
-    _draw_last_capture(image, table, x, right, top + 150)
+    details = wrap_text(detail, DETAIL, right - x, max_lines=1 if capture_inside else 2)
+    for k, line in enumerate(details):
+        stamp_text(image, (x, top + 71 + 21 * k), line, DETAIL, "lm")
+    middle = top + 110 if capture_inside else top + 110 + 21 * (len(details) - 1) + 8
+    _draw_leftovers(image, x, right, middle, view.leftovers, lang, capture_inside)
+    if capture_inside:
+        _draw_last_capture(image, table, x, right, top + 150)
 
 
-def _draw_leftovers(image: Image.Image, x: int, middle: int, count: int, lang: Lang) -> None:
+def _capture_fits_inside(table: _Table) -> bool:
+    """Whether the centre box holds everything on one line each (English and most
+    languages); else the last capture goes under the ring, and the box's detail and
+    leftovers caption may take two lines."""
+    view, lang = table.view, table.lang
+    room = BOX_W - 2 * BOX_PAD
+    _, detail = _status(table)
+    caption = _leftovers_caption(view.leftovers, lang)
+    label, template = _capture_words(table)
+    capture = view.last_capture
+    name = text_width(table.name(capture.player), BODY) if capture is not None else 0.0
+    line = text_width(template.replace("{}", ""), BODY) + min(name, NAME_AT_LEAST)
+    return (
+        text_width(detail, DETAIL) <= room
+        and text_width(caption, CAPTION) <= room - STACK_WIDTH - 8
+        and text_width(label, LABEL) <= room
+        and line <= room
+    )
+
+
+def _leftovers_caption(count: int, lang: Lang) -> str:
+    return plural(lang, count, "leftover in the centre", "leftovers in the centre")
+
+
+def _draw_leftovers(
+    image: Image.Image, x: int, right: int, middle: int, count: int, lang: Lang, one_line: bool
+) -> None:
     stack, layers = card_stack(SMALL_CARD, count)
     card_top = middle - SMALL_CARD.height / 2 - 1
     if layers:
@@ -515,21 +561,22 @@ def _draw_leftovers(image: Image.Image, x: int, middle: int, count: int, lang: L
     else:
         empty_slot(image, x, card_top, SMALL_CARD, PALETTE.panel_edge)
     text_x = x + STACK_WIDTH + 8
-    stamp_text(image, (text_x, middle - 7), str(count), COUNT, "lm")
-    caption = plural(lang, count, "leftover in the centre", "leftovers in the centre")
-    caption = fit_text(caption, CAPTION, RING_X + BOX_W // 2 - BOX_PAD - text_x)
-    stamp_text(image, (text_x, middle + 12), caption, CAPTION, "lm")
+    caption = _leftovers_caption(count, lang)
+    lines = wrap_text(caption, CAPTION, right - text_x, max_lines=1 if one_line else 2)
+    number_y = middle - 7 - 10 * (len(lines) - 1)
+    stamp_text(image, (text_x, number_y), str(count), COUNT, "lm")
+    for k, line in enumerate(lines):
+        stamp_text(image, (text_x, number_y + 19 + 20 * k), line, CAPTION, "lm")
 
 
-def _draw_last_capture(image: Image.Image, table: _Table, x: int, right: int, top: int) -> None:
+def _capture_words(table: _Table) -> tuple[str, str]:
+    """The last capture's label and its line's template (a "{}" for the name)."""
     capture, lang = table.view.last_capture, table.lang
     choosing = table.view.phase == "choose"
     if capture is None:
         none = tr(lang, "FIRST CAPTURE OF THE GAME") if choosing else tr(lang, "NO CAPTURE YET")
-        stamp_text(image, (x, top), none, LABEL, "lm")
-        return
+        return none, ""
     label = capture_label(capture.turn, capture.fight, choosing, lang)
-    stamp_text(image, (x, top), fit_text(label, LABEL, right - x), LABEL, "lm")
     count = capture.count
     if capture.pile == "give":
         template = plural(
@@ -547,7 +594,15 @@ def _draw_last_capture(image: Image.Image, table: _Table, x: int, right: int, to
             "{name} took {n} cards (take pile)",
             name="{}",
         )
-    line = fit_name(template, table.name(capture.player), BODY, right - x)
+    return label, template
+
+
+def _draw_last_capture(image: Image.Image, table: _Table, x: int, right: int, top: int) -> None:
+    label, template = _capture_words(table)
+    stamp_text(image, (x, top), fit_text(label, LABEL, right - x), LABEL, "lm")
+    if table.view.last_capture is None or not template:
+        return
+    line = fit_name(template, table.name(table.view.last_capture.player), BODY, right - x)
     stamp_text(image, (x, top + 20), line, BODY, "lm")
 
 
@@ -598,10 +653,12 @@ def _draw_out(image: Image.Image, table: _Table, gone: Sequence[SeatView], top: 
             x += 40
         name_style = NAME.but(fill=PALETTE.muted)
         name = cut_name(table.name(seat.player), name_style, left + width - 8 - x)
-        stamp_text(image, (x, middle - 12), name, name_style, "lm")
         out = _out_detail(view, seat.player, table.lang)
-        detail = fit_text(out, OUT_NOTE, left + width - 8 - x)
-        stamp_text(image, (x, middle + 13), detail, OUT_NOTE, "lm")
+        notes = wrap_text(out, OUT_NOTE, left + width - 8 - x, max_lines=2)
+        y = middle - 12 - 10 * (len(notes) - 1)
+        stamp_text(image, (x, y), name, name_style, "lm")
+        for k, note in enumerate(notes):
+            stamp_text(image, (x, y + 25 + 20 * k), note, OUT_NOTE, "lm")
 
 
 # --- the end ---------------------------------------------------------------------------
@@ -670,9 +727,11 @@ def _draw_final(table: _Table) -> Image.Image:
     view, lang = table.view, table.lang
     places = final_places(view)
     order = _final_order(view, places)
-    height = FINAL_TOP + len(order) * (LANE_H + LANE_GAP) - LANE_GAP + MARGIN
-    image = new_panel(WIDTH, height)
     x = MARGIN + 14
+    endings = wrap_text(ending_text(view, lang), DETAIL, WIDTH - 2 * x, max_lines=2)
+    below = FINAL_TOP + 21 * (len(endings) - 1)
+    height = below + len(order) * (LANE_H + LANE_GAP) - LANE_GAP + MARGIN
+    image = new_panel(WIDTH, height)
     label = tr(lang, "GAME OVER · TURN {turn}", turn=view.turn)
     stamp_text(image, (x, MARGIN + 16), label, LABEL, "lm")
     winners = [table.name(seat.player) for seat in order if places.get(seat.player) == 1]
@@ -686,9 +745,9 @@ def _draw_final(table: _Table) -> Image.Image:
     else:
         title = tr(lang, "Game over")
     stamp_text(image, (x, MARGIN + 48), title, title_style, "lm")
-    ending = fit_text(ending_text(view, lang), DETAIL, room)
-    stamp_text(image, (x, MARGIN + 78), ending, DETAIL, "lm")
-    top = FINAL_TOP
+    for k, ending in enumerate(endings):
+        stamp_text(image, (x, MARGIN + 78 + 21 * k), ending, DETAIL, "lm")
+    top = below
     scores = view.scores or {}
     for seat in order:
         place_ = places.get(seat.player, len(order))

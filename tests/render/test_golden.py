@@ -75,22 +75,7 @@ NEGATIVE = re.compile(r"(?<![\w])-\d")
 """A hyphen-minus before a number: the images write a negative number with U+2212."""
 
 
-CROWDED = {"give_and_take-middle-pseudo"}
-"""Scenes known to cut text still: Give & Take's centre box is too narrow for the
-pseudo-locale's question, previous-turn label and capture line (a layout change left
-to do); strict, so a fix must take the scene off this list."""
-
-
-@pytest.mark.parametrize(
-    "scene",
-    [
-        pytest.param(scene, marks=pytest.mark.xfail(strict=True, reason="text still cut"))
-        if scene.name in CROWDED
-        else scene
-        for scene in SCENES
-    ],
-    ids=lambda scene: scene.name,
-)
+@pytest.mark.parametrize("scene", SCENES, ids=lambda scene: scene.name)
 def test_no_text_is_cut_or_overlapped(scene: GoldenScene) -> None:
     """Every text whose whole matters is drawn whole (only names may end in an
     ellipsis), no two texts or labels overlap, none runs off the image, and every
