@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +61,8 @@ class Told:
     lines: list[str]
     broken_at: int | None = None
     """The first move that didn't replay (its later moves are told as recorded)."""
+    deal_ends: list[int] = field(default_factory=list)
+    """The moves that ended a deal or hand (`GameAdapter.deal_summary`), by index."""
 
 
 def tell(
@@ -94,6 +96,8 @@ def tell(
             before = engine.view(told.states[-2], None)
             after = engine.view(told.states[-1], None)
             words = adapter.move_text(move.k, before, after, shown, lang)
+            if adapter.deal_summary(before, after, shown, lang) is not None:
+                told.deal_ends.append(n)
         else:
             words = "…"
         line = tr(lang, "**{name}**: {move}", name=name, move=words)
@@ -103,15 +107,28 @@ def tell(
     return told
 
 
+def log_entries(told: Told, lang: Lang) -> list[str]:
+    """The log's lines: each move numbered, grouped by deal (a heading before each deal
+    once the first has ended)."""
+    entries = [f"`{n:>3}.` {line}" for n, line in enumerate(told.lines, start=1)]
+    if not told.deal_ends:
+        return entries
+    grouped = [tr(lang, "__Deal {n}__", n=1)]
+    deal = 1
+    for n, entry in enumerate(entries):
+        grouped.append(entry)
+        if n in told.deal_ends and n + 1 < len(entries):
+            deal += 1
+            grouped.append(tr(lang, "__Deal {n}__", n=deal))
+    return grouped
+
+
 def log_page(lines: list[str], page: int, lang: Lang) -> tuple[str, int, int]:
     """The text of page ``page`` (clamped; -1: the last), the page shown and the count."""
     pages = max(1, -(-len(lines) // LOG_LINES_PER_PAGE))
     page = pages - 1 if page < 0 else min(page, pages - 1)
     start = page * LOG_LINES_PER_PAGE
-    shown = [
-        f"`{n:>3}.` {line}"
-        for n, line in enumerate(lines[start : start + LOG_LINES_PER_PAGE], start=start + 1)
-    ]
+    shown = lines[start : start + LOG_LINES_PER_PAGE]
     return "\n".join(shown) or tr(lang, "No moves yet."), page, pages
 
 
@@ -208,7 +225,7 @@ class LookingBack:
         told = await asyncio.to_thread(
             tell, adapter, table.seats, table.seed, table.options, table.moves, lang
         )
-        text, page, pages = log_page(told.lines, page, lang)
+        text, page, pages = log_page(log_entries(told, lang), page, lang)
         title = tr(lang, "{title}: the game so far", title=tr(lang, adapter.engine.title))
         embed = discord.Embed(title=title, description=text, colour=COLOUR)
         embed.set_footer(text=tr(lang, "Page {page} of {pages}", page=page + 1, pages=pages))

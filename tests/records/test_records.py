@@ -157,3 +157,20 @@ def test_moves_are_stored_short_and_read_back() -> None:
     assert decode_table(encode_table(table)).moves == table.moves
     record = GameRecord.of(table, None, 1_700_000_010)
     assert GameRecord.model_validate_json(record.model_dump_json()) == record
+
+
+def test_the_log_tells_every_move_in_words_grouped_by_deal() -> None:
+    from bot.cogs.history import log_entries, log_page, tell
+
+    spec = next(s for s in GAMES if s.name == "take")
+    table, _ = played(spec, 0)
+    told = tell(spec.adapter, table.seats, table.seed, table.options, table.moves, "en")
+    assert len(told.lines) == len(table.moves) and told.broken_at is None
+    entries = log_entries(told, "en")
+    headings = [entry for entry in entries if entry.startswith("__Deal")]
+    assert headings[0] == "__Deal 1__" and len(headings) >= 2
+    assert len(entries) == len(table.moves) + len(headings)
+    text, page, pages = log_page(entries, -1, "en")
+    assert page == pages - 1 and text.splitlines()[-1].startswith(f"`{len(table.moves):>3}.`")
+    first, _, _ = log_page(entries, 0, "en")
+    assert first.startswith("__Deal 1__\n`  1.` **🤖 ai:0**: drew")
