@@ -291,8 +291,11 @@ class LookingBack:
         else:
             text, name = export_text(record, adapter, told), f"{record.game}-{gid}.txt"
             words = tr(lang, "The game {gid} as a text log.", gid=gid)
-        file = discord.File(io.BytesIO(text.encode()), filename=name)
-        await interaction.response.send_message(words, file=file, ephemeral=True)
+        files = [discord.File(io.BytesIO(text.encode()), filename=name)]
+        if record.game != "draughts":  # the record itself, for programs
+            data = record.model_dump_json(indent=1).encode()
+            files.append(discord.File(io.BytesIO(data), filename=f"{record.game}-{gid}.json"))
+        await interaction.response.send_message(words, files=files, ephemeral=True)
 
     async def _answer(
         self,

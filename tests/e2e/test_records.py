@@ -10,7 +10,7 @@ import pytest
 
 from bot.engines.geschenkt import ENGINE
 from bot.storage.clients import client_for_url
-from bot.storage.records import RecordStore
+from bot.storage.records import GameRecord, RecordStore
 from bot.storage.tables import GameStore, Stored
 from tests.e2e.tables import drawn_after
 from tests.harness.driver import Driver
@@ -95,7 +95,9 @@ async def test_log_replay_history_and_replay_by_id_after_a_restart(
     await driver.click(alice, again, "⏭")
     assert f"Move {moves} of {moves}" in driver.ephemerals(alice)[-1].text
     download = (await driver.click(alice, again, "Download")).ephemeral
-    assert download.filenames == [f"geschenkt-{gid}.txt"]
+    assert download.filenames == [f"geschenkt-{gid}.txt", f"geschenkt-{gid}.json"]
+    kept = GameRecord.model_validate_json(download.attachments[1].data)
+    assert kept.gid == gid and len(kept.moves) == moves
     text = download.attachments[0].data.decode()
     assert f"game {gid}" in text and text.count("\n") > moves
     unknown = (await driver.slash(alice, "replay", game_id="ffff0000")).ephemeral
