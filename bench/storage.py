@@ -658,7 +658,7 @@ def print_records(sizes: Sequence[RecordSize], quick: bool) -> None:
             "(easy computer players, 32-character names); the record is "
             "record:{guild}:gid as RecordStore.keep writes it (options, seed, seats, every "
             "move, places; JSON compressed with zlib, in base64), kept HISTORY_DAYS; the "
-            "running game carries the same moves, uncompressed, in its Table.",
+            "running game carries the same moves in its Table (compressed past 100 moves).",
             "targets: a whole Geschenkt game under 8 KB, a TAKE match under 32 KB.",
         ]
     )

@@ -6,10 +6,12 @@ tested as plain functions (`bot.table_life`); `bot.store` saves these to Redis.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import secrets
 import time
+import zlib
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -94,8 +96,33 @@ def encode_moves(moves: list[Move], seats: list[Seat]) -> list[str]:
     return encoded
 
 
-def decode_moves(raw: list[Any], seats: list[Any]) -> list[Any]:
-    """`encode_moves` read back (as data for `Move`); entries already data pass as they are."""
+PACK_AFTER_MOVES = 100
+"""A running game's moves are kept compressed once there are more than this many: a
+long TAKE match's 2,400 moves take 8 KB instead of 48 KB in every save."""
+PACKED = "z:"
+
+
+def pack_moves(encoded: list[str]) -> list[str] | str:
+    """`encode_moves`'s texts as they go into a saved `Table`: as they are for a short
+    game, else their JSON compressed with zlib, in base64, after `PACKED`."""
+    if len(encoded) <= PACK_AFTER_MOVES:
+        return encoded
+    packed = zlib.compress(json.dumps(encoded, separators=(",", ":")).encode(), 9)
+    return PACKED + base64.b64encode(packed).decode("ascii")
+
+
+def decode_moves(raw: list[Any] | str, seats: list[Any]) -> list[Any]:
+    """`encode_moves` read back (as data for `Move`), packed or not (`pack_moves`);
+    entries already data pass as they are."""
+    if isinstance(raw, str):
+        if not raw.startswith(PACKED):
+            raise ValueError("moves are a list or packed")
+        try:
+            raw = json.loads(zlib.decompress(base64.b64decode(raw[len(PACKED) :])))
+        except zlib.error as error:
+            raise ValueError(f"packed moves don't unpack: {error}") from error
+        if not isinstance(raw, list):
+            raise ValueError("packed moves are not a list")
     ids = [seat["id"] if isinstance(seat, dict) else seat.id for seat in seats]
     moves: list[Any] = []
     last = 0
@@ -166,8 +193,8 @@ class Table(BaseModel):
         return data
 
     @field_serializer("moves")
-    def _write_moves(self, moves: list[Move]) -> list[str]:
-        return encode_moves(moves, self.seats)
+    def _write_moves(self, moves: list[Move]) -> list[str] | str:
+        return pack_moves(encode_moves(moves, self.seats))
 
     def seat_of(self, player: PlayerId) -> Seat | None:
         return next((seat for seat in self.seats if seat.id == player), None)

@@ -18,7 +18,7 @@ from bot.games import GAMES, GameSpec
 from bot.storage.clients import client_for_url
 from bot.storage.keys import history_key, record_key
 from bot.storage.records import GameRecord, RecordStore
-from bot.table import Move, Seat, Table, decode_table, encode_table
+from bot.table import Move, Seat, Table, UnreadableTable, decode_table, encode_table
 
 MOVE_LIMIT = 3000
 
@@ -174,3 +174,20 @@ def test_the_log_tells_every_move_in_words_grouped_by_deal() -> None:
     assert page == pages - 1 and text.splitlines()[-1].startswith(f"`{len(table.moves):>3}.`")
     first, _, _ = log_page(entries, 0, "en")
     assert first.startswith("__Deal 1__\n`  1.` **🤖 ai:0**: drew")
+
+
+def test_a_long_game_keeps_its_moves_packed_in_the_table() -> None:
+    spec = next(s for s in GAMES if s.name == "take")
+    table, state = played(spec, 0)
+    assert len(table.moves) > 100
+    stored = encode_table(table)
+    packed = json.loads(stored)["moves"]
+    assert isinstance(packed, str) and packed.startswith("z:")
+    assert len(stored) < 16_000
+    back = decode_table(stored)
+    assert back.moves == table.moves
+    assert replays_to(spec.adapter, back, state)
+    broken = json.loads(stored)
+    broken["moves"] = "z:AAAA"
+    with pytest.raises(UnreadableTable):
+        decode_table(json.dumps(broken))
