@@ -191,3 +191,14 @@ def test_a_long_game_keeps_its_moves_packed_in_the_table() -> None:
     broken["moves"] = "z:AAAA"
     with pytest.raises(UnreadableTable):
         decode_table(json.dumps(broken))
+
+
+async def test_history_forgets_games_older_than_history_days(client: aioredis.Redis) -> None:
+    import time
+
+    store = RecordStore(client, days=30)
+    old = record_of(GAMES[0], 1, int(time.time()) - 31 * 24 * 3600)
+    new = record_of(GAMES[0], 2, int(time.time()))
+    await store.keep(old)
+    await store.keep(new)
+    assert [record.gid for record in await store.recent(1)] == [new.gid]

@@ -12,6 +12,7 @@ import ast
 import asyncio
 import hashlib
 import importlib
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, cast
@@ -26,11 +27,13 @@ from bot.storage.keys import (
     GUILDS_KEY,
     LAYOUT_KEY,
     elo_key,
+    history_key,
     index_key,
     lock_key,
     panel_key,
     player_key,
     quarantine_key,
+    record_key,
     recorded_key,
     settings_key,
     skill_key,
@@ -39,6 +42,7 @@ from bot.storage.keys import (
 from bot.storage.layout import LAYOUT, migrate_keys, new_name
 from bot.storage.locks import ChannelLocks
 from bot.storage.ratelimit import RateLimiter
+from bot.storage.records import GameRecord, RecordStore
 from bot.storage.settings import GuildSettingsStore
 from bot.storage.stats import StatsStore
 from bot.storage.tables import GameStore
@@ -145,6 +149,11 @@ async def test_every_lua_script_runs_on_redis_cluster(cluster: aioredis.Redis) -
     async with locks.hold(GUILD, CHANNEL):
         pass
     await locks.settled()  # the lease is given back in the background
+    records = RecordStore(cluster, days=1)
+    kept = GameRecord.of(table, outcome, time.time())  # older than a day: trimmed
+    await records.keep(kept)
+    assert await records.load(GUILD, table.gid) == kept
+    assert [record.gid for record in await records.recent(GUILD)] == [table.gid]
 
     for name, source in scripts.items():
         sha = hashlib.sha1(source.encode()).hexdigest()
@@ -165,6 +174,8 @@ def test_every_key_of_a_guild_is_in_one_slot() -> None:
         skill_key(GUILD, "take"),
         elo_key(GUILD, "take"),
         recorded_key(GUILD, "g1"),
+        record_key(GUILD, "g1"),
+        history_key(GUILD),
     ]
     assert len({key_slot(key.encode()) for key in keys}) == 1
 
