@@ -19,7 +19,7 @@ from bot.cogs.game_cog import GameCog
 from bot.cogs.history import RecordButton, history_commands
 from bot.cogs.panels import PanelKeeper
 from bot.cogs.resume import keep_games_moving, resume_all
-from bot.cogs.settings import settings_group
+from bot.cogs.settings import pings_command, settings_group
 from bot.cogs.stats import stats_commands
 from bot.config import Settings
 from bot.engines.base import player_range
@@ -95,6 +95,7 @@ class TableBot(commands.AutoShardedBot):
         for command in history_commands(self):
             self.tree.add_command(command)
         self.tree.add_command(settings_group(self))
+        self.tree.add_command(pings_command(self))
         self.add_dynamic_items(GameButton, GameSelect, RecordButton)
         await self.tree.set_translator(CommandTranslator())
         await self._sync_commands()

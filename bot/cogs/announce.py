@@ -103,7 +103,7 @@ class Announcer:
         """When the turn passes to other people, post a new message that mentions only
         them (Discord notifies for a created message, never for an edit) and delete the
         table's previous ping: a channel holds at most one ping per table."""
-        people = self._people_to_ping(table, state)
+        people = await self._people_to_ping(table, state)
         previous = table.ping
         if previous is not None and previous.players == people:
             return  # the same person keeps acting
@@ -122,29 +122,34 @@ class Announcer:
         except (discord.HTTPException, aiohttp.ClientError) as error:
             log.info("Could not post a deal summary in %s: %s", table.channel_id, error)
 
-    def _people_to_ping(self, table: Table, state: BaseModel) -> list[PlayerId]:
+    async def _people_to_ping(self, table: Table, state: BaseModel) -> list[PlayerId]:
+        """Who is pinged now: the people to act, but computers and those who turned their
+        own pings off (`/pings off`)."""
         if not table.pings or self.engine.is_over(state):
             return []
         if not self.adapter.wants_ping(self.engine.view(state, None)):
             return []
         to_act = self.engine.to_act(state)
-        computers = table.computers(to_act)
-        return [player for player in to_act if player not in computers]
+        people = [player for player in to_act if player not in table.computers(to_act)]
+        quiet = await self.bot.guild_settings.quiet_among(table.guild_id, people)
+        return [player for player in people if player not in quiet]
 
     async def _post_ping(self, table: Table, people: list[PlayerId]) -> Ping | None:
+        """A message mentioning ``people`` with a link to the table and the button they
+        need next (their private panel), so a ping on a phone leads to the game."""
         mentions = " ".join(f"<@{player}>" for player in people)
-        text = tr(
-            table.lang,
-            "{mentions}, your turn in {title}.",
-            mentions=mentions,
-            title=tr(table.lang, self.engine.title),
-        )
+        title = tr(table.lang, self.engine.title)
+        text = tr(table.lang, "{mentions}, your turn in {title}.", mentions=mentions, title=title)
+        if table.message_id is not None:
+            link = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
+            text += "\n" + tr(table.lang, "The table: {link}", link=link)
         allowed = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(int(p)) for p in people]
         )
+        view = self._channel.messages.ping_view(table)
         try:
             channel = self.bot.get_partial_messageable(table.channel_id)
-            message = await channel.send(text, allowed_mentions=allowed)
+            message = await channel.send(text, allowed_mentions=allowed, view=view)
         except (discord.HTTPException, aiohttp.ClientError) as error:
             log.info("Could not ping in channel %s: %s", table.channel_id, error)
             return None

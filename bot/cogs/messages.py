@@ -233,6 +233,11 @@ class Messages:
         view.add_item(replay_button(table.gid, lang) if over else log_button(table.gid, lang))
         return view
 
+    def ping_view(self, table: Table) -> discord.ui.View:
+        """The button a pinged player needs next: their private panel (draughts: Move)."""
+        hand = tr(table.lang, self.adapter.hand_label)
+        return button_view([self._button(table, 0, "hand", hand, "primary")])
+
     def _button(
         self,
         table: Table,

@@ -19,6 +19,7 @@ import asyncio
 import hashlib
 import logging
 import weakref
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -26,7 +27,7 @@ import discord
 from pydantic import BaseModel
 
 from bot.engines.base import PlayerId
-from bot.i18n import Lang
+from bot.i18n import Lang, tr
 from bot.storage.errors import StoreError
 from bot.storage.panels import OpenPanel, PanelRecords
 from bot.table import Table
@@ -42,6 +43,7 @@ TOKEN_LIFE_SECONDS = 15 * 60
 """How long Discord honours an interaction token."""
 SAFETY_SECONDS = 30
 """A panel is forgotten this long before its token dies, so no edit is refused late."""
+RETIRED_COLOUR = 0x95A5A6
 EDIT_DELAY_SECONDS = 1.0
 """A panel is edited this long after a move, so a burst of moves (a computer's turns,
 quick players) costs one edit, and Discord's rate limits are never approached."""
@@ -103,11 +105,30 @@ class PanelKeeper:
             picks=dict(picks),
         )
         try:
-            await self.records.put(
+            replaced = await self.records.put(
                 interaction.guild_id or 0, interaction.channel_id, player, panel, int(ttl * 1000)
             )
         except StoreError as error:
             log.info("Panel of %s not remembered: %s", player, type(error).__name__)
+            return
+        if replaced is not None and replaced.message_id != message_id:
+            self._run(self._retire(replaced))
+
+    def _run(self, job: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _retire(self, panel: OpenPanel) -> None:
+        """A newer panel replaced ``panel``: edit it once to say so, without its controls,
+        so no panel claims to be live when it isn't."""
+        note = tr(panel.lang, "This panel was replaced by a newer one; use that one.")
+        embed = discord.Embed(description=note, colour=RETIRED_COLOUR)
+        webhook = discord.Webhook.partial(panel.application_id, panel.token, client=self.bot)
+        try:
+            await webhook.edit_message(panel.message_id, embed=embed, view=None, attachments=[])
+        except (discord.HTTPException, aiohttp.ClientError) as error:
+            log.info("Replaced panel not retired: %s", type(error).__name__)
 
     def refresh(self, table: Table, *, except_player: PlayerId | None = None) -> None:
         """Edit, in the background, the open panels of the people at ``table`` (but
@@ -120,9 +141,7 @@ class PanelKeeper:
                 self._editing[place] = True
                 continue
             self._editing[place] = False
-            task = asyncio.create_task(self._keep_current(table, seat.id))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._run(self._keep_current(table, seat.id))
 
     async def close(self) -> None:
         for task in list(self._tasks):

@@ -132,6 +132,34 @@ def with_turn_time(game: str, seconds: int | None) -> Change:
     return change
 
 
+def pings_command(bot: TableBot) -> app_commands.Command[Any, ..., None]:
+    """``/pings on|off``: a player's own turn pings on this server (anyone may)."""
+
+    @app_commands.command(name="pings", description=N_("Your own turn pings on this server"))
+    @app_commands.describe(value=N_("on or off"))
+    @app_commands.choices(
+        value=[app_commands.Choice(name=name, value=code) for code, name in SWITCH_NAMES.items()]
+    )
+    @app_commands.guild_only()
+    async def pings(interaction: Interaction, value: str) -> None:
+        async with answering_errors(interaction):
+            await bot.rate_limiter.check(interaction.user.id)
+            check_options(interaction)
+            if interaction.guild_id is None:
+                raise GameError("Settings are kept per server.")
+            player = str(interaction.user.id)
+            await bot.guild_settings.set_pinged(interaction.guild_id, player, value == "on")
+            lang = lang_of(interaction.locale)
+            answer = (
+                N_("Your turn pings are on: the bot mentions you when it's your turn.")
+                if value == "on"
+                else N_("Your turn pings are off: the bot won't mention you on this server.")
+            )
+            await interaction.response.send_message(tr(lang, answer), ephemeral=True)
+
+    return pings
+
+
 def settings_group(bot: TableBot) -> app_commands.Group:
     """``/settings`` and its subcommands, bound to ``bot``'s settings store and games."""
     titles = {name: cog.engine.title for name, cog in bot.games.items()}

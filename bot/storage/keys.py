@@ -53,6 +53,11 @@ def settings_key(guild_id: int) -> str:
     return f"settings:{{{guild_id}}}"
 
 
+def quiet_key(guild_id: int) -> str:
+    """The people of the server who turned their own turn pings off."""
+    return f"settings:{{{guild_id}}}:quiet"
+
+
 def limit_key(user_id: int) -> str:
     """A user's click counter for the current window."""
     return f"ratelimit:{{{user_id}}}"

@@ -24,8 +24,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from bot.engines.base import GameError
 from bot.i18n import LANGS
 from bot.metrics import REDIS_ERRORS
-from bot.storage.errors import StoreUnavailable
-from bot.storage.keys import settings_key
+from bot.storage.errors import StoreUnavailable, guarded
+from bot.storage.keys import quiet_key, settings_key
 
 log = logging.getLogger(__name__)
 
@@ -159,6 +159,20 @@ class GuildSettingsStore:
             if await self._save_script(keys=[key], args=[expected, new.model_dump_json()]):
                 return new
         raise StoreUnavailable()
+
+    async def set_pinged(self, guild_id: int, player: str, pinged: bool) -> None:
+        """Turn ``player``'s own turn pings on this server on or off."""
+        key = quiet_key(guild_id)
+        change = self.client.srem(key, player) if pinged else self.client.sadd(key, player)
+        await guarded(change)
+
+    async def quiet_among(self, guild_id: int, players: Collection[str]) -> set[str]:
+        """Those of ``players`` who turned their own turn pings off on this server."""
+        if not players:
+            return set()
+        ordered = list(players)
+        flags = await guarded(self.client.smismember(quiet_key(guild_id), ordered))
+        return {player for player, quiet in zip(ordered, flags, strict=True) if quiet}
 
     def validated(self, settings: GuildSettings) -> GuildSettings:
         """``settings`` checked again (``model_copy`` skips validation), games included."""

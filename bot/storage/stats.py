@@ -59,6 +59,8 @@ shows about 1400; a first game moves a rating by a few dozen points."""
 def shown_rating(conservative: float) -> float:
     """The rating players see for a conservative skill ``mu - 3 sigma``, never below 0."""
     return max(0.0, DISPLAY_BASE + DISPLAY_SCALE * conservative)
+
+
 RECORDED_TTL_SECONDS = 30 * 24 * 3600
 MAX_ATTEMPTS = 50
 """Compare-and-set rounds before giving up; each lost round means another game was counted."""

@@ -35,12 +35,12 @@ async def test_the_turn_is_pinged_in_a_new_message_and_the_old_ping_deleted(
     await bot_process("bot")
     alice, dmitri = driver.user("alice"), driver.user("dmitri")
     table = await draughts_table(driver, alice, dmitri)
-    [first] = pings(driver)
+    [first] = await driver.wait_for(lambda: pings(driver), what="the first ping")
     assert driver.notified(alice) == [first] and driver.notified(dmitri) == []
 
     await driver.slash(alice, "draughts move", move="c3-c4")
     await driver.wait_for(lambda: first.deleted, what="the first ping deleted")
-    [second] = pings(driver)
+    [second] = await driver.wait_for(lambda: pings(driver), what="the second ping")
     assert driver.notified(dmitri) == [second], "only Dmitri is notified of his turn"
     assert driver.notified(alice) == [first], "Alice is not notified again"
     assert second.id > table.id
@@ -175,3 +175,52 @@ async def test_no_interaction_token_reaches_the_log_even_at_debug(
     log = bot.output()
     assert "/webhooks/" in log, "the debug log should show the webhook requests"
     assert not [token for token in tokens if token in log]
+
+
+async def test_a_ping_links_to_the_table_and_carries_the_next_button(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, dmitri = driver.user("alice"), driver.user("dmitri")
+    table = await draughts_table(driver, alice, dmitri)
+    [ping] = await driver.wait_for(lambda: pings(driver), what="the first ping")
+    link = f"https://discord.com/channels/{driver.fake.guild_id}/{table.channel_id}/{table.id}"
+    assert link in ping.text
+    assert ping.labels == ["Move"]
+
+    panel = await driver.click(alice, ping, "Move")
+
+    assert panel.message.ephemeral_to == alice.id and "You play **White**" in panel.message.text
+
+
+async def test_a_player_who_turns_their_own_pings_off_is_not_pinged(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, dmitri = driver.user("alice"), driver.user("dmitri")
+    answer = await driver.slash(dmitri, "pings", value="off")
+    assert "off" in answer.message.text and answer.message.ephemeral_to == dmitri.id
+    table = await draughts_table(driver, alice, dmitri)
+    await driver.wait_for(lambda: driver.notified(alice), what="Alice's first ping")
+
+    await driver.slash(alice, "draughts move", move="c3-c4")
+    await driver.wait_for(lambda: dmitri.mention in table.content, what="Dmitri's turn")
+    await driver.settle()
+
+    assert driver.notified(dmitri) == [], "Dmitri turned his own pings off"
+    await driver.slash(dmitri, "pings", value="on")
+    await driver.slash(dmitri, "draughts move", move="f6-f5")
+    await driver.wait_for(lambda: driver.notified(alice, live_only=True), what="Alice's ping")
+
+
+async def test_a_second_panel_retires_the_first(driver: Driver, bot_process: BotFactory) -> None:
+    await bot_process("bot")
+    alice, dmitri = driver.user("alice"), driver.user("dmitri")
+    table = await draughts_table(driver, alice, dmitri)
+    first = (await driver.click(dmitri, table, "Move")).ephemeral
+    second = (await driver.click(dmitri, table, "Move")).ephemeral
+
+    await driver.wait_for(lambda: "replaced by a newer one" in first.text, what="the old panel")
+    assert not first.components, "a replaced panel keeps no controls"
+    assert "Live panel" not in first.text
+    assert "Live panel" in second.text and second.components
