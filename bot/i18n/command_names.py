@@ -25,6 +25,9 @@ NAMES: tuple[str, ...] = (
     C_("command name", "player"),
     C_("command name", "leaderboard"),
     C_("command name", "game"),
+    C_("command name", "history"),
+    C_("command name", "replay"),
+    C_("command name", "game_id"),
     # /settings
     C_("command name", "settings"),
     C_("command name", "show"),
