@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import random
 import signal
+from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.engines.escalation import ENGINE as ESCALATION
 from bot.engines.geschenkt import ENGINE
 from bot.storage.clients import client_for_url
 from bot.storage.records import GameRecord, RecordStore
 from bot.storage.tables import GameStore, Stored
 from tests.e2e.tables import drawn_after
+from tests.e2e.test_escalation import Game as EscalationGame
+from tests.e2e.test_escalation import pick_action
 from tests.harness.driver import Driver
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotFactory
@@ -131,3 +135,50 @@ async def test_a_resigned_draughts_game_replays_and_downloads_as_pdn(
     assert '[White "Alice"]' in text and '[Black "Bernd"]' in text
     listed = (await driver.slash(bernd, "history", player=bernd)).ephemeral
     assert "1. Alice, 2. Bernd" in listed.text  # in Bernd's language (German)
+
+
+@pytest.fixture
+async def escalation(driver: Driver, redis_server: str) -> AsyncIterator[EscalationGame]:
+    client = client_for_url(redis_server)
+    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
+    yield EscalationGame(driver, GameStore(client), people)
+    await client.aclose()
+
+
+async def test_an_escalation_game_has_a_log_and_a_replay_to_its_last_table(
+    escalation: EscalationGame, bot_process: BotFactory
+) -> None:
+    game = escalation
+    await bot_process("bot")
+    alice = game.people[0]
+    await game.open(alice, [], computers=1)
+    rng = random.Random(5)
+    opened_log = False
+    for _ in range(300):
+        stored = await game.stored()
+        state = ESCALATION.State.model_validate(stored.table.state)
+        if ESCALATION.is_over(state):
+            break
+        if not opened_log and len(stored.table.moves) >= 4:
+            log = (await game.driver.click(alice, game.message, "Log")).ephemeral
+            assert "the game so far" in log.text and "(computer)" in log.text
+            opened_log = True
+        if ESCALATION.to_act(state) != [str(alice.id)]:
+            await game.driver.wait_for(
+                drawn_after(game.message, stored.rev), what="the computer's move"
+            )
+            continue
+        await game.move(alice, pick_action(rng, ESCALATION.legal_actions(state, str(alice.id))))
+    else:
+        pytest.fail("the game does not end")
+    assert opened_log
+    await game.driver.wait_for(lambda: "Replay" in game.message.labels, what="the results")
+    final = await game.stored()
+    moves = len(final.table.moves)
+    replay = (await game.driver.click(alice, game.message, "Replay")).ephemeral
+    await game.driver.click(alice, replay, "⏭")
+    last = game.driver.ephemerals(alice)[-1]
+    assert f"Move {moves} of {moves} · game {final.table.gid}" in last.text
+    assert last.attachments[0].data == game.message.attachments[0].data, "not the final table"
+    listed = (await game.driver.slash(alice, "history")).ephemeral
+    assert final.table.gid in listed.text
