@@ -51,6 +51,9 @@ class Event(BaseModel):
 
     template: str
     params: dict[str, str | int] = Field(default_factory=dict)
+    warning_for: PlayerId | None = None
+    """A warning to this player (a missed turn, a seat taken over): kept on the table
+    past ordinary moves until they act (or more recent warnings push it out)."""
 
 
 MoveKind = Literal["click", "default", "computer", "clock", "takeover", "resign"]

@@ -143,8 +143,11 @@ def handed_to_computer(table: Table, player: PlayerId) -> Table:
 
 
 def moved(table: Table, player: PlayerId) -> Table:
-    """``player`` moved by themselves: their run of missed turns is over."""
-    return _with_seat(table, player, missed=0)
+    """``player`` moved by themselves: their run of missed turns is over, and so are the
+    warnings to them."""
+    table = _with_seat(table, player, missed=0)
+    events = [event for event in table.events if event.warning_for != player]
+    return table.model_copy(update={"events": events})
 
 
 def clock_ran_out(table: Table, player: PlayerId) -> Table:
@@ -159,6 +162,7 @@ def clock_ran_out(table: Table, player: PlayerId) -> Table:
         return with_event(
             table,
             N_("**{name}**'s time ran out; the computer moved for them ({n} of {limit})."),
+            warning_for=player,
             name=shown_name(seat.name),
             n=missed,
             limit=MISSED_TURNS_LIMIT,
@@ -166,6 +170,7 @@ def clock_ran_out(table: Table, player: PlayerId) -> Table:
     table = with_event(
         table,
         N_("**{name}** missed {limit} turns in a row; a computer plays their seat now."),
+        warning_for=player,
         name=shown_name(seat.name),
         limit=MISSED_TURNS_LIMIT,
     )
@@ -180,11 +185,22 @@ def moved_by(table: Table, player: PlayerId, move: str) -> Table:
     return with_event(moved(table, player), N_("**{name}**: {move}"), name=name, move=move)
 
 
-def with_event(table: Table, template: str, **params: str | int) -> Table:
-    """``table`` with one more event (``template`` marked with `N_`), the oldest dropped
-    past `EVENTS_KEPT`."""
-    events = [*table.events, Event(template=template, params=params)][-EVENTS_KEPT:]
-    return table.model_copy(update={"events": events})
+def with_event(
+    table: Table, template: str, *, warning_for: PlayerId | None = None, **params: str | int
+) -> Table:
+    """``table`` with one more event (``template`` marked with `N_`). Past `EVENTS_KEPT`
+    ordinary events the oldest is dropped; a warning (``warning_for`` a player) is never
+    dropped for an ordinary move, only for more than `EVENTS_KEPT` newer warnings."""
+    event = Event(template=template, params=params, warning_for=warning_for)
+    return table.model_copy(update={"events": kept_events([*table.events, event])})
+
+
+def kept_events(events: list[Event]) -> list[Event]:
+    """The newest `EVENTS_KEPT` ordinary events and warnings each, in their order."""
+    warnings = [e for e in events if e.warning_for is not None][-EVENTS_KEPT:]
+    ordinary = [e for e in events if e.warning_for is None][-EVENTS_KEPT:]
+    kept = {id(e) for e in warnings + ordinary}
+    return [e for e in events if id(e) in kept]
 
 
 def turn_deadline(

@@ -242,6 +242,7 @@ class FollowUpMoves:
             current = table_life.with_event(
                 current,
                 N_("Time was up, so the bot chose for **{name}**: {move}"),
+                warning_for=player,
                 name=name,
                 move=move,
             )

@@ -25,7 +25,7 @@ from bot.names import shown_name
 from bot.render import embeds
 from bot.render.workers import RenderWorkers
 from bot.table import Table
-from bot.table_life import LEVEL_NAMES, turn_mentions
+from bot.table_life import LEVEL_NAMES, MISSED_TURNS_LIMIT, turn_mentions
 from bot.texts import ButtonStyle, Picks, PrivatePanel
 
 RESULTS_COLOUR = 0x2ECC71
@@ -137,6 +137,9 @@ class Messages:
         if table.events:
             lines = [tr(lang, event.template, **event.params) for event in table.events]
             embed.add_field(name=tr(lang, "Just now"), value="\n".join(lines), inline=False)
+        missed = missed_turns_lines(table, lang)
+        if missed:
+            embed.add_field(name=tr(lang, "Missed turns"), value="\n".join(missed), inline=False)
 
     async def panel(
         self,
@@ -156,6 +159,10 @@ class Messages:
         panel = self.adapter.private_panel(view, picks, table.shown_names(), lang)
         png = await self.renderer.run(self.adapter.render_private, view, table.names(), lang, picks)
         embed = self._panel_embed(panel, lang, notice)
+        seat = table.seat_of(player)
+        if seat is not None and seat.missed:
+            (line,) = missed_turns_lines(table.model_copy(update={"seats": [seat]}), lang)
+            embed.add_field(name=tr(lang, "Missed turns"), value=line, inline=False)
         embed.add_field(
             name=tr(lang, "Live panel"),
             value=tr(
@@ -269,6 +276,22 @@ def clock_line(table: Table) -> str:
         "{seconds} s per turn; then the computer moves for you.",
         seconds=table.turn_seconds,
     )
+
+
+def missed_turns_lines(table: Table, lang: Lang) -> list[str]:
+    """A line for each person who let the clock run out on their last turns, until they
+    act: how many in a row, and what happens at the limit."""
+    return [
+        tr(
+            lang,
+            "⏰ **{name}**: {n} of {limit} in a row; at {limit} a computer takes the seat.",
+            name=shown_name(seat.name),
+            n=seat.missed,
+            limit=MISSED_TURNS_LIMIT,
+        )
+        for seat in table.seats
+        if seat.missed and not seat.is_computer
+    ]
 
 
 def options_line(options: Mapping[str, Any], hidden: frozenset[str], lang: Lang) -> str:

@@ -11,10 +11,11 @@ import pytest
 from bot.engines import draughts, geschenkt
 from bot.storage.clients import client_for_url
 from bot.storage.tables import GameStore, Stored
+from bot.table_life import EVENTS_KEPT
 from tests.e2e.tables import CLOCK_KEY, drawn_after, drawn_at
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
-from tests.harness.models import FakeMessage
+from tests.harness.models import FakeMessage, without_isolates
 
 TURN = re.compile(r"<@(\d+)>, your turn\.")
 
@@ -276,3 +277,33 @@ async def test_a_lobby_nobody_starts_closes_with_a_message(
     assert await store.load(driver.fake.guild_id, driver.channel) is None
     again = await driver.slash(alice, "escalation start")
     assert not again.message.ephemeral, "a new table can be opened"
+
+
+async def test_a_missed_turn_stays_visible_after_the_computers_moves(
+    driver: Driver, bot_process: BotFactory, move_clock: Callable[[float], Awaitable[None]]
+) -> None:
+    await bot_process("bot", env={"CLOCK_OFFSET_KEY": CLOCK_KEY})
+    alice = driver.user("alice")
+    table: FakeMessage = (await driver.slash(alice, "escalation start")).message
+    for level in ("easy", "normal", "hard"):
+        await driver.choose(alice, table, "Add computer player…", [level])
+    await driver.click(alice, table, "Start")
+    await driver.wait_for(lambda: alice.mention in table.content, what="Alice's turn")
+
+    await move_clock(121)  # Escalation's turn clock is 120 s
+
+    ran_out = "**Alice**'s time ran out; the computer moved for them (1 of 3)."
+    await driver.wait_for(
+        lambda: ran_out in just_now(table) and len(just_now(table)) > EVENTS_KEPT,
+        what="three computer moves after the warning",
+    )
+    assert "1 of 3 in a row" in table.text
+    panel = (await driver.click(alice, table, "My hand")).ephemeral
+    assert "1 of 3 in a row" in panel.text
+
+
+def just_now(message: FakeMessage) -> list[str]:
+    """The lines of the table's recent events."""
+    fields = message.embeds[0].get("fields", []) if message.embeds else []
+    found = [str(f["value"]) for f in fields if f["name"] == "Just now"]
+    return without_isolates(found[0]).split("\n") if found else []

@@ -159,3 +159,15 @@ def test_a_table_of_computers_alone_has_nobody_left() -> None:
     table = table_life.handed_to_computer(table, "ann")
     assert not table_life.nobody_left(table)
     assert table_life.nobody_left(table_life.handed_to_computer(table, "bob"))
+
+
+def test_a_warning_outlives_ordinary_moves_until_its_player_acts() -> None:
+    table = table_life.clock_ran_out(lobby("Ann", "Bob"), "ann")
+    for n in range(5):
+        table = table_life.moved_by(table, "bob", f"move {n}")
+    texts = [event.template for event in table.events]
+    assert len(texts) == table_life.EVENTS_KEPT + 1
+    assert "time ran out" in texts[0]
+    table = table_life.moved_by(table, "ann", "take")
+    assert all(event.warning_for is None for event in table.events)
+    assert len(table.events) == table_life.EVENTS_KEPT
