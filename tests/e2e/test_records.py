@@ -11,12 +11,15 @@ import pytest
 
 from bot.engines.escalation import ENGINE as ESCALATION
 from bot.engines.geschenkt import ENGINE
+from bot.engines.give_and_take import ENGINE as GIVE_AND_TAKE
 from bot.storage.clients import client_for_url
 from bot.storage.records import GameRecord, RecordStore
 from bot.storage.tables import GameStore, Stored
 from tests.e2e.tables import drawn_after
 from tests.e2e.test_escalation import Game as EscalationGame
 from tests.e2e.test_escalation import pick_action
+from tests.e2e.test_give_and_take import GO_LABEL
+from tests.e2e.test_give_and_take import Game as GiveAndTakeGame
 from tests.harness.driver import Driver
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotFactory
@@ -181,4 +184,55 @@ async def test_an_escalation_game_has_a_log_and_a_replay_to_its_last_table(
     assert f"Move {moves} of {moves} · game {final.table.gid}" in last.text
     assert last.attachments[0].data == game.message.attachments[0].data, "not the final table"
     listed = (await game.driver.slash(alice, "history")).ephemeral
+    assert final.table.gid in listed.text
+
+
+@pytest.fixture
+async def give_and_take(driver: Driver, redis_server: str) -> AsyncIterator[GiveAndTakeGame]:
+    client = client_for_url(redis_server)
+    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
+    yield GiveAndTakeGame(driver, GameStore(client), people)
+    await client.aclose()
+
+
+async def test_a_give_and_take_game_has_a_log_and_a_replay_to_its_last_table(
+    give_and_take: GiveAndTakeGame, bot_process: BotFactory
+) -> None:
+    game = give_and_take
+    await bot_process("bot")
+    alice, bernd, chloe = game.people
+    await game.open(alice, [bernd, chloe], turn_cap=20)
+    rng = random.Random(4)
+    opened_log = False
+    for _ in range(500):
+        state = await game.state()
+        if GIVE_AND_TAKE.is_over(state):
+            break
+        stored = await game.stored()
+        if not opened_log and len(stored.table.moves) >= 6:
+            log = (await game.driver.click(chloe, game.message, "Log")).ephemeral
+            lines = [line for line in log.text.splitlines() if line.startswith("`")]
+            assert "the game so far" in log.text and lines, log.text
+            opened_log = True
+        (player,) = GIVE_AND_TAKE.to_act(state)
+        if GIVE_AND_TAKE.view(state, None).phase == "go":
+            label = GO_LABEL
+        else:
+            action = rng.choice(GIVE_AND_TAKE.legal_actions(state, player))
+            label = game.pile_button("Give pile" if str(action) == "give" else "Take pile")
+        await game.driver.click(game.user(player), game.message, label)
+    else:
+        pytest.fail("the game did not end within the turn cap")
+    assert opened_log
+    await game.driver.wait_for(lambda: "Replay" in game.message.labels, what="the results")
+    final = await game.stored()
+    moves = len(final.table.moves)
+    german = (await game.driver.click(bernd, game.message, "Replay")).ephemeral
+    assert f"Zug 0 von {moves} · Spiel {final.table.gid}" in german.text  # Bernd's language
+    replay = (await game.driver.click(alice, game.message, "Replay")).ephemeral
+    await game.driver.click(alice, replay, "⏭")
+    last = game.driver.ephemerals(alice)[-1]
+    assert f"Move {moves} of {moves} · game {final.table.gid}" in last.text
+    assert last.attachments[0].data == game.message.attachments[0].data, "not the final table"
+    listed = (await game.driver.slash(bernd, "history", player=chloe)).ephemeral
     assert final.table.gid in listed.text
