@@ -211,7 +211,13 @@ class LookingBack:
         if record is None and interaction.channel_id is not None:
             stored = await self.bot.store.load(guild, interaction.channel_id)
             if stored and stored.table.gid == gid and stored.table.phase == "over":
-                record = GameRecord.of(stored.table, None, 0)
+                moves = stored.table.moves  # HISTORY_DAYS=0: the table, while it is kept
+                ended = moves[-1].t if moves else stored.table.opened
+                state = self.adapter(stored.table.game).engine.State.model_validate(
+                    stored.table.state
+                )
+                outcome = self.adapter(stored.table.game).engine.outcome(state)
+                record = GameRecord.of(stored.table, outcome, ended)
         if record is None:
             raise GameError(
                 "No finished game {gid} is kept on this server; see `/history`.", gid=gid[:32]

@@ -236,3 +236,26 @@ async def test_a_give_and_take_game_has_a_log_and_a_replay_to_its_last_table(
     assert last.attachments[0].data == game.message.attachments[0].data, "not the final table"
     listed = (await game.driver.slash(bernd, "history", player=chloe)).ephemeral
     assert final.table.gid in listed.text
+
+
+async def test_with_history_days_0_nothing_is_kept_but_the_results_still_replay(
+    driver: Driver, redis_server: str, bot_process: BotFactory
+) -> None:
+    await bot_process("bot", env={"HISTORY_DAYS": "0"})
+    alice, bernd = driver.user("alice"), driver.user("bernd")
+    table = (await driver.slash(alice, "draughts start", colour="white")).message
+    await driver.click(bernd, table, "Join")
+    await driver.click(alice, table, "Start")
+    await driver.slash(alice, "draughts move", move="c3-c4")
+    await driver.slash(alice, "draughts leave")
+    await driver.wait_for(lambda: "Replay" in table.labels, what="the results")
+    replay = (await driver.click(alice, table, "Replay")).ephemeral
+    assert "Move 0 of 2" in replay.text
+    download = (await driver.click(alice, replay, "Download")).ephemeral
+    text = download.attachments[0].data.decode()
+    assert '[Result "0-2"]' in text and '[Date "1970' not in text
+    listed = (await driver.slash(alice, "history")).ephemeral
+    assert "No finished games here yet." in listed.text
+    client = client_for_url(redis_server)
+    assert not [key async for key in client.scan_iter("record:*")]
+    await client.aclose()
