@@ -92,3 +92,16 @@ def test_capacity_bench_offers_every_rate_to_every_way(tmp_path: Path) -> None:
             assert step["clicks"] == step["offered"] - step["no_free_table"]
             assert step["callback_p99_ms"] is not None
     assert set(data["best"]) == {"null bot", "1 process", "2 processes"}
+
+
+def test_index_bench_makes_no_scan() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.index", "--sizes", "100", "2000"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if "tables (" in line]
+    assert len(lines) == 2
+    assert all(line.endswith("SCAN calls 0") for line in lines), lines

@@ -343,9 +343,16 @@ class GameStore:
         """How many tables each (game, phase) has, for the metrics: those of the guilds
         ``counts_guild`` picks (a process's own shards, so processes don't count one
         table twice)."""
+        guilds = [guild_id for guild_id in await self.guilds() if counts_guild(guild_id)]
+        async with self.client.pipeline(transaction=False) as pipe:
+            for guild_id in guilds:
+                pipe.hgetall(index_key(guild_id))
+            indexes: list[dict[str, str]] = await guarded(pipe.execute())
+        now = time.time()
         counts: Counter[tuple[str, str]] = Counter()
-        for guild_id in filter(counts_guild, await self.guilds()):
-            counts.update((entry.game, entry.phase) for entry in await self.tables_in(guild_id))
+        for index in indexes:
+            entries = (IndexEntry.parse(str(c), str(v)) for c, v in index.items())
+            counts.update((e.game, e.phase) for e in entries if e.expiry > now)
         return dict(counts)
 
     async def live_tables_in(self, guild_id: int) -> int:
