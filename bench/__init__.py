@@ -1,4 +1,4 @@
-"""Speed and memory benchmarks (see DESIGN.md: figures come from here, never from tests).
+"""Speed and memory benchmarks (see docs/architecture.md: figures come from here, never from tests).
 
 Each module runs as ``python -m bench.<name>``, prints a table with the targets beside
 the figures, and with ``--json PATH`` also writes them as JSON. ``--quick`` makes a

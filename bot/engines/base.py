@@ -1,4 +1,4 @@
-"""The contract every game engine implements (see DESIGN.md, "The engine contract").
+"""The contract every game engine implements (see docs/architecture.md, "The engine contract").
 
 Engines are pure: no I/O, no module-level randomness. A state is an immutable-by-
 convention pydantic model; `apply` returns a new one. Randomness comes from
@@ -141,7 +141,7 @@ V = TypeVar("V", bound=BaseModel, covariant=True)
 
 
 class Engine(Protocol[S, A, V]):
-    """The contract from DESIGN.md. Each game module exposes ``ENGINE``."""
+    """The contract of docs/architecture.md. Each game module exposes ``ENGINE``."""
 
     # Read-only members, so engines may declare them as plain class attributes.
     @property

@@ -1,4 +1,4 @@
-"""Generic conformance checks every engine must pass (DESIGN.md, "The engine contract").
+"""Generic conformance checks every engine must pass (docs/architecture.md, "The engine contract").
 
 An engine joins the suite through one `EngineCase` in `tests/engines/registry.py`;
 `test_conformance.py` then runs every check below on seeded random playouts, at
