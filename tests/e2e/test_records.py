@@ -12,6 +12,7 @@ import pytest
 from bot.engines.escalation import ENGINE as ESCALATION
 from bot.engines.geschenkt import ENGINE
 from bot.engines.give_and_take import ENGINE as GIVE_AND_TAKE
+from bot.engines.take import ENGINE as TAKE_ENGINE
 from bot.storage.clients import client_for_url
 from bot.storage.records import GameRecord, RecordStore
 from bot.storage.tables import GameStore, Stored
@@ -20,6 +21,8 @@ from tests.e2e.test_escalation import Game as EscalationGame
 from tests.e2e.test_escalation import pick_action
 from tests.e2e.test_give_and_take import GO_LABEL
 from tests.e2e.test_give_and_take import Game as GiveAndTakeGame
+from tests.e2e.test_take import Game as TakeGame
+from tests.e2e.test_take import pick as take_pick
 from tests.harness.driver import Driver
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotFactory
@@ -259,3 +262,49 @@ async def test_with_history_days_0_nothing_is_kept_but_the_results_still_replay(
     client = client_for_url(redis_server)
     assert not [key async for key in client.scan_iter("record:*")]
     await client.aclose()
+
+
+@pytest.fixture
+async def take(driver: Driver, redis_server: str) -> AsyncIterator[TakeGame]:
+    client = client_for_url(redis_server)
+    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
+    yield TakeGame(driver, GameStore(client), people)
+    await client.aclose()
+
+
+async def test_a_take_match_has_a_log_in_pages_and_a_replay_to_its_last_table(
+    take: TakeGame, bot_process: BotFactory
+) -> None:
+    game = take
+    await bot_process("bot")
+    alice, bernd, _ = game.people
+    game.table = (await game.driver.slash(alice, "take start", target=50)).message
+    await game.driver.click(bernd, game.message, "Join")
+    await game.driver.click(alice, game.message, "Start")
+    rng = random.Random(6)
+    opened_log = False
+    for _ in range(1500):
+        state = await game.state()
+        if TAKE_ENGINE.is_over(state):
+            break
+        if not opened_log and len((await game.stored()).table.moves) >= 20:
+            log = (await game.driver.click(alice, game.message, "Log")).ephemeral
+            assert "the game so far" in log.text and "Page 2 of 2" in log.text, log.text
+            await game.driver.click(alice, log, "⏮")
+            first = game.driver.ephemerals(alice)[-1]
+            assert "`  1.` **" in first.text and "drew" in first.text, first.text
+            opened_log = True
+        (player,) = TAKE_ENGINE.to_act(state)
+        action = take_pick(rng, TAKE_ENGINE.legal_actions(state, player))
+        await game.move(game.user(player), state, action)
+    else:
+        pytest.fail("the match does not end")
+    assert opened_log
+    await game.driver.wait_for(lambda: "Replay" in game.message.labels, what="the results")
+    final = await game.stored()
+    moves = len(final.table.moves)
+    replay = (await game.driver.click(alice, game.message, "Replay")).ephemeral
+    await game.driver.click(alice, replay, "⏭")
+    last = game.driver.ephemerals(alice)[-1]
+    assert f"Move {moves} of {moves} · game {final.table.gid}" in last.text
+    assert last.attachments[0].data == game.message.attachments[0].data, "not the final table"
