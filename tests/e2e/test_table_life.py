@@ -209,7 +209,8 @@ async def test_the_turn_clock_moves_for_absent_players_then_hands_their_seats_ov
     move_clock: Callable[[float], Awaitable[None]],
 ) -> None:
     """Nobody moves after the start; the test moves the bot's clock past each deadline
-    (draughts' default turn time, 300 s) instead of waiting."""
+    (draughts' default turn time, 300 s) instead of waiting. When the clock takes the
+    last person's seat, nobody is left and the game is abandoned."""
     await bot_process("bot", env={"CLOCK_OFFSET_KEY": CLOCK_KEY})
     alice, bernd = driver.user("alice"), driver.user("bernd")
     table: FakeMessage = (await driver.slash(alice, "draughts start", colour="white")).message
@@ -224,7 +225,6 @@ async def test_the_turn_clock_moves_for_absent_players_then_hands_their_seats_ov
         "**Alice**'s time ran out; the computer moved for them (2 of 3).",
         "**Bernd**'s time ran out; the computer moved for them (2 of 3).",
         "**Alice** missed 3 turns in a row; a computer plays their seat now.",
-        "**Bernd** missed 3 turns in a row; a computer plays their seat now.",
     ]
     for event in events:  # each shown on the table itself, not posted on its own
         await move_clock(301)
@@ -236,6 +236,11 @@ async def test_the_turn_clock_moves_for_absent_players_then_hands_their_seats_ov
     assert seat is not None and seat.left and seat.missed == 3
     refused = await driver.click(alice, table, "Move")
     assert "left this game" in refused.message.text
+
+    # Bernd's third miss leaves nobody at the table: the game is abandoned.
+    await move_clock(301)
+    await driver.wait_for(shows(table, "nothing was recorded"), what="the abandoned table")
+    assert await store.load(driver.fake.guild_id, driver.channel) is None
 
 
 async def test_a_turn_clock_keeps_its_deadline_through_a_restart(
