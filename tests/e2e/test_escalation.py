@@ -292,7 +292,10 @@ async def test_a_deal_ends_with_a_summary_and_moves_read_in_words(
     assert seen_disabled_take, "Take the pile was offered to a leader"
     (result,) = state.results
     winner = game.user(state.players[result.winner]).display_name
-    summaries = [m for m in game.driver.messages(game.driver.channel) if "a deal ended" in m.text]
+    summaries = await game.driver.wait_for(
+        lambda: [m for m in game.driver.messages(game.driver.channel) if "a deal ended" in m.text],
+        what="the deal's summary",
+    )
     assert len(summaries) == 1, [m.text for m in game.driver.messages(game.driver.channel)]
     text = summaries[0].text
     assert f"**{winner}** went out and wins deal 1 of 2." in text, text

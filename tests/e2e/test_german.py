@@ -25,6 +25,7 @@ async def test_the_lobby_speaks_german_and_each_user_their_own_language(
         "Verlassen",
         "Starten",
         "🔔 Zug-Pings: an",
+        "Regeln",
     ]
 
     joined = await driver.slash(alice, "escalation join")

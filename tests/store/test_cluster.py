@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -40,6 +41,7 @@ from bot.storage.layout import LAYOUT, migrate_keys
 from bot.storage.locks import ChannelLocks
 from bot.storage.panels import OpenPanel, PanelRecords
 from bot.storage.ratelimit import RateLimiter, SlowDown
+from bot.storage.records import GameRecord, RecordStore
 from bot.storage.settings import GuildSettingsStore
 from bot.storage.stats import StatsStore
 from bot.storage.tables import GameStore, NotReplicated
@@ -116,6 +118,7 @@ async def test_a_game_on_each_master(cluster: LocalCluster, client: aioredis.Red
     store = GameStore(client, min_replicas=1)
     stats, panels = StatsStore(client), PanelRecords(client)
     settings = GuildSettingsStore(client, ["geschenkt"])
+    records = RecordStore(client, days=1)
     locks = ChannelLocks(client)
     limiter = RateLimiter(client, limit=3, window_seconds=10.0)
 
@@ -144,6 +147,9 @@ async def test_a_game_on_each_master(cluster: LocalCluster, client: aioredis.Red
         assert await stats.record(guild, "geschenkt", f"g{guild}", outcome, {"1": "A", "2": "B"})
         assert not await stats.record(guild, "geschenkt", f"g{guild}", outcome, {})
         assert (await stats.player(guild, "1")).overall.wins == 1
+        record = GameRecord.of(table, outcome, time.time())
+        assert await records.keep(record)
+        assert await records.load(guild, table.gid) == record
         board = await stats.leaderboard(guild, "geschenkt")
         assert [row.player_id for row in board] == ["1", "2"]
 
