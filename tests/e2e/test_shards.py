@@ -99,8 +99,11 @@ async def test_two_processes_each_play_the_games_of_their_own_shard(
     )
 
     assert [game.table.phase for game in finished] == ["over", "over"]
-    for n in (0, 1):
-        assert "wins" in tables[n].text or "gewinnt" in tables[n].text
+    for n in (0, 1):  # the results are drawn after the save that ended the game
+        await driver.wait_for(
+            lambda n=n: "wins" in tables[n].text or "gewinnt" in tables[n].text,  # type: ignore[misc]
+            what=f"the results in channel {n}",
+        )
 
 
 async def test_a_killed_process_s_games_wait_for_it_while_the_other_shard_plays_on(

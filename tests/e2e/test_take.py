@@ -174,8 +174,11 @@ async def test_two_people_play_a_whole_hand_on_their_panels(
         lambda: "Last deal" in game.message.text, what="the deal's scores on the table"
     )
     (result,) = state.results
-    summaries = [m for m in game.driver.messages(game.driver.channel) if "a deal ended" in m.text]
-    assert len(summaries) == 1, "no summary of the deal was posted"
+    summaries = await game.driver.wait_for(
+        lambda: [m for m in game.driver.messages(game.driver.channel) if "a deal ended" in m.text],
+        what="the deal's summary",
+    )
+    assert len(summaries) == 1, "one summary of the deal was posted"
     summary = summaries[0].text
     if result.went_out is None:
         assert "Deal 1 ended: the stock ran out." in summary, summary
