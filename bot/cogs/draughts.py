@@ -4,6 +4,7 @@ move), `/draughts move c3-c4`, draw offers and resignation."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Literal, cast
 
 import discord
@@ -337,7 +338,7 @@ def add_commands(cog: GameCog) -> None:
         turn_time: app_commands.Range[int, 0, 3600] = 300,
     ) -> None:
         seat = {"white": 0, "black": 1}.get(colour)
-        options = DraughtsOptions(ruleset=cast(Ruleset, ruleset))
+        options = partial(DraughtsOptions, ruleset=cast(Ruleset, ruleset))
         await cog.start(interaction, options, host_seat=seat, turn_seconds=turn_time)
 
     @app_commands.command(name="move", description=N_("Make a move, e.g. c3-c4 or c4xc6xc8"))

@@ -4,6 +4,7 @@ cards in a select menu, then plays them or takes the pile."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
@@ -29,6 +30,7 @@ from bot.engines.escalation import (
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
 from bot.render.escalation import DIRECTIONS, render_hand, render_table
+from bot.render.text import signed
 from bot.texts import ActionButton, PanelSelect, Picks, PrivatePanel, TableText
 
 if TYPE_CHECKING:
@@ -97,11 +99,6 @@ def judge_play(cards: Sequence[Card], view: EscalationView, lang: Lang) -> tuple
     )
 
 
-def signed_chips(chips: int) -> str:
-    """Chips with their sign, a real minus for a loss: +27, −9, 0."""
-    return f"{chips:+d}".replace("-", "−") if chips else "0"
-
-
 def round_text(plays: Sequence[PlayView], names: Mapping[PlayerId, str]) -> str:
     """Who played what this round, oldest first: "Alice 9♥ 9♠ (18) → Bob 2♣ (18)"."""
     return " → ".join(
@@ -113,7 +110,7 @@ def round_text(plays: Sequence[PlayView], names: Mapping[PlayerId, str]) -> str:
 def deal_line(result: DealResultView, names: Mapping[PlayerId, str], lang: Lang) -> str:
     """One deal of the results: "Deal 1: Alice won; Bernd −27, Chloe −9"."""
     payments = ", ".join(
-        f"{player_name(player, names)} {signed_chips(chips)}"
+        f"{player_name(player, names)} {signed(chips)}"
         for player, chips in sorted(result.chips.items(), key=lambda item: item[1])
         if player != result.winner
     )
@@ -205,9 +202,9 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
         chosen = [Card.parse(text) for text in picks.get(CARDS, ()) if text in held]
         my_turn = view.to_act == view.viewer and not view.over
         lines = [self.private_text(view, lang)]
-        if view.over:
-            lines.append(tr(lang, "The game is over."))
-        elif not my_turn:
+        if view.over:  # nothing left to pick or play
+            return PrivatePanel("\n".join([*lines, tr(lang, "The game is over.")]))
+        if not my_turn:
             lines.append(tr(lang, "It's not your turn; you can pick cards ready for it."))
         elif view.must_lead or view.value_in_force is None:
             lines.append(tr(lang, "You lead: play any card or set of equal value."))
@@ -236,14 +233,11 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
             play_label = tr(lang, "Play")
         key = self.action_key(play(*chosen)) if chosen else ""
         # Play and Take are offered only when the engine would accept them.
+        can_take = my_turn and not view.must_lead and view.value_in_force is not None
         buttons = [
-            ActionButton(play_label[:80], key, "success", disabled=not (my_turn and playable))
+            ActionButton(play_label[:80], key, "success", disabled=not (my_turn and playable)),
+            ActionButton(tr(lang, "Take the pile"), "take", "danger", disabled=not can_take),
         ]
-        if not view.over:
-            can_take = my_turn and not view.must_lead and view.value_in_force is not None
-            buttons.append(
-                ActionButton(tr(lang, "Take the pile"), "take", "danger", disabled=not can_take)
-            )
         return PrivatePanel("\n".join(lines), [picker], buttons)
 
     def results_text(
@@ -257,7 +251,7 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
                 "**{place}.** {name}: **{chips}** chips",
                 place=outcome.places[seat.player],
                 name=player_name(seat.player, names),
-                chips=signed_chips(scores[seat.player]),
+                chips=signed(scores[seat.player]),
             )
             for seat in ranked
         )
@@ -315,8 +309,8 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
                 lang,
                 "**{name}**: {chips} this deal · {total} in all",
                 name=player_name(seat.player, names),
-                chips=signed_chips(result.chips.get(seat.player, 0)),
-                total=signed_chips(seat.total),
+                chips=signed(result.chips.get(seat.player, 0)),
+                total=signed(seat.total),
             )
             for seat in sorted(after.seats, key=lambda seat: -result.chips.get(seat.player, 0))
         )
@@ -327,11 +321,11 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
             ("▶ " if seat.player == view.to_act else "")
             + tr(
                 lang,
-                "**{name}**: {hand} in hand · {taken} taken · {chips} chips",
+                "**{name}**: {hand} in hand · {taken} in penalty stack · {chips} chips",
                 name=player_name(seat.player, names),
                 hand=seat.hand_size,
                 taken=seat.penalty_size,
-                chips=f"{seat.total:+d}",
+                chips=signed(seat.total),
             )
             for seat in view.seats
         )
@@ -350,6 +344,8 @@ def add_commands(cog: GameCog) -> None:
         deals: app_commands.Range[int, 1, 10] = 1,
         turn_time: app_commands.Range[int, 0, 3600] = 120,
     ) -> None:
-        await cog.start(interaction, EscalationOptions(deals=deals), turn_seconds=turn_time)
+        await cog.start(
+            interaction, partial(EscalationOptions, deals=deals), turn_seconds=turn_time
+        )
 
     cog.add_command(start)

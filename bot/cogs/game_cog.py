@@ -11,6 +11,7 @@ stored game unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -117,20 +118,27 @@ class GameCog:
     async def start(
         self,
         interaction: Interaction,
-        options: BaseModel,
+        make_options: Callable[[], BaseModel],
         *,
         host_seat: int | None = None,
         turn_seconds: int = 0,
     ) -> None:
         """Open a lobby in this channel; the starter is host and first seat (and sits at
-        ``host_seat`` once the game starts; None: a random seat)."""
+        ``host_seat`` once the game starts; None: a random seat). ``make_options`` builds
+        the game's options once the command's options have been checked: a forged value
+        of the wrong type gets the check's refusal, not a validation error."""
         await self.parts.handle(
-            interaction, self._open_lobby, interaction, options, host_seat, turn_seconds
+            interaction, self._open_lobby, interaction, make_options, host_seat, turn_seconds
         )
 
     async def _open_lobby(
-        self, interaction: Interaction, options: BaseModel, host_seat: int | None, turn_seconds: int
+        self,
+        interaction: Interaction,
+        make_options: Callable[[], BaseModel],
+        host_seat: int | None,
+        turn_seconds: int,
     ) -> None:
+        options = make_options()
         guild_id, channel_id = place_of(interaction)
         set_aside = False
         try:
@@ -297,7 +305,7 @@ class GameCog:
         text = self.saving.describe_move(table, move, before, state)
         table = table_life.moved_by(table, player, text)
         rev = await self.saving.commit(table, stored.rev, state)
-        await answer_privately(
-            interaction, tr(user_lang(interaction), "You played `{move}`.", move=move)
+        await answer_privately(  # the move as the table tells it, not as it was typed
+            interaction, tr(user_lang(interaction), "Your move: {move}.", move=text)
         )
         await self.announcer.show(table, state, rev)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
@@ -171,6 +172,8 @@ def add_commands(cog: GameCog) -> None:
         tactical: bool = False,
         turn_time: app_commands.Range[int, 0, 3600] = 60,
     ) -> None:
-        await cog.start(interaction, GeschenktOptions(tactical=tactical), turn_seconds=turn_time)
+        await cog.start(
+            interaction, partial(GeschenktOptions, tactical=tactical), turn_seconds=turn_time
+        )
 
     cog.add_command(start)

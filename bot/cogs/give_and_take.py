@@ -5,6 +5,7 @@ ring, their duet on the table, and their own move's buttons."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -14,6 +15,7 @@ from bot.cogs.adapter import GameAdapter
 from bot.engines.base import Outcome, PlayerId
 from bot.engines.give_and_take import (
     ENGINE,
+    DuetView,
     GiveAndTakeAction,
     GiveAndTakeOptions,
     GiveAndTakeState,
@@ -63,6 +65,21 @@ def seat_line(
         give=seat.give_size,
         take=seat.take_size,
     )
+
+
+def duet_line(duet: DuetView, names: Mapping[PlayerId, str], lang: Lang) -> str:
+    """Whose duet it is, its two cards and their difference (a difference, never a
+    sum); the lowest one, which captures, in bold."""
+    line = tr(
+        lang,
+        "{name}: {take} against {give} from {partner}, difference {difference}",
+        name=player_name(duet.player, names),
+        take=card_label(duet.take_card),
+        give=card_label(duet.give_card),
+        partner=player_name(duet.partner, names),
+        difference=duet.difference,
+    )
+    return f"**{line}**{tr(lang, ' (the lowest)')}" if duet.lowest else line
 
 
 def capture_text(view: GiveAndTakeView, capturer: str, lang: Lang) -> str:
@@ -146,7 +163,7 @@ def ring_lines(
         lines.append(
             tr(
                 lang,
-                "On the table: {take} + {give}, difference **{difference}**{lowest}.",
+                "Your duet: {take} against {give}, difference **{difference}**{lowest}.",
                 take=card_label(duet.take_card),
                 give=card_label(duet.give_card),
                 difference=duet.difference,
@@ -264,12 +281,7 @@ class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction, GiveAn
             fields.append(
                 (
                     tr(lang, "Duets"),
-                    "\n".join(
-                        f"{'**' if duet.lowest else ''}{player_name(duet.player, names)}: "
-                        f"{card_label(duet.take_card)} + {card_label(duet.give_card)} "
-                        f"= {duet.difference}{'**' if duet.lowest else ''}"
-                        for duet in view.duets
-                    ),
+                    "\n".join(duet_line(duet, names, lang) for duet in view.duets),
                 )
             )
         middle = plural(
@@ -361,8 +373,8 @@ def add_commands(cog: GameCog) -> None:
         turn_cap: app_commands.Range[int, 10, 2000] = 500,
         turn_time: app_commands.Range[int, 0, 3600] = 60,
     ) -> None:
-        options = GiveAndTakeOptions(
-            auto=auto, turn_cap=turn_cap, director=str(interaction.user.id)
+        options = partial(
+            GiveAndTakeOptions, auto=auto, turn_cap=turn_cap, director=str(interaction.user.id)
         )
         await cog.start(interaction, options, turn_seconds=turn_time)
 

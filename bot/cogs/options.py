@@ -16,7 +16,6 @@ from typing import Any
 import discord
 from discord import AppCommandOptionType, app_commands
 
-from bot.cogs.errors import answering_errors
 from bot.engines.base import GameError
 
 MAX_TEXT_OPTION = 100
@@ -48,20 +47,6 @@ def check_options(interaction: discord.Interaction[Any]) -> None:
         if parameter is None:
             raise GameError("`{option}` is not an option of this command.", option=name[:32])
         _check_value(parameter, value)
-
-
-async def refused_options(interaction: discord.Interaction[Any]) -> bool:
-    """`check_options` for a command whose callback builds something from its options
-    before the command's handling starts (a game's options model fails on a value of the
-    wrong type with a bare validation error): True when they were refused, the user
-    answered privately in words."""
-    try:
-        check_options(interaction)
-    except GameError as refusal:
-        async with answering_errors(interaction):
-            raise refusal
-        return True
-    return False
 
 
 def sent_option_names(interaction: discord.Interaction[Any]) -> set[str]:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
 
 from bot.cogs.adapter import GameAdapter
-from bot.cogs.options import refused_options
 from bot.engines.base import Outcome, PlayerId
 from bot.engines.cards import Card
 from bot.engines.take import (
@@ -27,6 +27,7 @@ from bot.engines.take import (
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
 from bot.render.take import hand_order, last_action_sentence, render_hand, render_table
+from bot.render.text import number_text, signed
 from bot.texts import ActionButton, PanelSelect, Picks, PrivatePanel, TableText
 
 if TYPE_CHECKING:
@@ -40,8 +41,8 @@ MOST_DISCARD_BUTTONS = 12
 
 RULES = N_(
     """\
-**Goal:** reach the target score over several hands. Runs you own at the end of a \
-hand score their cards (2–9: 5, 10–K: 10, A: 15, joker: 20); \
+**Goal:** reach the target score over several deals. Runs you own at the end of a \
+deal score their cards (2–9: 5, 10–K: 10, A: 15, joker: 20); \
 cards left in your hand count against you.
 **Your turn:** draw from the stock or take the discard, then lay down **runs** (3+ \
 cards of one suit in sequence; ace low or high, not both; a joker stands for one card \
@@ -336,8 +337,8 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
                 name=player_name(seat.player, names),
                 laid=result.laid[seat.player],
                 held=result.held[seat.player],
-                score=f"{result.scores[seat.player]:+d}",
-                total=seat.total,
+                score=signed(result.scores[seat.player]),
+                total=number_text(seat.total),
             )
             for seat in after.seats
         )
@@ -352,7 +353,9 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
     def _hand_line(
         self, view: TakeView, scores: Mapping[PlayerId, int], names: Mapping[PlayerId, str]
     ) -> str:
-        return ", ".join(f"{player_name(p, names)} {points:+d}" for p, points in scores.items())
+        return ", ".join(
+            f"{player_name(p, names)} {signed(points)}" for p, points in scores.items()
+        )
 
     def _last_line(self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang) -> str:
         """The last action as the table image says it, cards as labels."""
@@ -417,10 +420,7 @@ def add_commands(cog: GameCog) -> None:
         target: app_commands.Range[int, 50, 2000] = 500,
         turn_time: app_commands.Range[int, 0, 3600] = 180,
     ) -> None:
-        if await refused_options(interaction):  # before TakeOptions takes a forged value
-            return
-        await cog.start(
-            interaction, TakeOptions(hand_size=hand_size, target=target), turn_seconds=turn_time
-        )
+        options = partial(TakeOptions, hand_size=hand_size, target=target)
+        await cog.start(interaction, options, turn_seconds=turn_time)
 
     cog.add_command(start)

@@ -400,6 +400,13 @@ _MOVE_SHAPE = re.compile(r"^[a-z]\d+(?:[-x][a-z]\d+)+$")
 with a bad square, ``hello`` no move at all."""
 
 
+MOVE_SIGNS = str.maketrans(
+    {"×": "x", ":": "x", "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "−": "-"}
+)
+"""Signs people type for a capture or a step, mapped to the notation's ``x`` and ``-``:
+phones turn ``--`` into an en dash, and word processors ``-`` into a minus sign."""
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """A move as written: ``c3-c4`` (a step or a king's slide) or ``c4xc6xc8`` (a capture,
@@ -430,8 +437,9 @@ class Move:
     @classmethod
     def parse(cls, text: str) -> Move:
         """Read ``c3-c4`` or ``c4xc6xc8`` (case and spaces don't matter; ``:`` or ``×``
-        may stand for ``x``). Raises `InvalidMoveError`."""
-        cleaned = "".join(text.split()).lower().replace("×", "x").replace(":", "x")
+        may stand for ``x``, and any dash a keyboard or phone makes for ``-``). Raises
+        `InvalidMoveError`."""
+        cleaned = "".join(text.split()).lower().translate(MOVE_SIGNS)
         if _MOVE_SHAPE.match(cleaned) and not _MOVE_TEXT.match(cleaned):
             bad = next(name for name in re.findall(r"[a-z]\d+", cleaned) if name not in SQUARES)
             raise InvalidMoveError(

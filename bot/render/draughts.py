@@ -126,27 +126,23 @@ HEADLINES = {"white": N_("White wins"), "black": N_("Black wins"), "draw": N_("D
 TO_MOVE: dict[Colour, str] = {"white": N_("White to move"), "black": N_("Black to move")}
 
 WINS: dict[Reason, tuple[str, str]] = {
-    "no-pieces": (
-        N_("White wins: Black has no pieces left."),
-        N_("Black wins: White has no pieces left."),
-    ),
-    "blocked": (
-        N_("White wins: Black has no legal move."),
-        N_("Black wins: White has no legal move."),
-    ),
-    "resignation": (N_("White wins: Black resigned."), N_("Black wins: White resigned.")),
+    "no-pieces": (N_("Black has no pieces left."), N_("White has no pieces left.")),
+    "blocked": (N_("Black has no legal move."), N_("White has no legal move.")),
+    "resignation": (N_("Black resigned."), N_("White resigned.")),
 }
-"""Why a game was won: (White won, Black won)."""
+"""Why a game was won: (White won, Black won). Only the cause: the headline beside it
+already says who won."""
 DRAWS: dict[Reason, str] = {
-    "agreement": N_("Draw by agreement."),
-    "one-piece-each": N_("Draw: one piece each."),
-    "threefold-repetition": N_("Draw by threefold repetition."),
-    "quiet-plies": N_("Draw: {plies} plies without a capture or a forward man move."),
+    "agreement": N_("By agreement."),
+    "one-piece-each": N_("One piece each."),
+    "threefold-repetition": N_("By threefold repetition."),
+    "quiet-plies": N_("{plies} plies without a capture or a forward man move."),
 }
 
 
 def reason_sentence(view: DraughtsView, lang: Lang) -> str | None:
-    """Why the game ended, in ``lang`` (the engine's ``reason_text`` is the English)."""
+    """Why the game ended, in ``lang``, without who won (the headline says that; the
+    engine's ``reason_text`` is the whole English sentence)."""
     if view.reason is None:
         return None
     if view.reason in DRAWS:

@@ -518,10 +518,9 @@ def _draw_final_header(image: Image.Image, view: TakeView, name: _Names) -> None
         stamp_text(image, (INSET, MARGIN + 50), title, TITLE, "lm")
         detail = tr(
             lang,
-            "{points} after {hands}, playing to {target} · "
-            "a hand scores laid minus held (laid-held)",
+            "{points} after {deals}, playing to {target} · a deal scores laid − held",
             points=plural(lang, best, "{n} point", "{n} points"),
-            hands=plural(lang, len(view.results), "{n} hand", "{n} hands"),
+            deals=plural(lang, len(view.results), "{n} deal", "{n} deals"),
             target=view.target,
         )
         stamp_text(
@@ -647,17 +646,17 @@ class PlacedRun:
 
 
 def run_parts(run: RunView | None, held: Sequence[Card] = ()) -> list[Image.Image | str]:
-    """What a run's tray shows after its badge: the first card's tag, a joker's tag
-    for each joker inside, a dash and the last card's tag; the held cards all."""
+    """What a run's tray shows after its badge: its span as first card, a dash and the
+    last card ("A♥ – 8♥"), then a joker's tag for each joker inside ("★5♥"), so the
+    span never reads as a short set; the held cards all."""
     if run is None:
         return [_tag((card, None), RUN_STYLE) for card in held]
     tokens = list(zip(run.cards, run.stands_for, strict=True))
     inner = [token for token in tokens[1:-1] if token[0].is_joker]
-    ends = [tokens[0], *inner, *tokens[1:][-1:]]
-    parts: list[Image.Image | str] = [_tag(token, RUN_STYLE) for token in ends]
-    if len(ends) > 1:
-        parts.insert(len(parts) - 1, "–")
-    return parts
+    parts: list[Image.Image | str] = [_tag(tokens[0], RUN_STYLE)]
+    if len(tokens) > 1:
+        parts += ["–", _tag(tokens[-1], RUN_STYLE)]
+    return parts + [_tag(token, RUN_STYLE) for token in inner]
 
 
 def _part_width(part: Image.Image | str) -> float:

@@ -213,7 +213,7 @@ async def test_typed_moves_in_every_form_the_engine_reads(
     )
 
     await game.put("W:WKd1,a2:Bd4,Kh8,h7")
-    await game.typed(alice, "d1-d6")
+    assert "Your move: d1xd6" in await game.typed(alice, "d1–d6"), "an en dash is a dash"
     assert (await game.state()).last_move == "d1xd6", "start and end name the capture"
 
     await game.put("W:WKg1,d4:Bg2,h3,a6,f8")
@@ -226,7 +226,7 @@ async def test_typed_moves_in_every_form_the_engine_reads(
 
     assert "/draughts move resign confirm" in await game.typed(alice, "resign")
     assert not ENGINE.is_over(await game.state()), "a typed resign waits for confirmation"
-    await game.typed(alice, "resign confirm")
+    assert "Your move: resigned." in await game.typed(alice, "resign confirm")
     view = ENGINE.view(await game.state(), None)
     assert view.over and view.reason == "resignation" and view.winner == str(bernd.id)
 

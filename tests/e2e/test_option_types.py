@@ -17,6 +17,9 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
     ("geschenkt start", {"turn_time": True}, "`turn_time` must be between 0 and 3600."),
     ("take start", {"target": 500.5}, "`target` must be between 50 and 2000."),
     ("take start", {"hand_size": "7"}, "`hand_size` must be one of: 7, 10."),
+    ("escalation start", {"deals": "2"}, "`deals` must be between 1 and 10."),
+    ("give_and_take start", {"auto": "yes"}, "`auto` must be one of: True, False."),
+    ("give_and_take start", {"turn_cap": 10.5}, "`turn_cap` must be between 10 and 2000."),
     ("draughts start", {"colour": 3}, "`colour` must be one of:"),
     ("draughts move", {"move": 5}, "Invalid options: `move`"),
 ]

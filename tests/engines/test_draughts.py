@@ -526,6 +526,10 @@ def test_play_returns_a_new_position_and_records_the_last_moved_piece() -> None:
         (" c4 x c6 x c8 ", "c4xc6xc8"),
         ("c4:c6", "c4xc6"),
         ("c4×c6", "c4xc6"),
+        ("c3–c4", "c3-c4"),  # an en dash, as phones write "--"
+        ("c3—c4", "c3-c4"),
+        ("c3−c4", "c3-c4"),  # a minus sign
+        ("c3‑c4", "c3-c4"),  # a non-breaking hyphen
     ],
 )
 def test_move_text_is_normalised(text: str, notation: str) -> None:
