@@ -183,6 +183,13 @@ class Table(BaseModel):
     moves: list[Move] = Field(default_factory=list)
     """Every move of the game so far, oldest first: with the options, seed and seats,
     the game's record (`bot.storage.records`), from which any point of it replays."""
+    invited: list[PlayerId] = Field(default_factory=list)
+    """A rematch lobby's invitation: the people who played the finished game to its end
+    (the one who asked for the rematch among them). None is seated until they join; the
+    game begins by itself when the last of them does (`bot.table_life`)."""
+    rematch_of: str | None = None
+    """The game id of the finished game this rematch lobby follows, so that a click on
+    that game's Rematch joins this lobby."""
     message_id: int | None = Field(default=None, exclude=True)
     """The public table message; stored beside the data so moving it bumps no revision."""
     ping: Ping | None = Field(default=None, exclude=True)

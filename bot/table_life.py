@@ -1,9 +1,9 @@
 """The life of a table, as pure functions: who sits where, and when the bot acts.
 
-Joining, leaving and the host's hand-over, computer seats, the seating of a deal and
-of a rematch, missed turns and turn deadlines. No discord and no redis here: each
-function takes a `Table` and returns a new one (or raises a `GameError` the player
-is shown), so the cog only loads, calls, saves and answers.
+Joining, leaving and the host's hand-over, computer seats, the seating of a deal, a
+rematch's lobby and who it invites, missed turns and turn deadlines. No discord and no
+redis here: each function takes a `Table` and returns a new one (or raises a
+`GameError` the player is shown), so the cog only loads, calls, saves and answers.
 """
 
 from __future__ import annotations
@@ -104,29 +104,58 @@ def seated_for_deal(table: Table) -> Table:
     return table.model_copy(update={"seats": seats})
 
 
-def rematch_table(finished: Table, player: PlayerId) -> Table:
-    """A new lobby-less table for the same game, players and options. Seats of people
-    who left go to normal computer players; a host who left hands over to ``player``."""
+def rematch_lobby(finished: Table, seat: Seat, *, now: float) -> Table:
+    """The lobby of a rematch, asked for by ``seat`` (a person who played the finished
+    game to its end), its host and first seat: the same game and options, the finished
+    game's computer seats seated again at their levels, and every person who played to
+    the end invited (`Table.invited`); nobody else is seated before they join. People who
+    left the finished game are not invited, and their seats are not filled. The host's
+    chosen seat (draughts: the colour) holds only for the same host."""
     if finished.phase != "over":
         raise GameError("This game is still running.")
-    seat = finished.seat_of(player)
-    if seat is None or seat.left:
-        raise GameError("Only the players of this game can start a rematch.")
-    seats = [s.model_copy(update={"missed": 0}) for s in finished.seats if not s.left]
-    for _ in range(len(finished.seats) - len(seats)):
-        seats.append(computer_seat(seats, "normal", finished.lang))
-    people = [s.id for s in seats if not s.is_computer]
+    _check_played_to_the_end(finished, seat.id)
+    computers = [s.model_copy(update={"missed": 0}) for s in finished.seats if s.is_ai]
     return Table(
         game=finished.game,
+        opened=now,
         guild_id=finished.guild_id,
         channel_id=finished.channel_id,
         lang=finished.lang,
-        host=finished.host if finished.host in people else player,
-        seats=seats,
+        pings=finished.pings,
+        host=seat.id,
+        seats=[seat, *computers],
         options=finished.options,
-        host_seat=finished.host_seat,
+        host_seat=finished.host_seat if seat.id == finished.host else None,
         turn_seconds=finished.turn_seconds,
+        invited=[s.id for s in finished.seats if not s.is_computer],
+        rematch_of=finished.gid,
     )
+
+
+def joined_rematch(table: Table, seat: Seat, max_players: int) -> Table:
+    """``seat`` clicked the finished game's Rematch after its rematch lobby opened: they
+    join it, if they were invited."""
+    if seat.id not in table.invited:
+        raise GameError("Only the players of this game can start a rematch.")
+    return joined(table, seat, max_players)
+
+
+def starts_itself(table: Table, joiner: PlayerId, min_players: int) -> bool:
+    """Whether ``joiner`` taking their seat begins the game without a Start: they were
+    the last invited person of a rematch lobby to take a seat, and the seats are enough
+    to play."""
+    return (
+        table.phase == "lobby"
+        and joiner in table.invited
+        and all(table.seat_of(player) is not None for player in table.invited)
+        and len(table.seats) >= min_players
+    )
+
+
+def _check_played_to_the_end(finished: Table, player: PlayerId) -> None:
+    seat = finished.seat_of(player)
+    if seat is None or seat.left:
+        raise GameError("Only the players of this game can start a rematch.")
 
 
 def handed_to_computer(table: Table, player: PlayerId) -> Table:

@@ -1,6 +1,7 @@
 """What follows a saved move in the channel: the table message edited, the other open
 panels refreshed, the summary of a deal that just ended, and the ping of whoever's
-turn it now is (one per table at a time)."""
+turn it now is (one per table at a time); and the one ping that invites a finished
+game's players to its rematch."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bot.cogs.adapter import GameAdapter
 from bot.cogs.channel_messages import ChannelMessages
 from bot.engines.base import GameError, PlayerId
 from bot.i18n import tr
+from bot.names import shown_name
 from bot.render import embeds
 from bot.storage.errors import StoreError
 from bot.table import Ping, Table
@@ -140,17 +142,54 @@ class Announcer:
         mentions = " ".join(f"<@{player}>" for player in people)
         title = tr(table.lang, self.engine.title)
         text = tr(table.lang, "{mentions}, your turn in {title}.", mentions=mentions, title=title)
-        if table.message_id is not None:
-            link = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
-            text += "\n" + tr(table.lang, "The table: {link}", link=link)
-        allowed = discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(int(p)) for p in people]
-        )
+        text += table_link(table)
         view = self._channel.messages.ping_view(table)
         try:
             channel = self.bot.get_partial_messageable(table.channel_id)
-            message = await channel.send(text, allowed_mentions=allowed, view=view)
+            message = await channel.send(text, allowed_mentions=only(people), view=view)
         except (discord.HTTPException, aiohttp.ClientError) as error:
             log.info("Could not ping in channel %s: %s", table.channel_id, error)
             return None
         return Ping(message_id=message.id, players=people)
+
+    async def invite(self, table: Table, inviter: PlayerId) -> None:
+        """One message inviting the people of a rematch lobby who aren't seated yet: it
+        mentions them (notifying only those who haven't turned their pings off), says
+        who asks, links the lobby and carries its Join button. Nobody is seated by it."""
+        people = [p for p in table.invited if table.seat_of(p) is None]
+        seat = table.seat_of(inviter)
+        if not people or seat is None:
+            return
+        lang = table.lang
+        text = tr(
+            lang,
+            "{mentions}, {name} asks for a rematch of {title}: press **{join}** to take your seat.",
+            mentions=" ".join(f"<@{player}>" for player in people),
+            name=shown_name(seat.name),
+            title=tr(lang, self.engine.title),
+            join=tr(lang, "Join"),
+        )
+        text += table_link(table)
+        try:
+            quiet = await self.bot.guild_settings.quiet_among(table.guild_id, people)
+            channel = self.bot.get_partial_messageable(table.channel_id)
+            view = self._channel.messages.invitation_view(table)
+            notified = [p for p in people if p not in quiet]
+            await channel.send(text, allowed_mentions=only(notified), view=view)
+        except (discord.HTTPException, aiohttp.ClientError, StoreError) as error:
+            log.info("Could not invite to a rematch in %s: %s", table.channel_id, error)
+
+
+def table_link(table: Table) -> str:
+    """A new line linking the table's message ("" while it has none)."""
+    if table.message_id is None:
+        return ""
+    link = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
+    return "\n" + tr(table.lang, "The table: {link}", link=link)
+
+
+def only(people: list[PlayerId]) -> discord.AllowedMentions:
+    """Mentions that notify ``people`` and nobody else."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(int(p)) for p in people]
+    )

@@ -26,7 +26,9 @@ from bot.cogs.records import note
 from bot.cogs.verbs import LOBBY_VERBS, PANEL_VERBS, STALE_POLICY, Verb, as_verb
 from bot.engines.base import GameError, IllegalAction
 from bot.i18n import tr
+from bot.storage.errors import StaleRevision
 from bot.storage.tables import Stored
+from bot.table import Table
 
 
 class Clicks:
@@ -67,7 +69,7 @@ class Clicks:
             embed = self.messages.rules(user_lang(interaction))
             await interaction.response.send_message(embed=embed, ephemeral=True)
         else:
-            await self._rematch(interaction, stored)
+            await self._rematch(interaction, stored, click)
 
     async def on_pick(self, interaction: Interaction, pick: Pick) -> None:
         """A choice in a select: the lobby's computer level, or a panel pick (the panel
@@ -90,7 +92,7 @@ class Clicks:
         """The channel's table, if the click belongs to it (see `bot.cogs.verbs`)."""
         guild_id, channel_id = place_of(interaction)
         stored = await self.bot.store.load(guild_id, channel_id)
-        if stored is None or stored.table.gid != click.gid:
+        if stored is None or not _belongs(stored.table, click, verb):
             raise GameError(
                 "That game has ended. Start a new one with `/{game} start`.", game=self.engine.name
             )
@@ -116,8 +118,9 @@ class Clicks:
             return
         player = player_of(interaction)
         if verb == "join":
-            table = table_life.joined(table, person_of(interaction), self.engine.max_players)
-        elif verb == "leave":
+            await self._join(interaction, stored)
+            return
+        if verb == "leave":
             table = table_life.left_lobby(table, player)
         elif verb == "pings":
             table = table_life.with_pings_toggled(table, player)
@@ -146,12 +149,60 @@ class Clicks:
         table, state = self.parts.deal(stored.table)
         await self.parts.save_and_show(interaction, stored, table, state)
 
-    async def _rematch(self, interaction: Interaction, stored: Stored) -> None:
-        """The same game again with the same players and options, on a new message
-        (the results stay above)."""
-        table, state = self.parts.deal(
-            table_life.rematch_table(stored.table, player_of(interaction))
+    async def _join(self, interaction: Interaction, stored: Stored) -> None:
+        """A person takes a seat: on the lobby message, which is redrawn (or dealt on, if
+        the join completes a rematch's invitation), or on the invitation to a rematch,
+        answered privately."""
+        player = player_of(interaction)
+        table = table_life.joined(stored.table, person_of(interaction), self.engine.max_players)
+        if stored.table.message_id not in (None, message_id_of(interaction)):
+            await self.parts.seat_taken(interaction, stored, table, player)
+        elif table_life.starts_itself(table, player, self.engine.min_players):
+            table, state = self.parts.deal(table)
+            await self.parts.save_and_show(interaction, stored, table, state)
+        else:
+            rev = await self.bot.store.save(table, stored.rev)
+            message = self.messages.lobby(table, rev)
+            await interaction.response.edit_message(embed=message.embed, view=message.view)
+
+    async def _rematch(self, interaction: Interaction, stored: Stored, click: Click) -> None:
+        """A Rematch click on a finished game's results: the first opens the rematch's
+        lobby, a later one (its game id is the finished game's) takes a seat in it."""
+        if stored.table.gid != click.gid:
+            await self._join_rematch(interaction, stored)
+            return
+        now = await self.bot.clock.now()
+        table = table_life.rematch_lobby(stored.table, person_of(interaction), now=now)
+        if table_life.starts_itself(table, player_of(interaction), self.engine.min_players):
+            await self._deal_rematch(interaction, stored, table)  # nobody else to invite
+            return
+        try:
+            rev = await self.bot.store.save(table, stored.rev)
+        except StaleRevision:  # a Rematch in another process came first: join its lobby
+            opened = await self.bot.store.load(table.guild_id, table.channel_id)
+            if opened is None or opened.table.rematch_of != stored.table.gid:
+                raise
+            await self._join_rematch(interaction, opened)
+            return
+        self.parts.moves.close_lobby_later(table)
+        message = self.messages.lobby(table, rev)
+        response = await interaction.response.send_message(embed=message.embed, view=message.view)
+        await self.channel.remember_message(table, response.message_id)
+        table.message_id = response.message_id
+        if stored.table.message_id is not None:  # the old results' Rematch goes stale
+            await self.channel.strip_buttons(stored.table, stored.table.message_id)
+        self.bot.followups.run(self.announcer.invite(table, player_of(interaction)))
+
+    async def _join_rematch(self, interaction: Interaction, stored: Stored) -> None:
+        """A player of the finished game takes their seat in its rematch's lobby."""
+        table = table_life.joined_rematch(
+            stored.table, person_of(interaction), self.engine.max_players
         )
+        await self.parts.seat_taken(interaction, stored, table, player_of(interaction))
+
+    async def _deal_rematch(self, interaction: Interaction, stored: Stored, table: Table) -> None:
+        """The rematch dealt at once, on a new message (the results stay above)."""
+        table, state = self.parts.deal(table)
         rev = await self.saving.commit(table, stored.rev, state)
         message = await self.messages.table(table, state, rev)
         response = await interaction.response.send_message(
@@ -203,3 +254,11 @@ class Clicks:
         rev = await self.saving.commit(table, stored.rev, state)
         await self.parts.redraw_panel(interaction, Stored(table, rev), state, player)
         await self.announcer.show(table, state, rev, except_player=player)
+
+
+def _belongs(table: Table, click: Click | Pick, verb: Verb | None) -> bool:
+    """Whether a click is for the channel's table: its game's, or the Rematch of the
+    finished game whose rematch this table is."""
+    if table.gid == click.gid:
+        return True
+    return verb == "rematch" and table.rematch_of == click.gid and table.phase != "over"

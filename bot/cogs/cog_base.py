@@ -17,6 +17,7 @@ from bot.cogs.errors import answering_errors
 from bot.cogs.followups import FollowUpMoves
 from bot.cogs.interactions import (
     Interaction,
+    answer_privately,
     message_id_of,
     place_of,
     player_of,
@@ -27,6 +28,7 @@ from bot.cogs.options import check_options
 from bot.cogs.panels import editable_until
 from bot.cogs.spec import GameSpec
 from bot.engines.base import GameError, PlayerId
+from bot.i18n import tr
 from bot.storage.tables import Stored
 from bot.table import Table
 from bot.texts import Picks
@@ -102,6 +104,23 @@ class GameParts:
             attachments=message.files(),
         )
         await self.announcer.announce(table, state)
+
+    async def seat_taken(
+        self, interaction: Interaction, stored: Stored, table: Table, player: PlayerId
+    ) -> None:
+        """Save ``player``'s join made away from the lobby message (a command, the
+        invitation to a rematch, the finished game's Rematch), answered privately: the
+        lobby message is refreshed, or, when the join completes a rematch's invitation
+        (`table_life.starts_itself`), the game is dealt on it."""
+        if table_life.starts_itself(table, player, self.engine.min_players):
+            table, state = self.deal(table)
+            rev = await self.saving.commit(table, stored.rev, state)
+            await answer_privately(interaction, tr(user_lang(interaction), "You joined the table."))
+            await self.announcer.show(table, state, rev)
+            return
+        rev = await self.bot.store.save(table, stored.rev)
+        await self.channel.refresh_lobby_message(table, rev)
+        await answer_privately(interaction, tr(user_lang(interaction), "You joined the table."))
 
     # ----- private panels ---------------------------------------------------
 

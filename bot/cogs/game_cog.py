@@ -204,9 +204,7 @@ class GameCog:
     async def join_command(self, interaction: Interaction) -> None:
         stored = await self.parts.load_running(interaction)
         table = table_life.joined(stored.table, person_of(interaction), self.engine.max_players)
-        rev = await self.bot.store.save(table, stored.rev)
-        await self.channel.refresh_lobby_message(table, rev)
-        await answer_privately(interaction, tr(user_lang(interaction), "You joined the table."))
+        await self.parts.seat_taken(interaction, stored, table, player_of(interaction))
 
     async def leave_command(self, interaction: Interaction) -> None:
         stored = await self.parts.load_running(interaction)

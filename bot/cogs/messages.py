@@ -79,6 +79,9 @@ class Messages:
             lang,
         )
         embed.add_field(name=tr(lang, "Turn clock"), value=clock_line(table), inline=False)
+        awaited = awaited_line(table)
+        if awaited:
+            embed.add_field(name=tr(lang, "Rematch"), value=awaited, inline=False)
         full = len(table.seats) >= self.engine.max_players
         buttons = [
             *([] if full else [self._button(table, rev, "join", tr(lang, "Join"), "success")]),
@@ -245,6 +248,11 @@ class Messages:
         hand = tr(table.lang, self.adapter.hand_label)
         return button_view([self._button(table, 0, "hand", hand, "primary")])
 
+    def invitation_view(self, table: Table) -> discord.ui.View:
+        """The button an invited player needs: Join, to take their seat in the rematch."""
+        join = tr(table.lang, "Join")
+        return button_view([self._button(table, 0, "join", join, "success")])
+
     def _button(
         self,
         table: Table,
@@ -265,6 +273,19 @@ def pings_label(table: Table) -> str:
     if table.pings:
         return tr(table.lang, "🔔 Turn pings: on")
     return tr(table.lang, "🔕 Turn pings: off")
+
+
+def awaited_line(table: Table) -> str:
+    """A rematch lobby's word on the invited people not seated yet ("" when none is
+    awaited). Mentions in an embed notify nobody."""
+    awaited = [player for player in table.invited if table.seat_of(player) is None]
+    if not awaited:
+        return ""
+    return tr(
+        table.lang,
+        "Waiting for {players}; the game begins as soon as they have all joined.",
+        players=", ".join(f"<@{player}>" for player in awaited),
+    )
 
 
 def clock_line(table: Table) -> str:

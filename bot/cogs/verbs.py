@@ -13,7 +13,9 @@ depends on what it does, and is decided here, once, for every game:
 - ``do`` (a move on a private panel): counts while the game id matches; the action
   names its cards, so a stale or doubled one finds them gone and is explained.
 - ``redraw`` (a private panel): counts while the game id matches.
-- ``rematch`` (the results): counts while the game id matches (the game is over).
+- ``rematch`` (the results): counts while the game id matches (the game is over), and
+  for the rematch lobby it opened (whose ``rematch_of`` is that id): a later click
+  takes a seat there.
 
 Panel verbs are refused on a public message, and a click for another game id (an
 older game in the channel) is always refused.

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot import table_life
 from bot.engines.base import GameError
 from bot.i18n import Lang, tr
-from bot.table import Seat, Table
+from bot.table import Seat, Table, decode_table, encode_table
 
 
 def lobby(*names: str, lang: Lang = "en", host_seat: int | None = None) -> Table:
@@ -79,23 +81,89 @@ def test_the_deal_seats_by_the_seed_and_puts_the_host_where_asked() -> None:
     assert sorted(ids(other)) == sorted(ids(table))
 
 
-def test_a_rematch_fills_seats_of_people_who_left_with_computers() -> None:
-    finished = table_life.handed_to_computer(lobby("Ann", "Bob", "Cy"), "ann")
-    finished = finished.model_copy(update={"phase": "over"})
-    with pytest.raises(GameError, match="Only the players"):
-        table_life.rematch_table(finished, "ann")
-    with pytest.raises(GameError, match="Only the players"):
-        table_life.rematch_table(finished, "zed")
-    rematch = table_life.rematch_table(finished, "cy")
-    assert ids(rematch)[:2] == ["bob", "cy"]
-    assert rematch.seats[2].is_ai
-    assert rematch.host == "bob"  # Ann, the host, left; Bob is the first person
-    assert rematch.gid != finished.gid
+def finished(*names: str, host_seat: int | None = None) -> Table:
+    """A game of ``names`` (the first the host) that has ended."""
+    return lobby(*names, host_seat=host_seat).model_copy(update={"phase": "over"})
 
 
-def test_a_rematch_of_a_running_game_is_refused() -> None:
+def test_a_rematch_lobby_seats_only_its_asker_and_the_computers_and_invites_the_rest() -> None:
+    played = table_life.with_computer(lobby("Ann", "Bob", "Cy"), "ann", "hard", max_players=5)
+    played = played.model_copy(update={"phase": "over", "options": {"tactical": True}})
+    rematch = table_life.rematch_lobby(played, Seat(id="bob", name="Bob"), now=1000.0)
+    assert rematch.phase == "lobby" and rematch.state is None
+    assert ids(rematch) == ["bob", "ai:1"]
+    assert rematch.seats[1].level == "hard" and rematch.seats[1].name == "🤖 Hard"
+    assert rematch.host == "bob"
+    assert rematch.invited == ["ann", "bob", "cy"]
+    assert rematch.rematch_of == played.gid and rematch.gid != played.gid
+    assert rematch.options == {"tactical": True} and rematch.opened == 1000.0
+
+
+def test_people_who_left_are_neither_invited_nor_replaced() -> None:
+    played = table_life.handed_to_computer(finished("Ann", "Bob", "Cy"), "ann")
+    rematch = table_life.rematch_lobby(played, Seat(id="cy", name="Cy"), now=0.0)
+    assert ids(rematch) == ["cy"]
+    assert rematch.invited == ["bob", "cy"]
+
+
+def test_only_who_played_to_the_end_may_ask_for_a_rematch() -> None:
+    played = table_life.handed_to_computer(finished("Ann", "Bob", "Cy"), "ann")
+    for outsider in ("ann", "zed"):  # Ann left; Zed never played
+        with pytest.raises(GameError, match="Only the players"):
+            table_life.rematch_lobby(played, Seat(id=outsider, name="X"), now=0.0)
     with pytest.raises(GameError, match="still running"):
-        table_life.rematch_table(lobby("Ann", "Bob"), "ann")
+        table_life.rematch_lobby(lobby("Ann", "Bob"), Seat(id="ann", name="Ann"), now=0.0)
+
+
+def test_the_hosts_chosen_seat_holds_only_for_the_same_host() -> None:
+    played = finished("Ann", "Bob", host_seat=0)
+    assert table_life.rematch_lobby(played, Seat(id="ann", name="Ann"), now=0).host_seat == 0
+    assert table_life.rematch_lobby(played, Seat(id="bob", name="Bob"), now=0).host_seat is None
+
+
+def test_a_later_rematch_click_joins_the_lobby_if_invited() -> None:
+    rematch = table_life.rematch_lobby(
+        finished("Ann", "Bob", "Cy"), Seat(id="ann", name="Ann"), now=0
+    )
+    rematch = table_life.joined_rematch(rematch, Seat(id="bob", name="Bob"), max_players=5)
+    assert ids(rematch) == ["ann", "bob"]
+    with pytest.raises(GameError, match="Only the players"):
+        table_life.joined_rematch(rematch, Seat(id="zed", name="Zed"), max_players=5)
+    with pytest.raises(GameError, match="already"):
+        table_life.joined_rematch(rematch, Seat(id="bob", name="Bob"), max_players=5)
+
+
+def test_the_last_invited_person_to_join_starts_the_rematch() -> None:
+    rematch = table_life.rematch_lobby(
+        finished("Ann", "Bob", "Cy"), Seat(id="ann", name="Ann"), now=0
+    )
+    assert not table_life.starts_itself(rematch, "ann", min_players=3)
+    rematch = table_life.joined(rematch, Seat(id="bob", name="Bob"), max_players=5)
+    assert not table_life.starts_itself(rematch, "bob", min_players=3)
+    with_zed = table_life.joined(rematch, Seat(id="zed", name="Zed"), max_players=5)
+    assert not table_life.starts_itself(with_zed, "zed", min_players=3)  # not invited
+    rematch = table_life.joined(rematch, Seat(id="cy", name="Cy"), max_players=5)
+    assert table_life.starts_itself(rematch, "cy", min_players=3)
+    assert not table_life.starts_itself(rematch, "cy", min_players=4)  # too few to play
+    assert not table_life.starts_itself(lobby("Ann", "Bob"), "bob", min_players=2)  # no rematch
+
+
+def test_a_lone_person_with_computers_needs_nobody_to_join() -> None:
+    played = table_life.with_computer(finished("Ann"), "ann", "easy", max_players=5)
+    played = table_life.with_computer(played, "ann", "easy", max_players=5)
+    rematch = table_life.rematch_lobby(played, Seat(id="ann", name="Ann"), now=0)
+    assert ids(rematch) == ["ann", "ai:1", "ai:2"]
+    assert table_life.starts_itself(rematch, "ann", min_players=3)
+
+
+def test_a_stored_table_without_an_invitation_still_reads() -> None:
+    stored = lobby("Ann").model_dump(mode="json")
+    del stored["invited"], stored["rematch_of"]
+    table = decode_table(json.dumps(stored))
+    assert table.invited == [] and table.rematch_of is None
+    rematch = table_life.rematch_lobby(finished("Ann", "Bob"), Seat(id="bob", name="Bob"), now=0)
+    again = decode_table(encode_table(rematch))
+    assert (again.invited, again.rematch_of) == (["ann", "bob"], rematch.rematch_of)
 
 
 def test_the_third_missed_turn_hands_the_seat_to_a_computer() -> None:
