@@ -10,7 +10,13 @@ acknowledged without the table changing) is counted and the game goes on the way
 person would carry on: read the channel's current table again, and if it may be out
 of date, post it again with ``/geschenkt status``.
 
+With ``--computers`` each level is measured a second time with a hard computer
+player seated at every table as well (it thinks in the bot's worker processes): the
+click latency with and without, and the computers' decision times (from the bot's
+/metrics histogram).
+
     python -m bench.interactions [--quick] [--json PATH] [--level GAMES:CLICKS ...]
+        [--computers]
 """
 
 from __future__ import annotations
@@ -19,13 +25,18 @@ import argparse
 import asyncio
 import os
 import re
+import socket
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
+
+import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
 
 from bench.common import (
     ENGLISH_SERVER,
@@ -46,6 +57,10 @@ Json = dict[str, Any]
 ANSWER_TIMEOUT = 30.0
 """How long to wait for a callback, or for the table edit after a deferred update."""
 TURN_MENTION = re.compile(r"<@(\d+)>")
+ADD_COMPUTER = "Add computer player…"
+COMPUTER_LEVEL = "hard"
+"""The computer seated at every table with ``--computers``: the level that searches."""
+DECISIONS = "tablebot_computer_decision_seconds"
 LATE = ("late", "failed", "unanswered")
 
 Outcome = Literal["ok", "refused", "late", "failed", "unanswered", "no_edit", "missing"]
@@ -163,6 +178,22 @@ class Clicker:
             self.outcomes[outcome] += 1
         return outcome
 
+    async def choose(
+        self, user: FakeUser, message: FakeMessage, placeholder: str, values: list[str]
+    ) -> Outcome:
+        """Pick ``values`` in the message's select ``placeholder`` (not measured)."""
+        menu = next((s for s in message.selects if s.get("placeholder") == placeholder), None)
+        if menu is None:
+            return "missing"
+        interaction = self.fake.create_interaction(
+            type=3,
+            user=user,
+            channel_id=message.channel_id,
+            data={"custom_id": menu["custom_id"], "component_type": menu["type"], "values": values},
+            message_id=message.id,
+        )
+        return await self._send(interaction)
+
     def _reply_text(self, interaction: FakeInteraction) -> str:
         reply = self.fake.messages.get(interaction.original_message_id or 0)
         return reply.text if reply is not None else "?"
@@ -225,6 +256,11 @@ def panel_edits(fake: FakeDiscord) -> int:
     return sum(len(m.history) for m in fake.messages.values() if m.ephemeral)
 
 
+def any_button(message: FakeMessage, label: str) -> bool:
+    """Whether the message has a button ``label``, enabled or not."""
+    return any(button_text(b) == label for b in message.buttons)
+
+
 def enabled(message: FakeMessage, label: str) -> bool:
     return any(button_text(b) == label and not b.get("disabled") for b in message.buttons)
 
@@ -234,9 +270,17 @@ GESCHENKT_STEPS = 30
 
 
 async def play_geschenkt(
-    clicker: Clicker, channel_id: int, users: list[FakeUser], clicks: int, moves_before: int = 0
+    clicker: Clicker,
+    channel_id: int,
+    users: list[FakeUser],
+    clicks: int,
+    moves_before: int = 0,
+    computer: str | None = None,
 ) -> None:
     """Make ``clicks`` measured moves (0: only get a game going) in the channel.
+
+    With ``computer`` (a level), each game seats a computer player of that level too;
+    its turns are waited for, not measured.
 
     Moves alternate No thanks, No thanks, Take by whoever is to act (``moves_before``:
     how many moves earlier calls made here, to carry the pattern on); a finished game
@@ -266,8 +310,15 @@ async def play_geschenkt(
             made += 1
             refusals = refusals + 1 if outcome == "refused" else 0
             stale = outcome not in ("ok", "refused") or refusals > 1
+        elif table is not None and mention is None and any_button(table, "Take"):
+            # A computer is to act: its move redraws the table (or the game is over).
+            stale = not await clicker._changed(table, table.revision)
         elif table is not None and enabled(table, "Join"):
             missing = [g for g in guests if f"• {g.display_name}" not in table.text]
+            if computer is not None and "🤖" not in table.text:
+                outcome = await clicker.choose(host, table, ADD_COMPUTER, [computer])
+                stale = outcome != "ok"
+                continue
             user, label = (missing[0], "Join") if missing else (host, "Start")
             outcome = await clicker.click(user, table, label, measure=False)
             stale = outcome != "ok"
@@ -302,6 +353,7 @@ class Bot:
 
 
 OURS = Bot("bot", play_geschenkt)
+OURS_WITH_COMPUTERS = Bot("bot", partial(play_geschenkt, computer=COMPUTER_LEVEL))
 NULL = Bot("tests.harness.null_bot", play_null)
 
 
@@ -315,6 +367,8 @@ class Measured:
     bot_errors: list[str]
     panel_edits: int
     """Private panels the bot edited on its own while the clicks were timed."""
+    decisions: Json = field(default_factory=dict)
+    """The computers' decisions while the clicks were timed (`decision_summary`)."""
 
 
 async def measure(bot: Bot, level: Level, workdir: Path) -> Measured:
@@ -324,10 +378,12 @@ async def measure(bot: Bot, level: Level, workdir: Path) -> Measured:
         guild_locale=ENGLISH_SERVER, channel_names=[f"table-{i}" for i in range(level.games)]
     )
     await fake.start()
+    port = free_port()
+    env = {"LOG_LEVEL": "WARNING", "RENDER_PROCESSES": workers(), "METRICS_PORT": str(port)}
     process = BotProcess(
         bot.module,
         fake,
-        bot_env(fake, redis.start(), {"LOG_LEVEL": "WARNING", "RENDER_PROCESSES": workers()}),
+        bot_env(fake, redis.start(), env),
         workdir / f"{bot.module}-{level.games}.log",
         expect_commands=True,
         ready_timeout=30.0,
@@ -339,10 +395,12 @@ async def measure(bot: Bot, level: Level, workdir: Path) -> Measured:
         await batched([bot.play(clicker, c, players, 0) for c in fake.channel_ids], batch=25)
         clicker.reset()
         edits_before = panel_edits(fake)
+        decided_before = await decision_buckets(bot, port)
         await asyncio.gather(
             *(bot.play(clicker, c, players, level.clicks_per_game) for c in fake.channel_ids)
         )
         await fake.wait_idle(0.5, timeout=30.0)
+        decided = await decision_buckets(bot, port)
         return Measured(
             clicker.latencies,
             clicker.updates,
@@ -351,11 +409,75 @@ async def measure(bot: Bot, level: Level, workdir: Path) -> Measured:
             clicker.gave_up,
             process.problems(),
             panel_edits(fake) - edits_before,
+            decision_summary(decided_before, decided),
         )
     finally:
         await process.stop()
         await fake.stop()
         redis.stop()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+Buckets = dict[tuple[str, float], float]
+"""The decision histogram: (where it ran, bucket upper bound) -> cumulative count."""
+
+
+async def decision_buckets(bot: Bot, port: int) -> Buckets:
+    """The bot's computer decision histogram (of every game and level), from /metrics."""
+    if bot.module != "bot":
+        return {}
+    timeout = aiohttp.ClientTimeout(total=30)
+    async with (
+        aiohttp.ClientSession(timeout=timeout) as http,
+        http.get(f"http://127.0.0.1:{port}/metrics") as response,
+    ):
+        text = await response.text()
+    buckets: Buckets = {}
+    for family in text_string_to_metric_families(text):
+        for found in family.samples:
+            if found.name == f"{DECISIONS}_bucket":
+                key = (found.labels["ran_in"], float(found.labels["le"]))
+                buckets[key] = buckets.get(key, 0.0) + found.value
+    return buckets
+
+
+def decision_summary(before: Buckets, after: Buckets) -> Json:
+    """Decisions made between two histogram readings: how many, where, p50 and p99 (ms)
+    estimated from the buckets as Prometheus' ``histogram_quantile`` does."""
+    made = {key: after[key] - before.get(key, 0.0) for key in after}
+    total: dict[float, float] = {}
+    for (_where, bound), count in made.items():
+        total[bound] = total.get(bound, 0.0) + count
+    return {
+        "decisions": int(total.get(float("inf"), 0)),
+        "in_workers": int(made.get(("worker", float("inf")), 0)),
+        "in_bot_process": int(made.get(("bot", float("inf")), 0)),
+        "p50_ms": bucket_quantile(total, 0.5),
+        "p99_ms": bucket_quantile(total, 0.99),
+    }
+
+
+def bucket_quantile(cumulative: dict[float, float], q: float) -> float | None:
+    """The ``q`` quantile in ms of a histogram's cumulative buckets, linear within one."""
+    bounds = sorted(cumulative)
+    if not bounds or cumulative[bounds[-1]] == 0:
+        return None
+    rank = q * cumulative[bounds[-1]]
+    lower_bound, lower_count = 0.0, 0.0
+    for bound in bounds:
+        count = cumulative[bound]
+        if count >= rank:
+            if bound == float("inf"):
+                return lower_bound * 1000  # beyond the last bucket: its bound
+            share = (rank - lower_count) / (count - lower_count) if count > lower_count else 1
+            return (lower_bound + (bound - lower_bound) * share) * 1000
+        lower_bound, lower_count = bound, count
+    return None
 
 
 def workers() -> str:
@@ -391,13 +513,18 @@ def summarize(measured: Measured) -> dict[str, Any]:
         "update_p99_ms": _ms(measured.updates, 99),
         "bot_error_lines": len(measured.bot_errors),
         "bot_errors_sample": measured.bot_errors[:5],
+        "computer_decisions": measured.decisions,
     }
 
 
-async def run(levels: list[Level], logs: Path | None = None) -> dict[str, Any]:
-    """Measure each level, ours then the null bot; ``logs``: keep the bots' logs there."""
+async def run(
+    levels: list[Level], logs: Path | None = None, computers: bool = False
+) -> dict[str, Any]:
+    """Measure each level, ours then the null bot (``computers``: then ours again with a
+    hard computer at every table); ``logs``: keep the bots' logs there."""
     results: dict[str, Any] = {
         "levels_asked": [level.__dict__ for level in levels],
+        "computers": computers,
         "levels": [],
     }
     with tempfile.TemporaryDirectory() as tmp:
@@ -407,16 +534,19 @@ async def run(levels: list[Level], logs: Path | None = None) -> dict[str, Any]:
             started = time.perf_counter()
             ours = summarize(await measure(OURS, level, workdir))
             floor = summarize(await measure(NULL, level, workdir))
-            results["levels"].append(
-                {
-                    "games": level.games,
-                    "clicks_per_game": level.clicks_per_game,
-                    "ours": ours,
-                    "null_bot": floor,
-                    "p99_ratio": _ratio(ours["p99_ms"], floor["p99_ms"]),
-                    "seconds": time.perf_counter() - started,
-                }
-            )
+            measured: dict[str, Any] = {
+                "games": level.games,
+                "clicks_per_game": level.clicks_per_game,
+                "ours": ours,
+                "null_bot": floor,
+                "p99_ratio": _ratio(ours["p99_ms"], floor["p99_ms"]),
+            }
+            if computers:
+                (workdir / "computers").mkdir(exist_ok=True)
+                with_computers = await measure(OURS_WITH_COMPUTERS, level, workdir / "computers")
+                measured["ours_with_computers"] = summarize(with_computers)
+            measured["seconds"] = time.perf_counter() - started
+            results["levels"].append(measured)
     return results
 
 
@@ -499,12 +629,58 @@ def report(results: dict[str, Any]) -> list[str]:
                 )
             if side["refusals"]:
                 notes.append(f"{level['games']} games, {who}: refusals {side['refusals']}")
+    if results.get("computers"):
+        computer_report(results)
     at_50 = next((lv for lv in results["levels"] if lv["games"] == 50), None)
     if at_50 is not None and at_50["p99_ratio"] is not None:
         p99, ratio = at_50["ours"]["p99_ms"], at_50["p99_ratio"]
         notes.append(f"target p99 at 50 games within 2x the null bot: {target(ratio <= 2)}")
         notes.append(f"target p99 at 50 games under 50 ms ({p99:.1f} ms): {target(p99 < 50)}")
     return notes
+
+
+def computer_report(results: dict[str, Any]) -> None:
+    rows = []
+    for level in results["levels"]:
+        without, with_ = level["ours"], level["ours_with_computers"]
+        decisions = with_["computer_decisions"]
+        rows.append(
+            [
+                level["games"],
+                with_["clicks"],
+                with_["late"],
+                without["p50_ms"],
+                without["p99_ms"],
+                with_["p50_ms"],
+                with_["p99_ms"],
+                without["update_p99_ms"],
+                with_["update_p99_ms"],
+                decisions.get("decisions"),
+                decisions.get("in_workers"),
+                decisions.get("p50_ms"),
+                decisions.get("p99_ms"),
+            ]
+        )
+    print_table(
+        f"Clicks with a {COMPUTER_LEVEL} computer at every table (ms)",
+        [
+            "games",
+            "clicks",
+            "late",
+            "p50 without",
+            "p99 without",
+            "p50 with",
+            "p99 with",
+            "table p99 without",
+            "table p99 with",
+            "decisions",
+            "in workers",
+            "decision p50",
+            "decision p99",
+        ],
+        rows,
+        digits=1,
+    )
 
 
 def level_arg(text: str) -> Level:
@@ -530,10 +706,16 @@ def main() -> None:
     args_parser.add_argument(
         "--logs", type=Path, metavar="DIR", help="keep the bots' output (and Redis dirs) here"
     )
+    args_parser.add_argument(
+        "--computers",
+        action="store_true",
+        help=f"measure each level again with a {COMPUTER_LEVEL} computer player at every "
+        "table, and its decision times",
+    )
     args = args_parser.parse_args()
     levels = args.level or (QUICK_LEVELS if args.quick else FULL_LEVELS)
     print_machine()
-    results = asyncio.run(run(levels, args.logs))
+    results = asyncio.run(run(levels, args.logs, args.computers))
     print_notes(report(results))
     write_json(args.json, "interactions", results)
 

@@ -36,6 +36,7 @@ from bot.storage.records import RecordStore
 from bot.storage.settings import GuildSettingsStore
 from bot.storage.stats import StatsStore
 from bot.storage.tables import GameStore
+from bot.thinking import Thinkers
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,13 @@ class TableBot(commands.AutoShardedBot):
         self.store = store
         self.games: dict[str, GameCog] = {}
         self.renderer = RenderWorkers(settings.render_processes)
+        self.thinkers = Thinkers(
+            settings.render_processes,
+            settings.computer_think_seconds,
+            tuple(spec.name for spec in GAMES),
+        )
+        """Where computer players think: a pool of its own, as many processes at most as
+        the render pool (`bot.thinking`)."""
         self.stats = StatsStore(store.client)
         self.records = RecordStore(store.client, days=settings.history_days)
         self.guild_settings = GuildSettingsStore(store.client, [spec.name for spec in GAMES])
@@ -156,6 +164,7 @@ class TableBot(commands.AutoShardedBot):
         await self.channel_locks.close()
         await super().close()
         self.renderer.close()
+        self.thinkers.close()
 
     async def on_ready(self) -> None:
         log.info("Ready as %s in %d guilds", self.user, len(self.guilds))

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.ai.budget import DEFAULT_THINK_SECONDS
 from bot.storage.urls import check_redis_url
 
 DISCORD_API_BASE_URL = "https://discord.com/api/v10"
@@ -62,11 +63,16 @@ class Settings(BaseSettings):
     as unreachable (aiohttp's own default is 300 s)."""
     computer_pause_seconds: float = Field(default=1.0, ge=0, le=30)
     """The pause before a computer player moves, so people can follow the table."""
+    computer_think_seconds: float = Field(default=DEFAULT_THINK_SECONDS, gt=0, le=30)
+    """The longest a searching (hard) computer player thinks over one decision, in its
+    worker process; it usually decides well within it."""
     lobby_timeout_seconds: float = Field(default=6 * 3600, gt=0)
     """A lobby nobody starts closes (with a message) after this long."""
     render_processes: int = Field(default_factory=default_render_processes, ge=0, le=16)
-    """Worker processes drawing table images; 0 draws in a thread of the bot process.
-    Unset: one per CPU core this process may use but one, at least 1 and at most 8."""
+    """Worker processes drawing table images, and at most as many again for computer
+    players' decisions (a pool of their own, started as decisions need them); 0 draws
+    and thinks in threads of the bot process. Unset: one per CPU core this process may
+    use but one, at least 1 and at most 8."""
     shard_count: int | None = Field(default=None, ge=1, le=65536)
     """How many shards the whole bot runs on; unset: Discord's recommended count, all of
     them in this process."""

@@ -32,6 +32,14 @@ RENDER_SECONDS = Histogram(
     ["drawing"],
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
+COMPUTER_DECISION_SECONDS = Histogram(
+    "tablebot_computer_decision_seconds",
+    "Time a computer player took over one decision, waiting for a worker included, by "
+    "game, level and where it ran (worker: a worker process; bot: a thread of the bot's "
+    "process, without worker processes)",
+    ["game", "level", "ran_in"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 5.0),
+)
 REDIS_ERRORS = Counter(
     "tablebot_redis_errors", "Redis calls that failed: Redis unreachable or too slow"
 )

@@ -44,3 +44,17 @@ def test_a_game_without_a_computer_level_is_refused() -> None:
 def test_an_unknown_game_is_a_key_error() -> None:
     with pytest.raises(KeyError):
         game("chess")
+
+
+def test_computer_players_from_elsewhere_are_refused() -> None:
+    """Worker processes look a game's players up in ``bot.ai.<name>.PLAYERS``; a
+    registry entry naming another mapping would think differently there."""
+    spec = game("geschenkt")
+    broken = GameSpec(
+        adapter=spec.adapter,
+        players=dict(spec.players),
+        add_commands=spec.add_commands,
+        typical_players=spec.typical_players,
+    )
+    with pytest.raises(RegistryError, match=r"bot\.ai\.geschenkt\.PLAYERS"):
+        broken.check()

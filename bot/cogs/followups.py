@@ -265,13 +265,13 @@ class FollowUpMoves:
     async def _computer_move(
         self, table: Table, rev: int, state: BaseModel, player: PlayerId
     ) -> tuple[BaseModel, object]:
-        """The computer's choice for ``player``'s seat (from that seat's view only, off
-        the event loop), and the state after it."""
+        """The computer's choice for ``player``'s seat (from that seat's view only, in a
+        worker process: `bot.thinking`), and the state after it."""
         seat = table.seat_of(player)
         level: Level = seat.level if seat and seat.level else "normal"
         rng = SeededRng.from_seed(table.seed ^ (rev * 0x9E3779B97F4A7C15))
         view = self.engine.view(state, player)
-        action = await asyncio.to_thread(self.spec.players[level], view, rng)
+        action = await self.bot.thinkers.decide(self.engine.name, level, view, rng)
         moved: BaseModel = self.engine.apply(state, player, action)
         return moved, action
 

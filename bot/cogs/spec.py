@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from bot.ai import LEVELS, Chooser, Level
 from bot.cogs.adapter import GameAdapter
 from bot.engines.base import Engine
+from bot.thinking import players_of
 
 if TYPE_CHECKING:
     from bot.cogs.game_cog import GameCog
@@ -31,7 +32,8 @@ class GameSpec(Generic[S, A, V]):
     adapter: GameAdapter[S, A, V]
     """The Discord side: buttons, panels, texts, and the table and panel images."""
     players: Mapping[Level, Chooser]
-    """Computer players by level."""
+    """Computer players by level: ``bot.ai.<name>.PLAYERS``, where the worker processes
+    they think in look them up (`bot.thinking`)."""
     add_commands: Callable[[GameCog], None]
     """Adds the game's own slash commands (``start`` with its options, …)."""
     typical_players: int
@@ -51,6 +53,15 @@ class GameSpec(Generic[S, A, V]):
         missing = [level for level in LEVELS if level not in self.players]
         if missing:
             raise RegistryError(f"{self.name}: no computer player for {', '.join(missing)}")
+        try:
+            where = players_of(self.name)
+        except ImportError:
+            where = None
+        if where is not self.players:
+            raise RegistryError(
+                f"{self.name}: its computer players must be bot.ai.{self.name}.PLAYERS "
+                "(worker processes look them up there)"
+            )
         engine = self.engine
         if not engine.min_players <= self.typical_players <= engine.max_players:
             raise RegistryError(f"{self.name}: {self.typical_players} players can't play it")

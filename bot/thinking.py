@@ -1,0 +1,77 @@
+"""Where computer players think: in worker processes, off the bot's event loop and GIL.
+
+A hard player searches for up to ``COMPUTER_THINK_SECONDS`` (`bot.ai.budget`) holding
+Python's global lock; in a thread of the bot process that slowed every other click.
+`Thinkers` hands each decision to a pool of its own (`bot.workers`), not the render
+pool: a second-long search there would hold up the ~10 ms drawings of every other
+table behind it. With no worker processes (``RENDER_PROCESSES=0``) a decision runs in
+a thread of the bot process, as before.
+
+What crosses to a worker is ``(game, level, view, rng)``, all of which pickle; a
+chooser may not (``make_hard()`` returns a closure), so each worker looks it up in
+``bot.ai.<game>.PLAYERS``, the mapping the registry (`bot.games`) names and checks.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import time
+from collections.abc import Mapping
+
+from pydantic import BaseModel
+
+from bot.ai import Chooser, Level
+from bot.ai.budget import set_think_seconds
+from bot.engines.base import SeededRng
+from bot.metrics import COMPUTER_DECISION_SECONDS
+from bot.workers import Workers
+
+
+def players_of(game: str) -> Mapping[Level, Chooser]:
+    """The computer players of ``game``: ``bot.ai.<game>.PLAYERS``."""
+    players: Mapping[Level, Chooser] = importlib.import_module(f"bot.ai.{game}").PLAYERS
+    return players
+
+
+def choose(game: str, level: Level, view: BaseModel, rng: SeededRng) -> tuple[BaseModel | str, int]:
+    """In a worker: the ``level`` player's action for the seat whose ``view`` this is,
+    and the id of the process that chose it."""
+    return players_of(game)[level](view, rng), os.getpid()
+
+
+def start_thinker(think_seconds: float, games: tuple[str, ...]) -> None:
+    """Run in each worker as it starts: the decision budget, and the games' players
+    loaded (the first decision shouldn't pay for importing them)."""
+    set_think_seconds(think_seconds)
+    for game in games:
+        players_of(game)
+
+
+class Thinkers:
+    """The pool computer players think in, and the decision times it records."""
+
+    def __init__(self, processes: int, think_seconds: float, games: tuple[str, ...] = ()) -> None:
+        """``games``: the players each worker loads as it starts (others on first use)."""
+        set_think_seconds(think_seconds)  # for decisions made in this process
+        self._workers = Workers(processes, "computer player", start_thinker, (think_seconds, games))
+
+    @property
+    def in_processes(self) -> bool:
+        """Whether decisions run in worker processes (else in a thread of this one)."""
+        return self._workers.in_processes
+
+    async def decide(
+        self, game: str, level: Level, view: BaseModel, rng: SeededRng
+    ) -> BaseModel | str:
+        """The ``level`` computer player's action for the seat whose ``view`` this is."""
+        started = time.perf_counter()
+        action, pid = await self._workers.run(choose, game, level, view, rng)
+        ran_in = "bot" if pid == os.getpid() else "worker"
+        COMPUTER_DECISION_SECONDS.labels(game=game, level=level, ran_in=ran_in).observe(
+            time.perf_counter() - started
+        )
+        return action
+
+    def close(self) -> None:
+        self._workers.close()

@@ -1,0 +1,114 @@
+"""Computer players think in worker processes: while a hard computer searches at one
+table, another table in another channel is answered as usual (issue 28)."""
+
+from __future__ import annotations
+
+import random
+import socket
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot.engines.geschenkt import ENGINE
+from bot.storage.clients import client_for_url
+from bot.storage.tables import GameStore
+from tests.e2e.test_geschenkt import ADD_COMPUTER, REFUSE, TAKE, Game, coin
+from tests.harness.driver import Driver
+from tests.harness.fake_discord import FakeDiscord
+from tests.harness.fixtures import BotFactory
+
+ROUNDS = 2
+"""Moves of the person at the thinking table; each hands two hard searches to a worker."""
+DECISIONS = "tablebot_computer_decision_seconds_count"
+
+
+class SecondChannel(Driver):
+    """A driver whose default channel is the guild's second one."""
+
+    @property
+    def channel(self) -> int:
+        return self.fake.channel_ids[1]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+async def http() -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as session:
+        yield session
+
+
+async def sample(http: aiohttp.ClientSession, port: int, name: str, **labels: str) -> float:
+    """One sample of the bot's /metrics (0 when that series isn't there yet)."""
+    async with http.get(f"http://127.0.0.1:{port}/metrics") as response:
+        text = await response.text()
+    for family in text_string_to_metric_families(text):
+        for found in family.samples:
+            if found.name == name and all(found.labels.get(k) == v for k, v in labels.items()):
+                return float(found.value)
+    return 0.0
+
+
+async def test_another_table_is_answered_while_a_hard_computer_thinks_in_a_worker(
+    driver: Driver,
+    fake_discord: FakeDiscord,
+    redis_server: str,
+    bot_process: BotFactory,
+    http: aiohttp.ClientSession,
+) -> None:
+    port = free_port()
+    await bot_process("bot", env={"METRICS_PORT": str(port), "COMPUTER_THINK_SECONDS": "1"})
+    client = client_for_url(redis_server)
+    store = GameStore(client)
+    alice, chloe, dmitri, emma = (driver.user(n) for n in ("alice", "chloe", "dmitri", "emma"))
+
+    # The thinking table: Alice and two hard computers, in the first channel.
+    thinking = Game(driver, store, client, [alice])
+    thinking.table = (await driver.slash(alice, "geschenkt start")).message
+    for _ in range(2):
+        await driver.choose(alice, thinking.table, ADD_COMPUTER, ["hard"])
+    assert "🤖 Hard 2" in thinking.table.text
+    await driver.click(alice, thinking.table, "Start")
+    await thinking.computers_done()
+    computer_moves = 0
+
+    # The other table: three people, in the second channel.
+    other = Game(SecondChannel(fake_discord), store, client, [chloe, dmitri, emma])
+    await other.open(chloe, [dmitri, emma])
+    policy = coin(random.Random(28), 0.3)
+    other_moves = 0
+
+    for _ in range(ROUNDS):
+        before = await thinking.stored()
+        state = ENGINE.State.model_validate(before.table.state)
+        if ENGINE.is_over(state):
+            break
+        assert thinking.to_act() == alice
+        chips = state.chips[thinking.seat(state, alice)]
+        # Alice's move is acknowledged; the two computers after her think in a worker...
+        await driver.click(alice, thinking.message, REFUSE if chips else TAKE)
+        # ...while the other channel's people click: each click is answered and shown.
+        for _ in range(3):
+            if other.to_act() is None:
+                break
+            await other.turn(policy)
+            other_moves += 1
+        await thinking.computers_done()
+        after = await thinking.stored()
+        computer_moves += after.rev - before.rev - 1  # a revision for Alice's move, one each
+
+    assert other_moves > 0, "the other table never moved"
+    assert computer_moves > 0, "the computers never moved"
+    in_workers = await sample(
+        http, port, DECISIONS, game="geschenkt", level="hard", ran_in="worker"
+    )
+    in_bot = await sample(http, port, DECISIONS, game="geschenkt", level="hard", ran_in="bot")
+    assert in_workers >= computer_moves, "a computer move was not decided in a worker process"
+    assert in_bot == 0, "a computer decided in the bot's own process"
+    await client.aclose()

@@ -1,0 +1,94 @@
+"""Computer players think in worker processes of their own (`bot.thinking`), with the
+budget of COMPUTER_THINK_SECONDS; without worker processes, in a thread of this one."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from prometheus_client import REGISTRY
+
+from bot.ai import LEVELS
+from bot.ai.budget import DEFAULT_THINK_SECONDS, set_think_seconds, think_seconds
+from bot.engines.base import SeededRng
+from bot.engines.geschenkt import ENGINE, GeschenktAction, GeschenktView
+from bot.games import GAMES
+from bot.thinking import Thinkers, players_of, start_thinker
+from bot.workers import Workers
+
+
+@pytest.fixture(autouse=True)
+def default_budget() -> Iterator[None]:
+    """`Thinkers` sets this process's budget too (for the thread fallback): put it back."""
+    yield
+    set_think_seconds(DEFAULT_THINK_SECONDS)
+
+
+def decisions(game: str, level: str, ran_in: str) -> float:
+    labels = {"game": game, "level": level, "ran_in": ran_in}
+    return REGISTRY.get_sample_value("tablebot_computer_decision_seconds_count", labels) or 0.0
+
+
+def a_view() -> tuple[GeschenktView, str]:
+    state = ENGINE.new_game(["a", "b", "c"], 7)
+    player = ENGINE.to_act(state)[0]
+    return ENGINE.view(state, player), player
+
+
+def test_every_registered_game_has_its_players_where_workers_look_them_up() -> None:
+    for spec in GAMES:
+        assert players_of(spec.name) is spec.players, spec.name
+
+
+def thinking_process() -> tuple[int, float]:
+    """In a worker: its process id and its decision budget."""
+    return os.getpid(), think_seconds()
+
+
+async def test_a_thinking_worker_gets_the_budget_it_was_given() -> None:
+    workers = Workers(1, "test", start_thinker, (0.25, ("geschenkt",)))
+    try:
+        pid, budget = await workers.run(thinking_process)
+    finally:
+        workers.close()
+    assert pid != os.getpid()
+    assert budget == 0.25
+
+
+async def test_decisions_are_made_in_a_worker_process_and_timed() -> None:
+    view, player = a_view()
+    thinkers = Thinkers(1, 0.5, ("geschenkt",))
+    assert thinkers.in_processes
+    before = {level: decisions("geschenkt", level, "worker") for level in LEVELS}
+    in_bot = decisions("geschenkt", "hard", "bot")
+    try:
+        actions = {
+            level: await thinkers.decide("geschenkt", level, view, SeededRng.from_seed(3))
+            for level in LEVELS
+        }
+    finally:
+        thinkers.close()
+    for level in LEVELS:
+        assert decisions("geschenkt", level, "worker") == before[level] + 1, level
+    assert decisions("geschenkt", "hard", "bot") == in_bot
+    state = ENGINE.new_game(["a", "b", "c"], 7)
+    for level, action in actions.items():
+        assert isinstance(action, GeschenktAction | str)
+        ENGINE.apply(state, player, action)  # legal for the seat
+        if level != "hard":  # hard may stop on the clock; the others are exact
+            assert action == players_of("geschenkt")[level](view, SeededRng.from_seed(3))
+
+
+async def test_without_worker_processes_decisions_are_made_in_this_one() -> None:
+    view, player = a_view()
+    thinkers = Thinkers(0, 0.3)
+    assert not thinkers.in_processes
+    assert think_seconds() == 0.3, "the thread fallback thinks with the setting too"
+    before = decisions("geschenkt", "normal", "bot")
+    action = await thinkers.decide("geschenkt", "normal", view, SeededRng.from_seed(5))
+    thinkers.close()
+    assert decisions("geschenkt", "normal", "bot") == before + 1
+    assert action == players_of("geschenkt")["normal"](view, SeededRng.from_seed(5))
+    assert isinstance(action, GeschenktAction | str)
+    ENGINE.apply(ENGINE.new_game(["a", "b", "c"], 7), player, action)
