@@ -257,7 +257,7 @@ async def test_a_computer_accepts_a_draw_offer_and_the_open_panel_says_the_game_
     panel = (await game.driver.click(alice, game.message, MOVE)).message
     await game.driver.click(alice, panel, "Offer draw")
     await game.typed(alice, "a1-a2")
-    await game.driver.wait_for(lambda: "Draw by agreement." in game.message.text, what="draw")
+    await game.driver.wait_for(lambda: "**Draw.** By agreement." in game.message.text, what="draw")
     await game.driver.wait_for(
         lambda: "The game is over:** a draw." in panel.text, what="the panel at the end"
     )

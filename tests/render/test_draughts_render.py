@@ -452,7 +452,8 @@ REASONS: list[tuple[str, Reason]] = [
 def test_the_reason_is_told_in_either_language(result: str, reason: Reason) -> None:
     view = public(moments()["over"]).model_copy(update={"result": result, "reason": reason})
     english = reason_sentence(view, "en")
-    assert english and english.rstrip(".").lower() in reason_text(result, reason).lower()
+    sentence = reason_text(result, reason)
+    assert english and sentence and english.rstrip(".").lower() in sentence.lower()
     assert "wins" not in english and "Draw" not in english, "the headline says who won"
     if result != "draw":
         loser = "Black" if result == "white" else "White"
