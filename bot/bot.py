@@ -21,6 +21,7 @@ from bot.cogs.panels import PanelKeeper
 from bot.cogs.resume import keep_games_moving, resume_all
 from bot.cogs.settings import pings_command, settings_group
 from bot.cogs.stats import stats_commands
+from bot.cogs.table_edits import TableEdits
 from bot.config import Settings
 from bot.engines.base import player_range
 from bot.games import GAMES, check_registry
@@ -84,6 +85,7 @@ class TableBot(commands.AutoShardedBot):
         """Every computer move, timed default, turn clock and lobby expiry waiting."""
         self._sweeper: asyncio.Task[None] | None = None
         self.channel_locks = ChannelLocks(store.client)
+        self.table_edits = TableEdits()
         """Each channel's lock across processes (`bot.storage.locks`): its game's
         interactions and follow-ups run one at a time."""
 

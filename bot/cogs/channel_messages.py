@@ -35,23 +35,30 @@ class ChannelMessages:
             log.info("Could not delete message %s: %s", message_id, error)
 
     async def edit_table_message(self, table: Table, state: BaseModel, rev: int) -> None:
+        """The table message drawn at revision ``rev``, unless a newer one is shown."""
         if table.message_id is None:
             return
-        message = await self.messages.table(table, state, rev)
-        await self._edit(
-            table,
-            table.message_id,
-            content=message.content,
-            embed=message.embed,
-            view=message.view,
-            attachments=message.files(),
-        )
+        async with self.bot.table_edits.turn(table.channel_id, table.gid, rev) as current:
+            if not current:
+                return
+            message = await self.messages.table(table, state, rev)
+            await self._edit(
+                table,
+                table.message_id,
+                content=message.content,
+                embed=message.embed,
+                view=message.view,
+                attachments=message.files(),
+            )
 
     async def refresh_lobby_message(self, table: Table, rev: int) -> None:
+        """The lobby message at revision ``rev``, unless a newer one is shown."""
         if table.message_id is None:
             return
-        message = self.messages.lobby(table, rev)
-        await self._edit(table, table.message_id, embed=message.embed, view=message.view)
+        async with self.bot.table_edits.turn(table.channel_id, table.gid, rev) as current:
+            if current:
+                message = self.messages.lobby(table, rev)
+                await self._edit(table, table.message_id, embed=message.embed, view=message.view)
 
     async def close_message(self, table: Table, reason: str) -> None:
         """Edit the table message to say the game is gone (no buttons, no image)."""

@@ -6,6 +6,7 @@ private panels."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -40,6 +41,11 @@ LOCK_WAIT_SECONDS = 1.0
 """How long a click waits for the one before it in the same channel. Discord drops an
 answer after 3 s, and a store call may take up to 1.5 s when Redis stalls, so a click
 queued longer is told the table is busy instead of being answered too late."""
+
+Step = Callable[[], Awaitable[None]]
+AFTER_LOCK: ContextVar[list[Step] | None] = ContextVar("after_lock", default=None)
+"""The steps the interaction being handled left for after its channel lock (`after_lock`):
+drawing and showing a saved move, which the next click in the channel need not wait for."""
 
 
 class GameParts:
@@ -77,8 +83,25 @@ class GameParts:
             lock = self.bot.channel_locks.hold(
                 guild_id, interaction.channel_id, wait=LOCK_WAIT_SECONDS
             )
-            async with lock:
-                await work(*args)
+            later: list[Step] = []
+            token = AFTER_LOCK.set(later)
+            try:
+                async with lock:
+                    await work(*args)
+            finally:
+                AFTER_LOCK.reset(token)
+            for step in later:
+                await step()
+
+    async def after_lock(self, step: Step) -> None:
+        """Run ``step`` once the channel's lock is released, or now outside `handle`.
+        Only for what needs no lock: what a saved move shows (`TableEdits` keeps the
+        table's edits in revision order)."""
+        later = AFTER_LOCK.get()
+        if later is None:
+            await step()
+        else:
+            later.append(step)
 
     def deal(self, table: Table) -> tuple[Table, BaseModel]:
         """The table seated in playing order, and the engine's new game for it."""
@@ -94,15 +117,24 @@ class GameParts:
     ) -> None:
         table.message_id = message_id_of(interaction) or table.message_id
         rev = await self.saving.commit(table, stored.rev, state)
-        # The move is committed: acknowledge at once, then draw the new table.
+        # The move is committed: acknowledge at once, then draw the new table without
+        # holding the channel (the save was a compare-and-set on the revision).
         await interaction.response.defer()
-        message = await self.messages.table(table, state, rev)
-        await interaction.edit_original_response(
-            content=message.content,
-            embed=message.embed,
-            view=message.view,
-            attachments=message.files(),
-        )
+        await self.after_lock(lambda: self._show_saved(interaction, table, state, rev))
+
+    async def _show_saved(
+        self, interaction: Interaction, table: Table, state: BaseModel, rev: int
+    ) -> None:
+        """The table message edited to revision ``rev``, unless a newer one is shown."""
+        async with self.bot.table_edits.turn(table.channel_id, table.gid, rev) as current:
+            if current:
+                message = await self.messages.table(table, state, rev)
+                await interaction.edit_original_response(
+                    content=message.content,
+                    embed=message.embed,
+                    view=message.view,
+                    attachments=message.files(),
+                )
         await self.announcer.announce(table, state)
 
     async def seat_taken(
