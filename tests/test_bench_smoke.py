@@ -92,6 +92,7 @@ def test_capacity_bench_offers_every_rate_to_every_way(tmp_path: Path) -> None:
             assert step["clicks"] == step["offered"] - step["no_free_table"]
             assert step["callback_p99_ms"] is not None
     assert set(data["best"]) == {"null bot", "1 process", "2 processes"}
+    assert "ratio_to_null" in data
 
 
 def test_index_bench_makes_no_scan() -> None:
