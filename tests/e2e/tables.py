@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 import pytest
 
 from bot.storage.clients import client_for_url
+from bot.storage.tables import GameStore, Stored
 from tests.harness.driver import Driver
 from tests.harness.models import FakeMessage, FakeUser
 
@@ -56,3 +57,10 @@ async def start_german_table(
         await driver.click(guest, table, "Beitreten")
     await driver.click(host, table, "Starten")
     return table
+
+
+async def stored_game(driver: Driver, store: GameStore) -> Stored:
+    """The game of the driver's channel as Redis holds it (there must be one)."""
+    stored = await store.load(driver.fake.guild_id, driver.channel)
+    assert stored is not None
+    return stored

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -13,7 +12,6 @@ import pytest
 from bot.cogs.spec import GameSpec
 from bot.games import GAMES
 from bot.i18n import tr
-from bot.storage.clients import client_for_url
 from bot.storage.tables import GameStore
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
@@ -21,13 +19,6 @@ from tests.harness.models import FakeMessage, FakeUser
 
 HOSTILE_NAMES = ("[Nitro](https://x.io) **b**", "# ||s|| @everyone \u202eevil")
 UNESCAPED = re.compile(r"(?<!\\)(\]\(|\*\*b|\|\|s|^# )", re.MULTILINE)
-
-
-@pytest.fixture
-async def store(redis_server: str) -> AsyncIterator[GameStore]:
-    client = client_for_url(redis_server)
-    yield GameStore(client)
-    await client.aclose()
 
 
 def renamed(driver: Driver, user: FakeUser, display_name: str) -> FakeUser:

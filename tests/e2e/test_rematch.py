@@ -6,31 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 
-from bot.storage.clients import client_for_url
 from bot.storage.tables import GameStore, Stored
+from tests.e2e.tables import stored_game
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage, FakeUser
 
 TURN = re.compile(r"<@(\d+)>, your turn\.")
 INVITATION = "asks for a rematch"
-
-
-@pytest.fixture
-async def store(redis_server: str) -> AsyncIterator[GameStore]:
-    client = client_for_url(redis_server)
-    yield GameStore(client)
-    await client.aclose()
-
-
-async def stored_game(driver: Driver, store: GameStore) -> Stored:
-    stored = await store.load(driver.fake.guild_id, driver.channel)
-    assert stored is not None
-    return stored
 
 
 async def finished_game(

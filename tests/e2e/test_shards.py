@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import pytest
 
 from bot.engines import geschenkt
-from bot.storage.clients import client_for_url
 from bot.storage.tables import GameStore, Stored
 from tests.e2e.tables import CLOCK_KEY, drawn_after
 from tests.harness.driver import Driver
@@ -31,13 +30,6 @@ running with FOLLOWUP_SWEEP_SECONDS=1."""
 
 def shard(n: int, **extra: str) -> dict[str, str]:
     return {"SHARD_COUNT": "2", "SHARD_IDS": str(n), **extra}
-
-
-@pytest.fixture
-async def store(redis_server: str) -> AsyncIterator[GameStore]:
-    client = client_for_url(redis_server)
-    yield GameStore(client)
-    await client.aclose()
 
 
 async def stored_in(driver: Driver, store: GameStore, channel: int) -> Stored:

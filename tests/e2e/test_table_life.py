@@ -4,33 +4,19 @@ resigns), and the game goes on without waiting for the person who left."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import pytest
 
 from bot.engines import draughts, geschenkt
-from bot.storage.clients import client_for_url
-from bot.storage.tables import GameStore, Stored
+from bot.storage.tables import GameStore
 from bot.table_life import EVENTS_KEPT
-from tests.e2e.tables import CLOCK_KEY, drawn_after, drawn_at
+from tests.e2e.tables import CLOCK_KEY, drawn_after, drawn_at, stored_game
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage, without_isolates
 
 TURN = re.compile(r"<@(\d+)>, your turn\.")
-
-
-@pytest.fixture
-async def store(redis_server: str) -> AsyncIterator[GameStore]:
-    client = client_for_url(redis_server)
-    yield GameStore(client)
-    await client.aclose()
-
-
-async def stored_game(driver: Driver, store: GameStore) -> Stored:
-    stored = await store.load(driver.fake.guild_id, driver.channel)
-    assert stored is not None
-    return stored
 
 
 async def test_a_player_who_leaves_is_replaced_by_a_computer(

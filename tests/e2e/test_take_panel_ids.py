@@ -4,27 +4,15 @@ Discord does), also when the picked card could be discarded and Confirm is that 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
 from bot.engines.cards import Card
 from bot.engines.take import ENGINE
 from bot.render.embeds import card_label
-from bot.storage.clients import client_for_url
 from bot.storage.tables import GameStore
 from tests.e2e.test_take import HAND, says
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.harness.limits import walk_components
 from tests.harness.models import FakeMessage
-
-
-@pytest.fixture
-async def store(redis_server: str) -> AsyncIterator[GameStore]:
-    client = client_for_url(redis_server)
-    yield GameStore(client)
-    await client.aclose()
 
 
 def custom_ids(message: FakeMessage) -> list[str]:
