@@ -16,6 +16,7 @@ from typing import Any
 
 from bench import common
 from bot.ai import draughts as ai
+from bot.ai.budget import think_seconds
 from bot.ai.draughts_search import FastSearcher
 from bot.engines.base import SeededRng
 from bot.engines.draughts import ENGINE, Position, position_of
@@ -62,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     common.print_machine()
     nodes: int | None = ai.FAST_NODES
-    seconds: float | None = ai.FAST_SECONDS
+    seconds: float | None = think_seconds()
     if args.seconds:
         nodes, seconds = None, args.seconds
     games = 1 if args.quick else 2

@@ -9,7 +9,8 @@
   transposition table, the table's move, captures, promotions, killers and history
   first, quiescence on captures) run straight on the engine's move generator instead
   of a `Position` per node, about five times the nodes per second, with a budget of
-  `FAST_NODES` (reproducible) under a `FAST_SECONDS` wall-clock cap; it reaches depth
+  `FAST_NODES` (reproducible) under the wall-clock cap of
+  `bot.ai.budget.think_seconds`; it reaches depth
   8 from the opening within the node budget. Its evaluation is ``normal``'s, less a
   little per quiet ply at the leaf, so in a level position it makes progress instead
   of shuffling into a repetition it can't see. The previous ``hard`` (the `Searcher`
@@ -36,8 +37,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from bot.ai import Chooser, Level
+from bot.ai.budget import think_seconds
 from bot.ai.draughts_search import FastSearcher
 from bot.ai.draughts_search import evaluate as fast_evaluate
 from bot.engines.base import GameError, SeededRng
@@ -534,7 +537,6 @@ def searcher(limits: Limits) -> Callable[[DraughtsView, SeededRng], str]:
 
 
 FAST_NODES = 70_000
-FAST_SECONDS = 1.0
 
 
 def _raw_text(move: RawMove) -> str:
@@ -543,11 +545,12 @@ def _raw_text(move: RawMove) -> str:
 
 
 def fast_searcher(
-    nodes: int | None = FAST_NODES, seconds: float | None = FAST_SECONDS
+    nodes: int | None = FAST_NODES, seconds: float | Literal["think"] | None = "think"
 ) -> Callable[[DraughtsView, SeededRng], str]:
     """The ``hard`` chooser: `bot.ai.draughts_search` on the engine's move generator,
-    within ``nodes`` (reproducible) and ``seconds`` (a cap on a busy machine). The rng
-    shuffles the root moves, so equally good moves vary from game to game."""
+    within ``nodes`` (reproducible) and ``seconds`` (a cap on a busy machine; by
+    default `bot.ai.budget.think_seconds`, read at each decision; None for no cap).
+    The rng shuffles the root moves, so equally good moves vary from game to game."""
 
     def choose(view: DraughtsView, rng: SeededRng) -> str:
         position, moves = _position(view)
@@ -555,7 +558,8 @@ def fast_searcher(
         board = list(position.board)
         last = -1 if position.last_moved is None else position.last_moved
         raw = [(move.path, move.captured) for move in moves]
-        search = FastSearcher(position.turkish, nodes, seconds, view.quiet_plies)
+        limit = think_seconds() if seconds == "think" else seconds
+        search = FastSearcher(position.turkish, nodes, limit, view.quiet_plies)
         result = search.search(board, position.side, last, raw)
         score = result.score if result.depth else fast_evaluate(board, position.side)
         if _offered(view) and score <= 0:
