@@ -120,10 +120,17 @@ return 1
 
 # KEYS: index. ARGV: channel, the entry found expired. Drops it unless a save
 # replaced it meanwhile.
-_DROP_EXPIRED_ENTRY = """
-if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
-return redis.call('HDEL', KEYS[1], ARGV[1])
+_DROP_EXPIRED_ENTRIES = """
+local dropped = 0
+for i = 1, #ARGV, 2 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
+    dropped = dropped + redis.call('HDEL', KEYS[1], ARGV[i])
+  end
+end
+return dropped
 """
+"""Drop index entries (ARGV: channel, entry, channel, entry…) still as they were read:
+one saved again meanwhile has a new entry and stays."""
 
 
 @dataclass(frozen=True)
@@ -166,7 +173,7 @@ class GameStore:
         self._set_message_script = client.register_script(_SET_MESSAGE_IF_SAME_GAME)
         self._set_aside_script = client.register_script(_SET_ASIDE)
         self._set_ping_script = client.register_script(_SET_PING_IF_SAME_GAME)
-        self._drop_entry_script = client.register_script(_DROP_EXPIRED_ENTRY)
+        self._drop_entries_script = client.register_script(_DROP_EXPIRED_ENTRIES)
 
     async def load(self, guild_id: int, channel_id: int) -> Stored | None:
         key = table_key(guild_id, channel_id)
@@ -329,9 +336,12 @@ class GameStore:
         raw = await guarded(self.client.hgetall(index_key(guild_id)))
         entries = [IndexEntry.parse(str(channel), str(value)) for channel, value in raw.items()]
         now = time.time()
-        for expired in (entry for entry in entries if entry.expiry <= now):
-            args: list[str | int] = [expired.channel_id, expired.value]
-            await guarded(self._drop_entry_script(keys=[index_key(guild_id)], args=args))
+        expired = [entry for entry in entries if entry.expiry <= now]
+        if expired:  # all in one call
+            args: list[str | int] = []
+            for entry in expired:
+                args += [entry.channel_id, entry.value]
+            await guarded(self._drop_entries_script(keys=[index_key(guild_id)], args=args))
         return [entry for entry in entries if entry.expiry > now]
 
     async def ping(self) -> None:

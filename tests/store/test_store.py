@@ -182,6 +182,22 @@ async def test_an_entry_of_an_expired_table_is_skipped_and_dropped(store: GameSt
     assert await store.client.hkeys(index_key(92)) == ["61"]
 
 
+async def test_expired_entries_are_dropped_in_one_call(store: GameStore) -> None:
+    for channel in (63, 64, 65):
+        await store.client.hset(index_key(94), str(channel), "geschenkt playing 1")
+    calls = await eval_calls(store)
+    assert await store.tables_in(94) == []
+    assert await store.client.hkeys(index_key(94)) == []
+    assert await eval_calls(store) == calls + 1
+
+
+async def eval_calls(store: GameStore) -> int:
+    stats = await store.client.info("commandstats")
+    return sum(
+        int(stats.get(f"cmdstat_{command}", {}).get("calls", 0)) for command in ("eval", "evalsha")
+    )
+
+
 async def test_counting_tables_scans_no_keys(store: GameStore) -> None:
     """The cap check and the metrics read the index: no SCAN, however many tables."""
     for channel in range(70, 80):
