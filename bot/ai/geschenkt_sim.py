@@ -73,6 +73,13 @@ class Table:
         greed: float,
     ) -> int:
         """Everyone plays ``normal`` to the end; the number of actions played."""
+        weights = (chip_value, late_chip_value, threshold, low_chips, near_bonus, greed)
+        return self.playout_seats([weights] * len(self.chips))
+
+    def playout_seats(self, seats: Sequence[Sequence[float]]) -> int:
+        """Each seat plays ``normal``'s rule with its own weights (``chip_value``,
+        ``late_chip_value``, ``threshold``, ``low_chips``, ``near_bonus``, ``greed``)
+        to the end; the number of actions played."""
         actions = 0
         cards = self.cards
         chips = self.chips
@@ -85,6 +92,7 @@ class Table:
             have = chips[seat]
             take = True
             if have > 0:
+                chip_value, late_chip_value, threshold, low_chips, near_bonus, greed = seats[seat]
                 below, above = card - 1 in mine, card + 1 in mine
                 if below and above:
                     cost = -(card + 1)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -12,12 +12,15 @@ from bot.ai.geschenkt import (
     PLAYERS,
     TUNED,
     Budget,
+    Refusal,
     _table,
     card_cost,
     hypotheses,
     make_hard,
     normal_takes,
     play_out,
+    refusals,
+    refused_consistently,
     sample_state,
 )
 from bot.engines.base import SeededRng
@@ -34,7 +37,7 @@ from bot.engines.geschenkt import (
 )
 from bot.games import game as registered
 
-QUICK_HARD = make_hard(Budget(actions=400, samples=10, min_samples=4, seconds=None))
+QUICK_HARD = make_hard(Budget(actions=400, samples=10, min_samples=4, timed=False))
 """The hard player with a small, purely deterministic budget (no wall clock)."""
 
 CHOOSERS: dict[str, Chooser] = {"easy": PLAYERS["easy"], "normal": PLAYERS["normal"]}
@@ -276,3 +279,48 @@ def test_simulator_plays_out_as_the_engine() -> None:
         assert table.scores() == [
             score(cards, chips) for cards, chips in zip(state.cards, state.chips, strict=True)
         ]
+
+
+def test_the_true_chips_fit_the_refusals_of_normal_players() -> None:
+    """Among normal players, the chips they really hold always explain the refusals the
+    pot shows; and the refusals are read off the pot as the engine made them."""
+    normal = PLAYERS["normal"]
+    checked = 0
+    for game in range(40):
+        state = ENGINE.new_game([f"p{k}" for k in range(3 + game % 3)], 70 + game)
+        while not ENGINE.is_over(state):
+            player = ENGINE.to_act(state)[0]
+            view = ENGINE.view(state, player)
+            seen = refusals(view, state.turn)
+            assert len(seen) <= view.pot
+            assert all(r.seat != state.turn for r in seen)
+            assert refused_consistently(view, state.chips, seen, TUNED)
+            checked += bool(seen)
+            state = ENGINE.apply(state, player, as_action(normal(view, SeededRng(state=1))))
+    assert checked > 300
+
+
+def test_sampled_chips_fit_the_refusals_mostly() -> None:
+    """The hard player's samples mostly agree with what the refusals imply."""
+    rng = random.Random(8)
+    normal = PLAYERS["normal"]
+    fits = total = 0
+    for game in range(10):
+        state = ENGINE.new_game(["a", "b", "c"], 90 + game)
+        while not ENGINE.is_over(state):
+            player = ENGINE.to_act(state)[0]
+            view = ENGINE.view(state, player)
+            seen = refusals(view, state.turn)
+            if seen and view.my_chips:
+                options = hypotheses(view)
+
+                def fitting(
+                    chips: Sequence[int], v: GeschenktView = view, r: list[Refusal] = seen
+                ) -> bool:
+                    return refused_consistently(v, chips, r, TUNED)
+
+                sample = sample_state(view, state.turn, options, rng, fitting)
+                fits += fitting(sample.chips)
+                total += 1
+            state = ENGINE.apply(state, player, as_action(normal(view, SeededRng(state=1))))
+    assert total > 50 and fits > 0.8 * total
