@@ -16,9 +16,12 @@ The opponent ``previous`` is the game's ``hard`` player before issue 28
 (`previous_players`), so a new ``hard`` can be measured against the old one; it plays
 only when asked for: ``--pairing hard:previous``.
 ``--option ruleset=turkish`` passes an option to every game's ``new_game``.
+``--think-seconds S`` sets the searching players' wall-clock safety net
+(`bot.ai.budget`): on a busy machine a larger one lets the node budgets decide.
 
     python -m bench.ai [--quick] [--games N] [--game NAME] [--pairing LEVEL:OPPONENT]
-                       [--option KEY=VALUE] [--first N] [--json PATH]
+                       [--option KEY=VALUE] [--first N] [--think-seconds S]
+                       [--json PATH]
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from typing import Any, Literal
 from bench import common
 from bench.scenes import player_ids
 from bot.ai import LEVELS, Chooser, Level
+from bot.ai.budget import DEFAULT_THINK_SECONDS, set_think_seconds, think_seconds
 from bot.ai.random_player import choose_uniform
 from bot.engines.base import Engine, SeededRng
 from bot.games import GAMES
@@ -362,7 +366,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="N",
         help="start at game number N (to split a long pairing into runs with other seeds)",
     )
+    parser.add_argument(
+        "--think-seconds",
+        type=float,
+        metavar="S",
+        help="the wall-clock safety net of a searching player per decision "
+        f"(bot.ai.budget; default {DEFAULT_THINK_SECONDS:g}): raise it on a busy machine "
+        "so the node budgets decide, as on an idle one",
+    )
     args = parser.parse_args(argv)
+    if args.think_seconds is not None:
+        set_think_seconds(args.think_seconds)
     common.print_machine()
     with common.one_cpu() as cpu:
         run(args, cpu, found)
@@ -384,6 +398,7 @@ def run(
     )
     print(f"Games: {', '.join(engine.name for engine, _ in chosen) or 'none'}.")
     options = dict(item.split("=", 1) for item in args.option)
+    print(f"Think budget: {think_seconds():g} s per decision (safety net after the node budget).")
     if options or args.first:
         print(f"Options: {options or 'none'}; games {args.first}–{args.first + games - 1}.")
     previous = previous_players()
@@ -436,6 +451,7 @@ def run(
                 "first_game": args.first,
                 "options": options,
                 "quick": args.quick,
+                "think_seconds": think_seconds(),
                 "pinned_cpu": cpu,
                 "player_counts": {spec.name: spec.typical_players for spec in GAMES},
                 "win_targets": {f"{g}/{lvl}": t for (g, lvl), t in WIN_TARGETS.items()},

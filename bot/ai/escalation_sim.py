@@ -33,6 +33,9 @@ ENDGAME_SET_BONUS = 1.0
 ESCAPE = 0.6
 PENALTY = 0.6
 LEAD = 0.2
+NORMAL_WEIGHTS = (REFILL, SHED, SET_BONUS, ENDGAME_SET_BONUS, ESCAPE, PENALTY, LEAD)
+"""The same, in `Weights`' field order: what `scored` and `decide` take."""
+Weights = tuple[float, float, float, float, float, float, float]
 
 
 def kind_of(card: Card) -> int:
@@ -65,13 +68,19 @@ def _keep(value: int, count: int, bonus: float) -> float:
 
 
 def scored(
-    hand: Sequence[int], size: int, in_force: int, stock: int, round_cards: int
+    hand: Sequence[int],
+    size: int,
+    in_force: int,
+    stock: int,
+    round_cards: int,
+    weights: Weights = NORMAL_WEIGHTS,
 ) -> list[tuple[float, int]]:
     """Each distinct move with ``normal``'s score, in ``normal``'s order (``in_force``
     is ``-1`` when leading). Both a 2 and a 3 are listed when held (``normal`` only
     ever considers the 2 first, with the same score)."""
     moves: list[tuple[float, int]] = []
-    bonus = SET_BONUS if stock > 0 else ENDGAME_SET_BONUS
+    refill_w, shed_w, set_bonus, endgame_set_bonus, escape, penalty, lead = weights
+    bonus = set_bonus if stock > 0 else endgame_set_bonus
     for value in ORDINARY:
         held = hand[value]
         if not held:
@@ -86,29 +95,36 @@ def scored(
             refilled = count if count < stock else stock
             score = (
                 -(keep_all - _keep(value, held - count, bonus))
-                + refilled * REFILL
-                + (count - refilled) * SHED
+                + refilled * refill_w
+                + (count - refilled) * shed_w
             )
             if in_force < 0:
                 score -= 0.01 * value
             moves.append((score, value * 16 + count))
     specials = hand[2] + hand[3]
     if specials and (in_force >= 0 or specials == size):
-        score = WIN if stock == 0 and size == 1 else -ESCAPE + (REFILL if stock else SHED)
+        score = WIN if stock == 0 and size == 1 else -escape + (refill_w if stock else shed_w)
         if hand[2]:
             moves.append((score, 2 * 16 + 1))
         if hand[3]:
             moves.append((score, 3 * 16 + 1))
     if in_force >= 0:
-        moves.append((-round_cards * PENALTY + LEAD, TAKE_MOVE))
+        moves.append((-round_cards * penalty + lead, TAKE_MOVE))
     return moves
 
 
-def decide(hand: Sequence[int], size: int, in_force: int, stock: int, round_cards: int) -> int:
-    """``normal``'s move: the first best-scored one."""
+def decide(
+    hand: Sequence[int],
+    size: int,
+    in_force: int,
+    stock: int,
+    round_cards: int,
+    weights: Weights = NORMAL_WEIGHTS,
+) -> int:
+    """``normal``'s move (with these weights): the first best-scored one."""
     best = TAKE_MOVE
     best_score = -WIN * 10
-    for score, move in scored(hand, size, in_force, stock, round_cards):
+    for score, move in scored(hand, size, in_force, stock, round_cards, weights):
         if score > best_score:
             best, best_score = move, score
     return best
@@ -215,16 +231,24 @@ class Deal:
             return
         self.turn = (seat + self.direction) % self.players
 
-    def playout(self, limit: int = 2000) -> int:
-        """Play the deal out with ``normal`` everywhere; the number of moves made (the
-        deal is over when `winner` is set; ``limit`` guards against a loop)."""
+    def playout(self, limit: int = 2000, seats: Sequence[Weights] | None = None) -> int:
+        """Play the deal out with ``normal`` everywhere (or ``normal``'s rule with each
+        seat's weights); the number of moves made (the deal is over when `winner` is
+        set; ``limit`` guards against a loop)."""
         made = 0
         hands = self.hands
         sizes = self.sizes
         while self.winner < 0 and made < limit:
             seat = self.turn
             self.step(
-                decide(hands[seat], sizes[seat], self.in_force, self.stock_left, self.round_cards)
+                decide(
+                    hands[seat],
+                    sizes[seat],
+                    self.in_force,
+                    self.stock_left,
+                    self.round_cards,
+                    NORMAL_WEIGHTS if seats is None else seats[seat],
+                )
             )
             made += 1
         return made

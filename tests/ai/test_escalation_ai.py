@@ -4,12 +4,13 @@ decision is obvious, and blind to cards they can't see."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import combinations
 
 import pytest
 
 from bot.ai import LEVELS, Chooser, Level
 from bot.ai import escalation_sim as sim
-from bot.ai.escalation import PLAYERS, hard_player, ranked
+from bot.ai.escalation import PLAYERS, hard_player, last_plays, plays_fit, ranked
 from bot.ai.random_player import choose_uniform
 from bot.engines.base import SeededRng
 from bot.engines.cards import Card
@@ -25,9 +26,9 @@ from bot.engines.escalation import (
 )
 
 TRIO = ["ai:0", "ai:1", "ai:2"]
-QUICK_HARD = hard_player(work=1, deadline=None)
+QUICK_HARD = hard_player(work=1, timed=False)
 """``hard`` with the fewest samples: the same code paths, fast enough for many positions."""
-STEADY_HARD = hard_player(deadline=None)
+STEADY_HARD = hard_player(timed=False)
 """``hard`` without its time cap, so its sample count never depends on the machine."""
 
 
@@ -353,3 +354,29 @@ def test_simulator_rollout_policy_is_normal() -> None:
             assert move == _move_of(chosen)
         checked += 1
     assert checked > 100
+
+
+def test_the_true_hands_fit_the_plays_of_normal_players() -> None:
+    """Among normal players, each other seat's real hand, less some of the cards it
+    drew since its last play of the round, plus what it played, makes ``normal`` play
+    just that: the inference `last_plays`/`plays_fit` reads the round as it happened."""
+    checked = 0
+    for game in range(12):
+        state = ENGINE.new_game(TRIO, 300 + game)
+        while not ENGINE.is_over(state):
+            (player,) = ENGINE.to_act(state)
+            seat = TRIO.index(player)
+            view = ENGINE.view(state, player)
+            for seen in last_plays(view, seat):
+                assert seen.seat != seat
+                hand = [sim.kind_of(card) for card in state.hands[seen.seat]]
+                kept = sim.HAND_SIZE - len(seen.played)
+                fits = False
+                for subset in combinations(hand, kept):
+                    dealt: list[list[int]] = [[] for _ in TRIO]
+                    dealt[seen.seat] = [*subset, *([0] * (sim.HAND_SIZE - kept))]
+                    fits = fits or plays_fit(dealt, [seen])
+                assert fits
+                checked += 1
+            state = ENGINE.apply(state, player, as_action(PLAYERS["normal"](view, SeededRng())))
+    assert checked > 300
