@@ -1,18 +1,35 @@
-"""Shared fixtures: a real Redis server, the fake Discord, its driver, the bot process,
-and the bot's clock moved forward by the tests. Tests that start processes (the bot,
-its embedded Redis, a bench) are marked ``slow``: ``pytest -m "not slow"`` is the
-fast loop."""
+"""Shared fixtures: a real Redis server (one per pytest process, a database per test),
+the fake Discord, its driver, the bot process, and the bot's clock moved forward by the
+tests. Tests that start processes (the bot, its embedded Redis, a bench) and the few
+long CPU soaks in `SOAKS` are marked ``slow``: ``pytest -m "not slow"`` is the fast
+loop; plain ``pytest`` (CI) runs them all."""
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
 
 from tests.e2e.tables import move_clock
-from tests.harness.fixtures import bot_process, driver, fake_discord, redis_server
+from tests.harness.fixtures import (
+    bot_process,
+    driver,
+    fake_discord,
+    redis_server,
+    shared_redis,
+)
+from tests.harness.fixtures import pytest_configure as harness_configure
 
-__all__ = ["bot_process", "driver", "fake_discord", "move_clock", "redis_server"]
+__all__ = [
+    "bot_process",
+    "driver",
+    "fake_discord",
+    "move_clock",
+    "redis_server",
+    "shared_redis",
+]
 
 TESTS = Path(__file__).resolve().parent
 SLOW_FOLDERS = ("e2e", "ops")
@@ -21,13 +38,75 @@ SLOW_FILES = ("test_bench_smoke.py",)
 SLOW_FIXTURES = {"bot_process"}
 
 
+SOAKS = (
+    # pydraughts (the peer) replays every exported Turkish PDN: ~2 min of one core.
+    "tests/records/test_pdn_peer.py::",
+    # Searches that run to their time budget or depth, many times over.
+    "tests/ai/test_draughts_ai.py::test_hard_search_reaches_depth_8_from_the_opening[",
+    "tests/ai/test_draughts_ai.py::test_legal_move_from_many_positions[normal-",
+    "tests/ai/test_escalation_ai.py::test_the_same_view_and_rng_state_give_the_same_answer[hard]",
+    "tests/ai/test_escalation_ai.py::test_answers_ignore_the_cards_the_seat_cannot_see[hard]",
+    "tests/ai/test_escalation_ai.py::test_hard_is_legal_in_every_position_of_random_games",
+    # Whole games replayed and exported, for every hidden card or both rulesets.
+    "tests/records/test_privacy.py::test_log_and_replay_are_the_same_whatever_the_hidden_information[take]",
+    "tests/records/test_export.py::test_a_pdn_reads_back_and_replays_to_the_same_final_position[",
+)
+"""Node id prefixes of CPU-bound tests that take far longer than the rest (the longest
+of ``pytest -m "not slow" --durations=60``; see the README's testing section): slow as
+well, so the fast loop skips them and the full run (CI) runs them."""
+
+FAST_LOOP_CONFORMANCE_EXAMPLES = "2"
+"""Games per combination of `tests/engines/test_conformance.py` in the fast loop
+(``-m "not slow"``) unless ``ENGINE_CONFORMANCE_EXAMPLES`` says otherwise; every other
+run, CI's included, plays the module's default (6)."""
+
+
+def is_fast_loop(config: pytest.Config) -> bool:
+    return "".join(str(config.getoption("markexpr", "")).split()) == "notslow"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    harness_configure(config)
+    if is_fast_loop(config):  # before the test modules are imported (workers inherit it)
+        os.environ.setdefault("ENGINE_CONFORMANCE_EXAMPLES", FAST_LOOP_CONFORMANCE_EXAMPLES)
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    if not is_fast_loop(config):
+        return None
+    examples = os.environ.get("ENGINE_CONFORMANCE_EXAMPLES")
+    return f"fast loop: engine conformance plays {examples} games per combination (full run: 6)"
+
+
 def starts_processes(item: pytest.Item) -> bool:
     parts = Path(str(item.path)).resolve().relative_to(TESTS).parts
     fixtures = set(getattr(item, "fixturenames", ()))
     return parts[0] in SLOW_FOLDERS or parts[-1] in SLOW_FILES or bool(fixtures & SLOW_FIXTURES)
 
 
+def is_soak(item: pytest.Item) -> bool:
+    return item.nodeid.startswith(SOAKS)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if starts_processes(item):
+        if starts_processes(item) or is_soak(item):
             item.add_marker(pytest.mark.slow)
+
+
+def keep_bytecode() -> None:
+    """With ``PYTHONDONTWRITEBYTECODE`` set, every pytest worker (and every bot process)
+    would compile the bot, its libraries and the rewritten test modules again: ~10 s of
+    CPU per process. Keep the bytecode under ``.pytest_cache/pycache`` instead (outside
+    the source tree, so it stays as clean as the setting meant), for this process and
+    the processes it starts."""
+    if not sys.dont_write_bytecode:
+        return
+    prefix = str(TESTS.parent / ".pytest_cache" / "pycache")
+    sys.dont_write_bytecode = False
+    sys.pycache_prefix = prefix
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+
+
+keep_bytecode()

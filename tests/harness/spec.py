@@ -44,29 +44,43 @@ class Operation:
 
 @dataclass
 class SpecCounts:
-    """How many bodies were checked against the spec, and how many broke it."""
+    """How many bodies were checked against the spec, and how many broke it (those a
+    self-test provoked on purpose, and took back with `FakeDiscord.pop_violations`, apart)."""
 
     requests: int = 0
     responses: int = 0
     request_violations: int = 0
     response_violations: int = 0
+    provoked: int = 0
+    """Violations among those that a test provoked and took back: not the bot's."""
 
     def add(self, other: SpecCounts) -> None:
         self.requests += other.requests
         self.responses += other.responses
         self.request_violations += other.request_violations
         self.response_violations += other.response_violations
+        self.provoked += other.provoked
+
+    @property
+    def violations(self) -> int:
+        """Violations nobody provoked on purpose (each one failed its test)."""
+        return self.request_violations + self.response_violations - self.provoked
 
     def __str__(self) -> str:
-        violations = self.request_violations + self.response_violations
+        violations = self.violations
+        provoked = f" (and {self.provoked} provoked by the harness's self-tests)" * bool(
+            self.provoked
+        )
         return (
             f"{self.requests} requests and {self.responses} responses checked against "
             f"Discord's OpenAPI spec, {violations} violation{'' if violations == 1 else 's'}"
+            f"{provoked}"
         )
 
 
 SESSION_COUNTS = SpecCounts()
-"""Every fake's counts in this process, summed when each fake stops (for a session summary)."""
+"""Every fake's counts in this process, summed when each fake stops (for a session summary;
+under xdist the controller sums the workers', see `tests.harness.fixtures.SpecSummary`)."""
 
 
 def _walk(node: Any) -> Iterator[Json]:

