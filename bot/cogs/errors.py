@@ -21,7 +21,7 @@ from discord import app_commands
 from bot import metrics
 from bot.engines.base import GameError
 from bot.i18n import N_, lang_of, tr
-from bot.storage.errors import StoreError
+from bot.storage.errors import Refusal, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,8 @@ async def reply_privately(interaction: discord.Interaction[Any], text: str) -> N
 
 @asynccontextmanager
 async def answering_errors(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
-    """Run an interaction handler; a `GameError` becomes an ephemeral explanation.
+    """Run an interaction handler; a `GameError` (a game's rules say no) or a `Refusal`
+    (the bot says no: busy, too fast, a setting) becomes an ephemeral explanation.
 
     Anything else is a bug: it is logged once, with its traceback and a reference id
     that the user is shown next to the news that the game is unchanged (true, because
@@ -60,7 +61,7 @@ async def answering_errors(interaction: discord.Interaction[Any]) -> AsyncIterat
     outcome = "ok"
     try:
         yield
-    except GameError as error:
+    except (GameError, Refusal) as error:
         outcome = "refused"
         await _reply_quietly(interaction, tr(lang, error.template, **error.params))
     except StoreError as error:

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from redis.exceptions import RedisError
 
 from bot.engines.base import GameError
-from bot.storage.errors import StoreError
+from bot.storage.errors import Refusal, StoreError
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
@@ -58,7 +58,7 @@ async def _resume_one(bot: TableBot, guild_id: int, channel_id: int, *, after_st
                 return False
             await cog.moves.resume(stored)
         return True
-    except (StoreError, GameError, ValidationError) as error:
+    except (StoreError, GameError, Refusal, ValidationError) as error:
         log.warning("Game in channel %s not resumed: %s", channel_id, error)
         return False
 

@@ -6,9 +6,9 @@ Babel's own Python extractor finds (``tr(lang, "…")``, ``plural(lang, n, "…"
 ``N_("…")``, ``C_("context", "…")``) it finds what that extractor can't:
 
 - both sides of a conditional expression (``tr(lang, "a" if x else "b")``);
-- the first argument of `GameError` and of every error class derived from it, anywhere in
-  the bot (an engine's error is an English template shown to the player in their
-  language);
+- the first argument of `GameError` and `Refusal` and of every error class derived from
+  them, anywhere in the bot (an engine's error, or the bot's refusal, is an English
+  template shown to the player in their language);
 - an engine's ``title = "…"`` (in `bot/engines/`).
 
 A ``# Translators: …`` comment on the lines right above a call becomes the message's
@@ -37,14 +37,15 @@ translator comments: what Babel expects of an extraction method."""
 
 @cache
 def error_classes() -> frozenset[str]:
-    """`GameError` and every class of the bot derived from it, however indirectly."""
+    """`GameError`, `Refusal` and every class of the bot derived from them, however
+    indirectly."""
     bases: dict[str, set[str]] = {}
     for path in sorted(BOT.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
             if isinstance(node, ast.ClassDef):
                 names = {b.id for b in node.bases if isinstance(b, ast.Name)}
                 bases.setdefault(node.name, set()).update(names)
-    errors = {"GameError"}
+    errors = {"GameError", "Refusal"}
     while grown := {name for name, parents in bases.items() if parents & errors} - errors:
         errors |= grown
     return frozenset(errors)

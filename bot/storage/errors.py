@@ -21,6 +21,21 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+class Refusal(Exception):
+    """The bot (not a game's rules) turns a request down: the table is busy
+    (`ChannelBusy`), clicks come too fast (`SlowDown`), a setting can't be accepted
+    (`SettingRefused`). Like the engines' `GameError` it is an English template and its
+    parameters, which the interaction handler (`bot.cogs.errors.answering_errors`)
+    answers the same way: a short private message in the user's language. It is no
+    `GameError`, so code that catches a game's refusals doesn't catch these too.
+    Write ``SettingRefused("No {thing}.", thing=name)``, never an f-string."""
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        super().__init__(template.format(**params) if params else template)
+        self.template = template
+        self.params = params
+
+
 class StoreError(Exception):
     """A fault of the game store, with an English template to tell the user."""
 

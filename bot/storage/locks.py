@@ -29,9 +29,8 @@ from dataclasses import dataclass, field
 
 import redis.asyncio as aioredis
 
-from bot.engines.base import GameError
 from bot.i18n import N_
-from bot.storage.errors import StoreError, guarded
+from bot.storage.errors import Refusal, StoreError, guarded
 from bot.storage.keys import lock_key
 
 LEASE_SECONDS = 10.0
@@ -52,7 +51,7 @@ return 0
 """
 
 
-class ChannelBusy(GameError):
+class ChannelBusy(Refusal):
     """The channel's lock wasn't free in time for an interaction that must be answered."""
 
     def __init__(self) -> None:

@@ -13,8 +13,8 @@ import logging
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from bot.engines.base import GameError
 from bot.i18n import N_
+from bot.storage.errors import Refusal
 from bot.storage.keys import limit_key
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ return count
 """
 
 
-class SlowDown(GameError):
+class SlowDown(Refusal):
     def __init__(self) -> None:
         super().__init__(N_("You're clicking very fast; slow down for a few seconds."))
 

@@ -6,7 +6,7 @@ re-validates the result and saves it with a Lua compare-and-set on the stored JS
 (running the change again after a lost race), so two admins changing different
 settings at once both keep their change.
 
-A bad value raises `SettingRefused` (a `GameError`: an English template shown to the
+A bad value raises `SettingRefused` (a `Refusal`: an English template shown to the
 admin in their language), whether it comes from a command or from stored JSON.
 """
 
@@ -21,10 +21,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from bot.engines.base import GameError
 from bot.i18n import LANGS
 from bot.metrics import REDIS_ERRORS
-from bot.storage.errors import StoreUnavailable, guarded
+from bot.storage.errors import Refusal, StoreUnavailable, guarded
 from bot.storage.keys import quiet_key, settings_key
 
 log = logging.getLogger(__name__)
@@ -41,7 +40,7 @@ MAX_ATTEMPTS = 20
 admin saved."""
 
 
-class SettingRefused(GameError):
+class SettingRefused(Refusal):
     """A setting's value the bot can't accept."""
 
 
