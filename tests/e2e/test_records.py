@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import signal
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -26,6 +25,7 @@ from tests.e2e.test_take import pick as take_pick
 from tests.harness.driver import Driver
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotFactory
+from tests.harness.models import FakeMessage, FakeUser
 
 TAKE, REFUSE = "Take", "No thanks"
 
@@ -56,7 +56,8 @@ async def test_log_replay_history_and_replay_by_id_after_a_restart(
         state = ENGINE.State.model_validate(now.table.state)
         if ENGINE.is_over(state):
             break
-        if len(now.table.moves) >= 6 and not opened_log:
+        by_computer = any(move.by == "computer" for move in now.table.moves)
+        if len(now.table.moves) >= 6 and by_computer and not opened_log:  # whatever the deal
             log = (await driver.click(alice, table, "Log")).ephemeral
             assert log.ephemeral_to == alice.id
             assert "the game so far" in log.text
@@ -144,11 +145,9 @@ async def test_a_resigned_draughts_game_replays_and_downloads_as_pdn(
 
 
 @pytest.fixture
-async def escalation(driver: Driver, redis_server: str) -> AsyncIterator[EscalationGame]:
-    client = client_for_url(redis_server)
+def escalation(driver: Driver, store: GameStore) -> EscalationGame:
     people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
-    yield EscalationGame(driver, GameStore(client), people)
-    await client.aclose()
+    return EscalationGame(driver, store, people)
 
 
 async def test_an_escalation_game_has_a_log_and_a_replay_to_its_last_table(
@@ -180,22 +179,15 @@ async def test_an_escalation_game_has_a_log_and_a_replay_to_its_last_table(
     assert opened_log
     await game.driver.wait_for(lambda: "Replay" in game.message.labels, what="the results")
     final = await game.stored()
-    moves = len(final.table.moves)
-    replay = (await game.driver.click(alice, game.message, "Replay")).ephemeral
-    await game.driver.click(alice, replay, "⏭")
-    last = game.driver.ephemerals(alice)[-1]
-    assert f"Move {moves} of {moves} · game {final.table.gid}" in last.text
-    assert last.attachments[0].data == game.message.attachments[0].data, "not the final table"
+    await replay_to_the_end(game.driver, alice, game.message, final)
     listed = (await game.driver.slash(alice, "history")).ephemeral
     assert final.table.gid in listed.text
 
 
 @pytest.fixture
-async def give_and_take(driver: Driver, redis_server: str) -> AsyncIterator[GiveAndTakeGame]:
-    client = client_for_url(redis_server)
+def give_and_take(driver: Driver, store: GameStore) -> GiveAndTakeGame:
     people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
-    yield GiveAndTakeGame(driver, GameStore(client), people)
-    await client.aclose()
+    return GiveAndTakeGame(driver, store, people)
 
 
 async def test_a_give_and_take_game_has_a_log_and_a_replay_to_its_last_table(
@@ -232,11 +224,7 @@ async def test_a_give_and_take_game_has_a_log_and_a_replay_to_its_last_table(
     moves = len(final.table.moves)
     german = (await game.driver.click(bernd, game.message, "Replay")).ephemeral
     assert f"Zug 0 von {moves} · Spiel {final.table.gid}" in german.text  # Bernd's language
-    replay = (await game.driver.click(alice, game.message, "Replay")).ephemeral
-    await game.driver.click(alice, replay, "⏭")
-    last = game.driver.ephemerals(alice)[-1]
-    assert f"Move {moves} of {moves} · game {final.table.gid}" in last.text
-    assert last.attachments[0].data == game.message.attachments[0].data, "not the final table"
+    await replay_to_the_end(game.driver, alice, game.message, final)
     listed = (await game.driver.slash(bernd, "history", player=chloe)).ephemeral
     assert final.table.gid in listed.text
 
@@ -265,11 +253,9 @@ async def test_with_history_days_0_nothing_is_kept_but_the_results_still_replay(
 
 
 @pytest.fixture
-async def take(driver: Driver, redis_server: str) -> AsyncIterator[TakeGame]:
-    client = client_for_url(redis_server)
+def take(driver: Driver, store: GameStore) -> TakeGame:
     people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
-    yield TakeGame(driver, GameStore(client), people)
-    await client.aclose()
+    return TakeGame(driver, store, people)
 
 
 async def test_a_take_match_has_a_log_in_pages_and_a_replay_to_its_last_table(
@@ -302,9 +288,17 @@ async def test_a_take_match_has_a_log_in_pages_and_a_replay_to_its_last_table(
     assert opened_log
     await game.driver.wait_for(lambda: "Replay" in game.message.labels, what="the results")
     final = await game.stored()
+    await replay_to_the_end(game.driver, alice, game.message, final)
+
+
+async def replay_to_the_end(
+    driver: Driver, user: FakeUser, results: FakeMessage, final: Stored
+) -> None:
+    """``user``'s Replay of the finished game on ``results``, skipped to its last move:
+    it names every move and shows the final table's very image."""
     moves = len(final.table.moves)
-    replay = (await game.driver.click(alice, game.message, "Replay")).ephemeral
-    await game.driver.click(alice, replay, "⏭")
-    last = game.driver.ephemerals(alice)[-1]
+    replay = (await driver.click(user, results, "Replay")).ephemeral
+    await driver.click(user, replay, "⏭")
+    last = driver.ephemerals(user)[-1]
     assert f"Move {moves} of {moves} · game {final.table.gid}" in last.text
-    assert last.attachments[0].data == game.message.attachments[0].data, "not the final table"
+    assert last.attachments[0].data == results.attachments[0].data, "not the final table"
