@@ -122,6 +122,12 @@ class GameAdapter(ABC, Generic[S, A, V]):
         by default it is the key itself, cut to `MOVE_TEXT_LIMIT`."""
         return key if len(key) <= MOVE_TEXT_LIMIT else key[: MOVE_TEXT_LIMIT - 1] + "…"
 
+    def typed_move_answer(self, key: str, before: V, after: V, lang: Lang) -> str:
+        """The private answer to a move typed as a command (``/draughts move``), said to
+        its player ("You played c3-c4."), given the public views around it. Only games
+        with a typed move command need it."""
+        raise NotImplementedError(f"{self.engine.name} has no typed moves")
+
     def concede(self, state: S, player: PlayerId) -> S | None:
         """``player`` gives the game up (leaving a two-player game), or None when the
         game has no way to concede and a computer takes the seat instead."""

@@ -110,6 +110,39 @@ def played_text(before: DraughtsView, after: DraughtsView, lang: Lang) -> str:
     return notation + (f" ({', '.join(details)})" if details else "")
 
 
+MoveKind = Literal["resigned", "accepted", "offered", "declined", "played"]
+
+THEIR_MOVE: dict[MoveKind, str] = {
+    "resigned": N_("resigned"),
+    "accepted": N_("accepted the draw offer"),
+    "offered": N_("offered a draw"),
+    "declined": N_("declined the draw offer and played {move}"),
+    "played": "{move}",
+}
+"""A move in the table's recent events, after its player's name."""
+YOUR_MOVE: dict[MoveKind, str] = {
+    "resigned": N_("You resigned."),
+    "accepted": N_("You accepted the draw offer."),
+    "offered": N_("You offered a draw."),
+    "declined": N_("You declined the draw offer and played {move}."),
+    "played": N_("You played {move}."),
+}
+"""The same said to the player who typed it."""
+
+
+def move_kind(before: DraughtsView, after: DraughtsView) -> MoveKind:
+    """What a move between two public views did."""
+    if after.over and after.reason == "resignation":
+        return "resigned"
+    if after.over and after.reason == "agreement":
+        return "accepted"
+    if after.plies == before.plies:
+        return "offered"
+    if before.draw_offer_by not in (None, before.to_act):
+        return "declined"
+    return "played"
+
+
 def side_line(view: DraughtsView, colour: Literal["white", "black"], name: str, lang: Lang) -> str:
     men, kings = view.men[colour], view.kings[colour]
     pieces = plural(lang, men, "{n} man", "{n} men")
@@ -170,16 +203,14 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
         lang: Lang,
     ) -> str:
         """ "c3-c4", "c4xc6xc8 (2 captured)", "offered a draw", "resigned", …"""
-        if after.over and after.reason == "resignation":
-            return tr(lang, "resigned")
-        if after.over and after.reason == "agreement":
-            return tr(lang, "accepted the draw offer")
-        if after.plies == before.plies:
-            return tr(lang, "offered a draw")
         played = played_text(before, after, lang)
-        if before.draw_offer_by not in (None, before.to_act):
-            return tr(lang, "declined the draw offer and played {move}", move=played)
-        return played
+        return tr(lang, THEIR_MOVE[move_kind(before, after)], move=played)
+
+    def typed_move_answer(
+        self, key: str, before: DraughtsView, after: DraughtsView, lang: Lang
+    ) -> str:
+        played = played_text(before, after, lang)
+        return tr(lang, YOUR_MOVE[move_kind(before, after)], move=played)
 
     def concede(self, state: DraughtsState, player: PlayerId) -> DraughtsState:
         return ENGINE.resign(state, player)

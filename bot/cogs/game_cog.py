@@ -303,7 +303,11 @@ class GameCog:
         text = self.saving.describe_move(table, move, before, state)
         table = table_life.moved_by(table, player, text)
         rev = await self.saving.commit(table, stored.rev, state)
-        await answer_privately(  # the move as the table tells it, not as it was typed
-            interaction, tr(user_lang(interaction), "Your move: {move}.", move=text)
+        answer = self.adapter.typed_move_answer(  # what was made, not what was typed
+            move,
+            self.engine.view(before, None),
+            self.engine.view(state, None),
+            user_lang(interaction),
         )
+        await answer_privately(interaction, answer)
         await self.announcer.show(table, state, rev)
