@@ -95,6 +95,21 @@ def test_capacity_bench_offers_every_rate_to_every_way(tmp_path: Path) -> None:
     assert "ratio_to_null" in data
 
 
+def test_soak_bench_samples_memory_through_both_restarts(tmp_path: Path) -> None:
+    data = run_bench("soak", tmp_path)  # 3 tables for 24 s, Redis and the bot restarted
+    assert data["tables"] == 3 and data["clicks"] > 0
+    samples = data["samples"]
+    assert len(samples) >= 5
+    assert all(s["bot_bytes"] > 0 for s in samples) and samples[0]["workers"] >= 1
+    assert [e["event"] for e in data["events"]] == ["redis restart", "bot restart"]
+    assert data["events"][0]["tables_before"] == 3
+    assert data["events"][0]["tables_rolled_back"] == 0  # Redis came back with its data
+    assert any(s["event"] == "after bot restart" for s in samples)
+    assert data["bot_error_lines"] == 0, data["bot_errors_sample"]
+    assert data["stuck_games"] == 0 and data["bench_failures"] == []
+    assert data["records_inconsistent"] == data["records_missing"] == 0
+
+
 def test_index_bench_makes_no_scan() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "bench.index", "--sizes", "100", "2000"],
