@@ -5,10 +5,12 @@ private panels."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
+import discord
 from pydantic import BaseModel
 
 from bot import table_life
@@ -19,6 +21,7 @@ from bot.cogs.followups import FollowUpMoves
 from bot.cogs.interactions import (
     Interaction,
     answer_privately,
+    expired,
     message_id_of,
     place_of,
     player_of,
@@ -36,6 +39,8 @@ from bot.texts import Picks
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
+
+log = logging.getLogger(__name__)
 
 LOCK_WAIT_SECONDS = 1.0
 """How long a click waits for the one before it in the same channel. Discord drops an
@@ -119,7 +124,16 @@ class GameParts:
         rev = await self.saving.commit(table, stored.rev, state)
         # The move is committed: acknowledge at once, then draw the new table without
         # holding the channel (the save was a compare-and-set on the revision).
-        await interaction.response.defer()
+        try:
+            await interaction.response.defer()
+        except discord.NotFound as error:
+            if not expired(error):
+                raise
+            # Too late to answer (a slow moment): the move stands, so the table is
+            # still edited, through the channel rather than the dropped interaction.
+            log.warning("Interaction %s expired; showing its saved move", interaction.id)
+            await self.after_lock(lambda: self.announcer.show(table, state, rev))
+            return
         await self.after_lock(lambda: self._show_saved(interaction, table, state, rev))
 
     async def _show_saved(

@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 
 from bot import metrics
+from bot.cogs.interactions import expired
 from bot.engines.base import GameError
 from bot.i18n import N_, lang_of, tr
 from bot.storage.errors import Refusal, StoreError
@@ -69,8 +70,12 @@ async def answering_errors(interaction: discord.Interaction[Any]) -> AsyncIterat
         log.warning("Store fault in interaction %s: %s", interaction.id, error)
         await _reply_quietly(interaction, tr(lang, error.template))
     except Exception as error:
-        outcome = "error"
-        await _apologise(interaction, error)
+        if expired(error):  # too late for any answer: a slow moment, not a bug
+            outcome = "expired"
+            log.warning("Interaction %s expired before it was answered", interaction.id)
+        else:
+            outcome = "error"
+            await _apologise(interaction, error)
     finally:
         if task is not None:
             _in_flight.discard(task)

@@ -67,3 +67,12 @@ def person_of(interaction: Interaction) -> Seat:
 
 def can_manage_messages(interaction: Interaction) -> bool:
     return bool(interaction.permissions.manage_messages)
+
+
+UNKNOWN_INTERACTION = 10062
+"""Discord's error code for an interaction it no longer knows: answered after its 3 s."""
+
+
+def expired(error: BaseException) -> bool:
+    """Whether ``error`` is Discord refusing an answer that came too late (10062)."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION

@@ -16,6 +16,7 @@ from bot.engines import draughts
 from bot.storage.clients import client_for_url
 from bot.storage.tables import GameStore
 from bot.table import SCHEMA_VERSION
+from tests.e2e.tables import drawn_after, stored_game
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory, RedisServer
 
@@ -168,3 +169,36 @@ async def test_an_unreadable_record_is_set_aside_and_an_old_one_migrates_and_res
     lobby = await driver.slash(alice, "geschenkt start", channel=broken)
     assert "Join" in lobby.message.labels
     await store.client.aclose()
+
+
+async def test_a_move_whose_answer_came_too_late_is_still_shown(
+    driver: Driver, bot_process: BotFactory, store: GameStore
+) -> None:
+    """Discord drops an interaction the bot answers after 3 s (404, 10062: the gateway
+    delivered it late, the machine was busy). The move was saved before the answer, so
+    the table is edited through the channel instead, and nothing is logged as a bug."""
+    await bot_process("bot")
+    alice, bernd, chloe = driver.users[:3]
+    lobby = (await driver.slash(alice, "geschenkt start")).message
+    await driver.click(bernd, lobby, "Join")
+    await driver.click(chloe, lobby, "Join")
+    await driver.click(alice, lobby, "Start")
+    table = driver.table()
+    before = await stored_game(driver, store)
+    to_act = next(u for u in (alice, bernd, chloe) if f"<@{u.id}>" in table.content)
+    (button,) = [b for b in table.buttons if b.get("label") == "No thanks"]
+
+    late = driver.fake.create_interaction(
+        type=3,
+        user=to_act,
+        channel_id=table.channel_id,
+        data={"custom_id": button["custom_id"], "component_type": 2},
+        message_id=table.id,
+    )
+    late.created_at -= 3.5  # delivered after Discord's deadline had passed
+    await driver.fake.send_interaction(late)
+
+    await driver.wait_for(drawn_after(table, before.rev), what="the late move on the table")
+    assert "with **1** chip on it" in table.text
+    assert (await stored_game(driver, store)).rev == before.rev + 1
+    assert [v.kind for v in driver.fake.pop_violations()] == ["late_callback"]
