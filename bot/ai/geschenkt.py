@@ -321,6 +321,11 @@ def refused_consistently(
 INCONSISTENT_WEIGHT = 0.1
 """How likely a chip split is kept when a ``normal`` player holding it would have taken
 the card instead of refusing it (not 0: a person plays otherwise)."""
+CHIP_SPREAD = 3.0
+"""The other players' chips are dealt one by one to seats drawn by shares from a
+symmetric Dirichlet with this parameter: among ``normal`` players the split of two
+seats' chips varies about 3.8 times as much as dealing each chip to a random seat
+would make it; with 3 (and some 20 chips) a sample varies as much."""
 CHIP_TRIES = 24
 """Chip splits drawn at most per sample while looking for one that fits the refusals."""
 
@@ -334,8 +339,9 @@ def sample_state(
 ) -> GeschenktState:
     """A full state that agrees with the view: a variant by weight, the unseen cards
     shuffled into the stack and the removed pile, the other players' chips dealt one by
-    one to a random other seat. With ``fitting``, a chip split it rejects is kept only
-    with `INCONSISTENT_WEIGHT` (up to `CHIP_TRIES` draws)."""
+    one to other seats drawn by random shares (`CHIP_SPREAD`). With ``fitting``, a
+    chip split it rejects is kept only with `INCONSISTENT_WEIGHT` (up to `CHIP_TRIES`
+    draws)."""
     total = sum(h.weight for h in hypotheses)
     pick = rng.random() * total
     chosen = hypotheses[-1]
@@ -353,8 +359,9 @@ def sample_state(
     for _ in range(CHIP_TRIES if fitting is not None else 1):
         chips = [0] * count
         chips[me] = view.my_chips or 0
+        shares = [rng.gammavariate(CHIP_SPREAD, 1.0) for _ in others]
         for _ in range(chosen.others_chips):
-            chips[others[rng.randrange(len(others))]] += 1
+            chips[rng.choices(others, shares)[0]] += 1
         if fitting is None or fitting(chips) or rng.random() < INCONSISTENT_WEIGHT:
             break
     return GeschenktState(
