@@ -15,9 +15,9 @@ stack and the cards removed before play stay hidden.
 - hard: determinized Monte Carlo. Each sample deals the hidden information so it
   agrees with the view (the variant, the other players' chips, the stack order, the
   removed cards); the chips are split by random shares (`CHIP_SPREAD`) and dealt to
-  fit the refusals the pot shows (a ``normal``
-  player with those chips would have refused the face-up card each time; a split that
-  doesn't fit is kept only now and then, as a person may play otherwise). Each sample
+  fit the refusals the pot shows (a ``normal`` player with those chips would have
+  refused the face-up card each time; a split that doesn't fit is kept only now and
+  then, as a person may play otherwise). Each sample
   is played out after taking and after refusing on a compact simulator
   (`bot.ai.geschenkt_sim`, checked against the engine; about 40 times the engine's
   actions per second), the other seats playing the normal policy and its own seat
