@@ -230,17 +230,22 @@ class Messages:
         return button_view(buttons, selects)
 
     def _table_view(self, table: Table, rev: int, public: Any, over: bool) -> discord.ui.View:
+        """A running game's moves, My hand and Log; a finished one's Rematch and Replay
+        only (no greyed-out moves left to puzzle over)."""
         lang = table.lang
+        if over:
+            rematch = self._button(table, rev, "rematch", tr(lang, "Rematch"), "success")
+            view = button_view([rematch])
+            view.add_item(replay_button(table.gid, lang))
+            return view
         buttons = [
-            self._button(table, rev, "act", spec.label, spec.style, arg=spec.key, disabled=over)
+            self._button(table, rev, "act", spec.label, spec.style, arg=spec.key)
             for spec in self.adapter.table_buttons(public, lang)
         ]
         hand = tr(lang, self.adapter.hand_label)
-        buttons.append(self._button(table, rev, "hand", hand, "primary", disabled=over))
-        if over:
-            buttons.append(self._button(table, rev, "rematch", tr(lang, "Rematch"), "success"))
+        buttons.append(self._button(table, rev, "hand", hand, "primary"))
         view = button_view(buttons)
-        view.add_item(replay_button(table.gid, lang) if over else log_button(table.gid, lang))
+        view.add_item(log_button(table.gid, lang))
         return view
 
     def ping_view(self, table: Table) -> discord.ui.View:
