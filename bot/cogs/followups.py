@@ -191,8 +191,12 @@ class FollowUpMoves:
             await self.bot.clock.sleep_until(table.turn_deadline or 0.0)
         for attempt in itertools.count():
             try:
+                # A computer thinks before the channel is locked, so people's clicks
+                # (a resignation, a panel) aren't kept waiting while it does; the
+                # choice is applied under the lock only if the game is still as it saw.
+                choice = await self._think_ahead(table, rev, follow_up)
                 async with self.bot.channel_locks.hold(table.guild_id, table.channel_id):
-                    await self._make_follow_up(table, rev, follow_up)
+                    await self._make_follow_up(table, rev, follow_up, choice)
                 return
             except StoreError as error:
                 delay = min(RETRY_LONGEST_SECONDS, RETRY_FIRST_SECONDS * 2**attempt)
@@ -217,7 +221,21 @@ class FollowUpMoves:
                 log.exception("The %s move in channel %s failed", follow_up.kind, table.channel_id)
                 return
 
-    async def _make_follow_up(self, table: Table, rev: int, follow_up: FollowUp) -> None:
+    async def _think_ahead(self, table: Table, rev: int, follow_up: FollowUp) -> object | None:
+        """A computer's choice for the follow-up's seat at revision ``rev`` (a computer
+        move, or one for a player whose clock ran out), or None: no thinking needed, or
+        the game has moved on."""
+        if follow_up.kind == "default":
+            return None
+        stored = await self.bot.store.load(table.guild_id, table.channel_id)
+        if stored is None or stored.table.gid != table.gid or stored.rev != rev:
+            return None
+        state = self.engine.State.model_validate(stored.table.state)
+        return await self._computer_choice(stored.table, rev, state, follow_up.player)
+
+    async def _make_follow_up(
+        self, table: Table, rev: int, follow_up: FollowUp, choice: object | None
+    ) -> None:
         stored = await self.bot.store.load(table.guild_id, table.channel_id)
         if stored is None or stored.table.gid != table.gid or stored.rev != rev:
             # The game moved first: a click, or this follow-up made by another process
@@ -247,7 +265,10 @@ class FollowUpMoves:
                 move=move,
             )
         else:
-            state, action = await self._computer_move(current, rev, state, player)
+            action = choice
+            if action is None:  # never expected (it was thought of at this revision): now
+                action = await self._computer_choice(current, rev, state, player)
+            state = self.engine.apply(state, player, action)
             note(current, player, str(action), follow_up.kind)
             if follow_up.kind == "clock":
                 current = table_life.clock_ran_out(current, player)
@@ -262,18 +283,16 @@ class FollowUpMoves:
         new_rev = await self.saving.commit(current, rev, state)
         await self._announcer.show(current, state, new_rev)
 
-    async def _computer_move(
+    async def _computer_choice(
         self, table: Table, rev: int, state: BaseModel, player: PlayerId
-    ) -> tuple[BaseModel, object]:
+    ) -> object:
         """The computer's choice for ``player``'s seat (from that seat's view only, in a
-        worker process: `bot.thinking`), and the state after it."""
+        worker process: `bot.thinking`), the same whenever it is asked at ``rev``."""
         seat = table.seat_of(player)
         level: Level = seat.level if seat and seat.level else "normal"
         rng = SeededRng.from_seed(table.seed ^ (rev * 0x9E3779B97F4A7C15))
         view = self.engine.view(state, player)
-        action = await self.bot.thinkers.decide(self.engine.name, level, view, rng)
-        moved: BaseModel = self.engine.apply(state, player, action)
-        return moved, action
+        return await self.bot.thinkers.decide(self.engine.name, level, view, rng)
 
     async def close_empty_table(self, table: Table, rev: int) -> None:
         """End a running game nobody is left at: deleted without results (nothing is

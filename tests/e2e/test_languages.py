@@ -21,6 +21,7 @@ from babel.messages.pofile import read_po
 
 from bot.i18n import COMMAND_NAME, catalogue_path, command_name, tr
 from bot.i18n.check import TEMPLATE
+from tests.e2e.tables import table_rev
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage, MessageVersion, button_text
@@ -171,11 +172,15 @@ async def test_a_draughts_game_to_its_result_has_no_english_in_public(
     table = driver.table()
     white = tr(lang, "**{name}** (White) to move.", name="Alice")
     assert white in table.text
+    rev = table_rev(table)
     await driver.slash(alice, "draughts move", move="c3-c4", timeout=SLOW)
-    await driver.wait_for(
-        lambda: white in driver.table().text, timeout=SLOW, what="the computer's answer"
+    await driver.wait_for(  # Alice's move and the computer's answer, both drawn
+        lambda: table_rev(table) >= rev + 2 and white in table.text,
+        timeout=SLOW,
+        what="the computer's answer",
     )
-    await driver.slash(alice, "draughts move", move="resign confirm", timeout=SLOW)
+    answer = await driver.slash(alice, "draughts move", move="resign confirm", timeout=SLOW)
+    assert "You resigned." in answer.message.text  # privately, in Alice's own language
     await driver.wait_for(
         lambda: tr(lang, "White resigned.") in driver.table().text,
         timeout=SLOW,

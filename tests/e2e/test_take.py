@@ -14,6 +14,7 @@ from bot.engines.take import ENGINE, TakeAction, TakeState, take_victims
 from bot.i18n import lang_of, tr
 from bot.render.embeds import card_label
 from bot.render.take import hand_order
+from bot.render.text import signed
 from bot.storage.clients import client_for_url
 from bot.storage.tables import GameStore, Stored
 from tests.e2e.tables import start_german_table
@@ -189,7 +190,7 @@ async def test_two_people_play_a_whole_hand_on_their_panels(
     for seat, score in enumerate(result.scores):
         name = game.user(state.players[seat]).display_name
         assert (
-            f"**{name}**: laid {result.laid[seat]} − held {result.held[seat]} = **{score:+d}**"
+            f"**{name}**: laid {result.laid[seat]} − held {result.held[seat]} = **{signed(score)}**"
             in summary
         )
     for run in previous.runs:
