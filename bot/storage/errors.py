@@ -7,6 +7,7 @@ their language; the interaction handler logs it as a warning, not as a bug."""
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Awaitable
 from typing import TypeVar
 
@@ -80,3 +81,22 @@ async def guarded(awaitable: Awaitable[T]) -> T:
         REDIS_ERRORS.inc()
         log.warning("Redis unavailable: %s", error)
         raise StoreUnavailable() from error
+    except AttributeError as error:
+        if not _inside_redis_client(error):
+            raise
+        # redis-py's cluster client, mid-failover, can write to a connection another
+        # task has just closed ("'NoneType' object has no attribute 'writelines'"):
+        # the node is going away, which is what StoreUnavailable says.
+        REDIS_ERRORS.inc()
+        log.warning("Redis unavailable (a connection closed under the client): %s", error)
+        raise StoreUnavailable() from error
+
+
+def _inside_redis_client(error: BaseException) -> bool:
+    """Whether ``error`` was raised in redis-py's own code (its innermost frame)."""
+    trace = error.__traceback__
+    if trace is None:
+        return False
+    while trace.tb_next is not None:
+        trace = trace.tb_next
+    return f"{os.sep}redis{os.sep}" in trace.tb_frame.f_code.co_filename
