@@ -15,6 +15,8 @@ from typing import Protocol
 
 import redis.asyncio as aioredis
 
+from bot.storage.errors import StoreUnavailable, guarded
+
 
 class Clock(Protocol):
     async def now(self) -> float:
@@ -44,12 +46,18 @@ class OffsetClock:
         self._poll = poll_seconds
 
     async def now(self) -> float:
-        raw = await self._client.get(self._key)
+        raw = await guarded(self._client.get(self._key))
         return time.time() + (float(raw) if raw is not None else 0.0)
 
     async def sleep_until(self, when: float) -> None:
+        """A wait survives Redis going away (a restart, the bot closing its client):
+        until it can read the offset again it goes by the system time, which is never
+        ahead of this clock."""
         while True:
-            left = when - await self.now()
+            try:
+                left = when - await self.now()
+            except StoreUnavailable:
+                left = when - time.time()
             if left <= 0:
                 return
             await asyncio.sleep(min(left, self._poll))
