@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator
 
 import aiohttp
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from bot.engines.geschenkt import ENGINE
 from bot.storage.clients import client_for_url
@@ -18,6 +17,7 @@ from tests.e2e.test_geschenkt import ADD_COMPUTER, REFUSE, TAKE, Game, coin
 from tests.harness.driver import Driver
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotFactory
+from tests.harness.metrics import metric_sample
 
 ROUNDS = 2
 """Moves of the person at the thinking table; each hands two hard searches to a worker."""
@@ -42,17 +42,6 @@ def free_port() -> int:
 async def http() -> AsyncIterator[aiohttp.ClientSession]:
     async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as session:
         yield session
-
-
-async def sample(http: aiohttp.ClientSession, port: int, name: str, **labels: str) -> float:
-    """One sample of the bot's /metrics (0 when that series isn't there yet)."""
-    async with http.get(f"http://127.0.0.1:{port}/metrics") as response:
-        text = await response.text()
-    for family in text_string_to_metric_families(text):
-        for found in family.samples:
-            if found.name == name and all(found.labels.get(k) == v for k, v in labels.items()):
-                return float(found.value)
-    return 0.0
 
 
 async def test_another_table_is_answered_while_a_hard_computer_thinks_in_a_worker(
@@ -105,10 +94,12 @@ async def test_another_table_is_answered_while_a_hard_computer_thinks_in_a_worke
 
     assert other_moves > 0, "the other table never moved"
     assert computer_moves > 0, "the computers never moved"
-    in_workers = await sample(
+    in_workers = await metric_sample(
         http, port, DECISIONS, game="geschenkt", level="hard", ran_in="worker"
     )
-    in_bot = await sample(http, port, DECISIONS, game="geschenkt", level="hard", ran_in="bot")
+    in_bot = await metric_sample(
+        http, port, DECISIONS, game="geschenkt", level="hard", ran_in="bot"
+    )
     assert in_workers >= computer_moves, "a computer move was not decided in a worker process"
     assert in_bot == 0, "a computer decided in the bot's own process"
     await client.aclose()

@@ -12,10 +12,10 @@ from typing import Any
 
 import aiohttp
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory, RedisServer
+from tests.harness.metrics import metric_sample
 
 
 def free_port() -> int:
@@ -43,19 +43,6 @@ async def http() -> AsyncIterator[aiohttp.ClientSession]:
 async def health(http: aiohttp.ClientSession, port: int) -> tuple[int, dict[str, Any]]:
     async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
         return response.status, await response.json()
-
-
-async def sample(http: aiohttp.ClientSession, port: int, name: str, **labels: str) -> float:
-    """One sample of /metrics (0 when that series isn't there yet)."""
-    async with http.get(f"http://127.0.0.1:{port}/metrics") as response:
-        assert response.status == 200
-        assert response.headers["Content-Type"].startswith("text/plain")
-        text = await response.text()
-    for family in text_string_to_metric_families(text):
-        for found in family.samples:
-            if found.name == name and all(found.labels.get(k) == v for k, v in labels.items()):
-                return float(found.value)
-    return 0.0
 
 
 async def test_healthz_is_ready_while_redis_answers_and_503_when_it_does_not(
@@ -92,8 +79,8 @@ async def test_metrics_count_clicks_their_latency_renders_and_tables(
     port = free_port()
     await bot_process("bot", env={"METRICS_PORT": str(port)})
     clicks = "tablebot_interactions_total"
-    before = await sample(http, port, clicks, kind="component", outcome="ok")
-    timed = await sample(http, port, "tablebot_click_callback_seconds_count")
+    before = await metric_sample(http, port, clicks, kind="component", outcome="ok")
+    timed = await metric_sample(http, port, "tablebot_click_callback_seconds_count")
 
     alice, bernd, chloe = driver.users[:3]
     await driver.slash(alice, "geschenkt start")
@@ -104,10 +91,12 @@ async def test_metrics_count_clicks_their_latency_renders_and_tables(
     await driver.click(bernd, driver.table(), "My hand")
     await driver.click(alice, driver.table(), "My hand")
 
-    assert await sample(http, port, clicks, kind="component", outcome="ok") == before + 5
-    assert await sample(http, port, "tablebot_click_callback_seconds_count") == timed + 5
-    assert await sample(http, port, clicks, kind="application_command", outcome="ok") == 1
-    assert await sample(http, port, "tablebot_tables", game="geschenkt", phase="playing") == 1
-    assert await sample(http, port, "tablebot_render_seconds_count") > 0
-    assert await sample(http, port, "tablebot_gateway_latency_seconds") >= 0
-    assert await sample(http, port, "tablebot_redis_errors_total") == 0
+    assert await metric_sample(http, port, clicks, kind="component", outcome="ok") == before + 5
+    assert await metric_sample(http, port, "tablebot_click_callback_seconds_count") == timed + 5
+    assert await metric_sample(http, port, clicks, kind="application_command", outcome="ok") == 1
+    assert (
+        await metric_sample(http, port, "tablebot_tables", game="geschenkt", phase="playing") == 1
+    )
+    assert await metric_sample(http, port, "tablebot_render_seconds_count") > 0
+    assert await metric_sample(http, port, "tablebot_gateway_latency_seconds") >= 0
+    assert await metric_sample(http, port, "tablebot_redis_errors_total") == 0
