@@ -18,6 +18,7 @@ from bot.cogs.adapter import GameAdapter
 from bot.cogs.announce import Announcer
 from bot.cogs.records import keep_record
 from bot.storage.errors import StoreError
+from bot.storage.tables import NotReplicated
 from bot.table import Table
 
 if TYPE_CHECKING:
@@ -51,11 +52,29 @@ class Saving:
         table.state = state.model_dump(mode="json")
         table.phase = "over" if self.engine.is_over(state) else "playing"
         table.turn_deadline = await self.turn_deadline(table, state)
-        saved = await self.bot.store.save(table, rev)
-        self._plan(table, saved, state)
+        try:
+            saved = await self.bot.store.save(table, rev)
+        except NotReplicated as unconfirmed:
+            self.bot.followups.run(self._made_once_copied(table, state, unconfirmed.rev))
+            raise
+        await self._made(table, saved, state)
+        return saved
+
+    async def _made(self, table: Table, rev: int, state: BaseModel) -> None:
+        """What a saved move leads to: the follow-ups it plans, a finished game's stats."""
+        self._plan(table, rev, state)
         if table.phase == "over":
             await self.record_result(table, state)
-        return saved
+
+    async def _made_once_copied(self, table: Table, state: BaseModel, rev: int) -> None:
+        """A save that no replica confirmed in time (`NotReplicated`; its player was told
+        it isn't safe yet): once one does, the move counts, is planned on and shown, as
+        if confirmed at once. If it never is (or the game moved on), nothing is shown."""
+        if not await self.bot.store.copied(table, rev):
+            log.warning("Revision %s of game %s was never confirmed by a replica", rev, table.gid)
+            return
+        await self._made(table, rev, state)
+        await self._announcer.show(table, state, rev)
 
     def describe_move(self, table: Table, key: str, before: BaseModel, after: BaseModel) -> str:
         """The adapter's words for a move, from the public views around it."""

@@ -19,6 +19,7 @@ move a player was told was made (`GameStore.save`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import Counter
@@ -36,8 +37,15 @@ from redis.exceptions import (
 )
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from bot.i18n import N_
 from bot.metrics import REDIS_ERRORS
-from bot.storage.errors import StaleRevision, StoreUnavailable, TableSetAside, guarded
+from bot.storage.errors import (
+    StaleRevision,
+    StoreError,
+    StoreUnavailable,
+    TableSetAside,
+    guarded,
+)
 from bot.storage.keys import GUILDS_KEY, index_key, quarantine_key, table_key
 from bot.table import Phase, Ping, Table, UnreadableTable, decode_table, encode_table
 
@@ -52,6 +60,11 @@ REPLICA_WAIT_MS = 500
 a healthy replica answers within a round trip; well inside the client's socket
 time-out and the 3 s an interaction has to be answered."""
 
+COPY_CHECKS = 10
+"""How many times `GameStore.copied` waits `REPLICA_WAIT_MS` for a replica to confirm a
+save it first missed: about 5 s, long enough for a replica to reconnect after a short
+network hiccup, short enough that a player still looking at the table sees the move."""
+
 REDIRECTS = (AskError, TryAgainError, ClusterError)
 """A cluster's answers that a command went to the wrong node or came mid-failover
 (MOVED is an AskError, CLUSTERDOWN a ClusterError)."""
@@ -59,8 +72,19 @@ REDIRECTS = (AskError, TryAgainError, ClusterError)
 
 class NotReplicated(StoreUnavailable):
     """A save that Redis made, but that fewer replicas than ``REDIS_MIN_REPLICAS``
-    confirmed in time: the player is told "try again in a moment", as when the store
-    can't be reached (the write itself stands; see `GameStore.save`)."""
+    confirmed in time (the write itself stands on the master; see `GameStore.save`).
+    ``rev`` is the revision the master saved: once `GameStore.copied` confirms it, the
+    move counts as made (`bot.cogs.saving.Saving` then shows it)."""
+
+    def __init__(self, rev: int = 0) -> None:
+        StoreError.__init__(
+            self,
+            N_(
+                "Your move is saved but not yet safely copied. The table shows it as "
+                "soon as it is; if it doesn't within a few seconds, make it again."
+            ),
+        )
+        self.rev = rev
 
 
 @dataclass(frozen=True)
@@ -211,12 +235,13 @@ class GameStore:
         master that made it, by ``WAIT min_replicas REPLICA_WAIT_MS``, and returns only
         once that many replicas have it: a failover (which promotes a replica) then
         keeps it. If fewer confirm in time (a replica down or lagging, a failover under
-        way) it raises `NotReplicated`, a `StoreUnavailable`: the player is told to try
-        again, and the caller goes on as if nothing were saved (no redraw, no follow-up
-        planned). The write itself stands on the master and reaches the replicas when
-        they catch up: the next click, the redraw and the follow-up sweep find the move
-        made. Only if that master is lost before any replica has it is the move gone,
-        and then its player was never told it was made.
+        way) it raises `NotReplicated` (with the new revision), a `StoreUnavailable`:
+        the player is told the move isn't safe yet, and nothing is shown or planned
+        until `copied` confirms it (`bot.cogs.saving.Saving` does that in the
+        background; other saves, such as lobby joins, are simply tried again). The
+        write itself stands on the master and reaches the replicas when they catch up.
+        Only if that master is lost before any replica has it is the move gone, and
+        then its player was never told it was made.
         """
         if expected_rev == 0:  # a new table: its server must be listed before it exists
             await self._list_guild(table.guild_id)
@@ -239,7 +264,7 @@ class GameStore:
             saved, replicas = await guarded(self._then_wait(keys[0], command))
             new_rev = int(saved)
             if new_rev >= 0:
-                self._check_replicas(replicas, f"revision {new_rev} of a table")
+                self._check_replicas(replicas, f"revision {new_rev} of a table", new_rev)
         if new_rev < 0:
             raise StaleRevision()
         return new_rev
@@ -282,7 +307,30 @@ class GameStore:
             raise answer
         return answer, replicas
 
-    def _check_replicas(self, replicas: object, what: str) -> None:
+    async def copied(self, table: Table, rev: int) -> bool:
+        """Whether a replica now has revision ``rev`` of ``table``, which a save answered
+        with `NotReplicated`: after up to `COPY_CHECKS` waits of `REPLICA_WAIT_MS`, False
+        if another revision is stored by then or the replicas still lag.
+
+        A `WAIT` counts only its own connection's writes, so each check rewrites the
+        table's time to live (to what the save set) and waits for that: replication keeps
+        its order, so a replica that has it has the save too."""
+        key = table_key(table.guild_id, table.channel_id)
+        expire = ("EXPIRE", key, ttl_for(table.phase))
+        for _ in range(COPY_CHECKS):
+            try:
+                stored_rev = await guarded(self.client.hget(key, "rev"))
+                if stored_rev is None or int(stored_rev) != rev:
+                    return False
+                _, replicas = await guarded(self._then_wait(key, expire))
+            except StoreUnavailable:
+                await asyncio.sleep(REPLICA_WAIT_MS / 1000)
+                continue
+            if isinstance(replicas, int) and replicas >= self.min_replicas:
+                return True
+        return False
+
+    def _check_replicas(self, replicas: object, what: str, rev: int = 0) -> None:
         """`NotReplicated` unless ``replicas`` (a WAIT's answer) is enough."""
         if isinstance(replicas, int) and replicas >= self.min_replicas:
             return
@@ -294,7 +342,7 @@ class GameStore:
             self.min_replicas,
             REPLICA_WAIT_MS,
         )
-        raise NotReplicated()
+        raise NotReplicated(rev)
 
     async def delete(self, table: Table, expected_rev: int) -> None:
         keys = [table_key(table.guild_id, table.channel_id), index_key(table.guild_id)]

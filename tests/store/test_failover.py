@@ -45,8 +45,12 @@ MOVES_BEFORE = 30
 MOVES_AFTER = 30
 """Acknowledged moves before the kill, and after the killed node is back."""
 TEST_SECONDS = 90.0
-TRY_AGAIN = re.compile(r"try again in a moment|versuch es gleich noch einmal")
-"""The store unavailable or the table busy, in English or German (bernd's locale)."""
+TRY_AGAIN = re.compile(
+    r"try again in a moment|versuch es gleich noch einmal|not yet safely copied|noch nicht sicher"
+)
+"""The store unavailable, the table busy or the move not yet on a replica, in English or
+German (bernd's locale)."""
+NOT_YET_COPIED = re.compile(r"not yet safely copied|noch nicht sicher")
 
 
 def a_table() -> Table:
@@ -330,6 +334,47 @@ async def test_the_bot_answers_every_click_through_a_cluster_failover(
     finally:
         await close_client(client)
     report(request, "The bot through a Redis Cluster failover (clicks)", timings)
+
+
+async def test_a_move_the_replica_missed_is_shown_once_the_replica_has_it(
+    cluster: LocalCluster, redis_server: str, driver: Driver, bot_process: BotFactory
+) -> None:
+    """``REDIS_MIN_REPLICAS=1`` with the table's replica hanging: a click is answered
+    "saved but not yet safely copied" and the table stays as it was; once the replica
+    is back and has the move, the table shows it without another click, and the game
+    plays on to results that agree with the stored game."""
+    client = client_for_url(redis_server)
+    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
+    game = Game(driver, GameStore(client), client, people)
+    try:
+        await bot_process("bot", env={"REDIS_MIN_REPLICAS": "1"})
+        alice, bernd, chloe = people
+        await game.open(alice, [bernd, chloe])
+        policy = coin(random.Random(5), 0.4)
+        for _ in range(3):
+            await game.turn(policy)
+        master = cluster.owner_of(table_key(driver.fake.guild_id, driver.channel))
+        replica = cluster.replica_of(master)
+        replica.pause()
+        command(master.client(), "CLIENT", "KILL", "TYPE", "replica")
+        try:
+            player = game.to_act()
+            assert player is not None
+            before = table_rev(game.message)
+            response = await driver.click(player, game.message, TAKE)
+            assert NOT_YET_COPIED.search(response.ephemeral.text), response.ephemeral.text
+            assert table_rev(game.message) == before, "shown before a replica had it"
+        finally:
+            replica.resume()
+        await driver.wait_for(
+            lambda: table_rev(game.message) > before, what="the move shown once copied"
+        )
+        stored = await game.stored()
+        assert stored.rev == before + 1 and table_rev(game.message) == stored.rev
+        await game.play_to_end(policy)
+        await game.check_results()
+    finally:
+        await close_client(client)
 
 
 # ---------------------------------------------------------------- Sentinel
