@@ -144,8 +144,12 @@ async def test_click_edits_message_with_attachment_and_follows_up(
     assert table.filenames == ["table.png"]
     assert table.attachments[0].data == PNG
     assert [version.content for version in table.history] == ["Vorher"]
-    assert response.ephemeral.content == "Edited!"
-    assert response.ephemeral.ephemeral_to == chloe.id
+    # The follow-up comes after the callback, maybe after the driver's settle time.
+    (follow_up,) = await driver.wait_for(
+        lambda: [m for m in driver.fake.messages.values() if m.content == "Edited!"],
+        what="the ephemeral follow-up",
+    )
+    assert follow_up.ephemeral_to == chloe.id
     url = driver.fake.message_payload(table)["attachments"][0]["url"]
     async with http.get(url) as download:
         assert await download.read() == PNG
