@@ -15,6 +15,7 @@ import pytest
 from tests.e2e.tables import move_clock
 from tests.harness.fixtures import (
     bot_process,
+    bot_zygote,
     driver,
     fake_discord,
     redis_server,
@@ -24,6 +25,7 @@ from tests.harness.fixtures import pytest_configure as harness_configure
 
 __all__ = [
     "bot_process",
+    "bot_zygote",
     "driver",
     "fake_discord",
     "move_clock",

