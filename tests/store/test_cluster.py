@@ -214,13 +214,14 @@ async def test_a_save_waits_for_the_replica_of_its_own_master(
     cluster: LocalCluster, client: aioredis.Redis
 ) -> None:
     """WAIT goes to the master that made the save: with two replicas asked of masters
-    that have one, every save on every master is answered "try again", and stands."""
+    that have one, every save on every master is answered "not yet safely copied", and
+    stands."""
     one, two = GameStore(client, min_replicas=1), GameStore(client, min_replicas=2)
     guilds = guilds_on_each_master(cluster)
     for guild in guilds:
         assert await one.save(a_table(guild), 0) == 1
     for guild, master in guilds.items():
-        with pytest.raises(NotReplicated, match="try again"):
+        with pytest.raises(NotReplicated, match="not yet safely copied"):
             await two.save(a_table(guild), 1)
         assert master.client().hget(table_key(guild, CHANNEL), "rev") == "2"
     for guild in guilds:
