@@ -1,16 +1,24 @@
 """The ``hard`` TAKE player's simulator (`bot.ai.take_sim`) against the engine: random
 hands played through both agree on every legal action list, on every position and on
-how each hand ends."""
+how each hand ends; ``normal`` played on the simulator chooses as on the engine."""
 
 from __future__ import annotations
 
 import pytest
 
+from bot.ai.take import _normal, _normal_move
 from bot.ai.take_sim import Sim, from_action, to_action
 from bot.engines.base import SeededRng
-from bot.engines.take import ENGINE, TakeOptions, TakeState
+from bot.engines.take import ENGINE, TakeAction, TakeOptions, TakeState, parse_action
 
 GAMES = 300
+
+
+def as_action(answer: object) -> TakeAction:
+    if isinstance(answer, str):
+        return parse_action(answer)
+    assert isinstance(answer, TakeAction)
+    return answer
 
 
 def same_position(sim: Sim, state: TakeState) -> None:
@@ -73,3 +81,20 @@ def test_copies_are_independent() -> None:
     twin.apply(twin.legal()[-1])
     twin.apply(twin.legal()[0])
     same_position(sim, state)
+
+
+def test_normal_on_the_simulator_plays_as_normal() -> None:
+    """hard plays the others' turns as ``normal`` on the simulator: the same choices as
+    ``normal`` on the engine's view, in every position of whole hands."""
+    checked = 0
+    for seed in range(12):
+        players = 2 + seed % 3
+        ids = [f"p{i}" for i in range(players)]
+        state = ENGINE.new_game(ids, seed, TakeOptions(target=1))
+        while not state.results:
+            (player,) = ENGINE.to_act(state)
+            action = as_action(_normal(ENGINE.view(state, player), SeededRng.from_seed(seed)))
+            assert to_action(_normal_move(Sim.from_state(state))) == action
+            state = ENGINE.apply(state, player, action)
+            checked += 1
+    assert checked > 300
