@@ -49,6 +49,9 @@ SOAKS = (
     "tests/ai/test_escalation_ai.py::test_the_same_view_and_rng_state_give_the_same_answer[hard]",
     "tests/ai/test_escalation_ai.py::test_answers_ignore_the_cards_the_seat_cannot_see[hard]",
     "tests/ai/test_escalation_ai.py::test_hard_is_legal_in_every_position_of_random_games",
+    "tests/ai/test_take_ai.py::test_every_level_is_legal_in_every_position_of_random_games[",
+    "tests/ai/test_take_ai.py::test_answers_ignore_the_cards_the_seat_cannot_see[hard]",
+    "tests/ai/test_take_ai.py::test_the_same_view_and_rng_state_give_the_same_answer[hard]",
     # Whole games replayed and exported, for every hidden card or both rulesets.
     "tests/records/test_privacy.py::test_log_and_replay_are_the_same_whatever_the_hidden_information[take]",
     "tests/records/test_export.py::test_a_pdn_reads_back_and_replays_to_the_same_final_position[",
