@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+import redis.asyncio as aioredis
 
 from bot.storage.clients import client_for_url, close_client
 from bot.storage.errors import StaleRevision, StoreUnavailable
@@ -33,7 +34,7 @@ from bot.storage.keys import table_key
 from bot.storage.tables import GameStore, NotReplicated
 from bot.table import Seat, Table
 from tests.e2e.tables import table_rev
-from tests.e2e.test_geschenkt import TAKE, Game, coin
+from tests.e2e.test_geschenkt import TAKE, Game, Policy, coin
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.store.clusters import LocalCluster, LocalSentinels, command, wait_for
@@ -280,6 +281,22 @@ def redis_server(cluster: LocalCluster) -> str:
     return cluster.url
 
 
+async def game_on_the_cluster(
+    driver: Driver, client: aioredis.Redis, bot_process: BotFactory, *, seed: int, turns: int
+) -> tuple[Game, Policy]:
+    """``python -m bot`` on the cluster with one replica asked (``REDIS_MIN_REPLICAS=1``),
+    and a Geschenkt game of three people ``turns`` turns in; the policy they play by."""
+    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
+    game = Game(driver, GameStore(client), client, people)
+    await bot_process("bot", env={"REDIS_MIN_REPLICAS": "1"})
+    alice, bernd, chloe = people
+    await game.open(alice, [bernd, chloe])
+    policy = coin(random.Random(seed), 0.4)
+    for _ in range(turns):
+        await game.turn(policy)
+    return game, policy
+
+
 async def test_the_bot_answers_every_click_through_a_cluster_failover(
     cluster: LocalCluster,
     redis_server: str,
@@ -292,15 +309,8 @@ async def test_the_bot_answers_every_click_through_a_cluster_failover(
     (the table redrawn) or "try again"; after the failover the game plays on to results
     that agree with the stored game, and the bot logged no unhandled error."""
     client = client_for_url(redis_server)
-    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
-    game = Game(driver, GameStore(client), client, people)
     try:
-        await bot_process("bot", env={"REDIS_MIN_REPLICAS": "1"})
-        alice, bernd, chloe = people
-        await game.open(alice, [bernd, chloe])
-        policy = coin(random.Random(3), 0.4)
-        for _ in range(6):
-            await game.turn(policy)
+        game, policy = await game_on_the_cluster(driver, client, bot_process, seed=3, turns=6)
         master = cluster.owner_of(table_key(driver.fake.guild_id, driver.channel))
         replica = cluster.replica_of(master)
 
@@ -344,15 +354,8 @@ async def test_a_move_the_replica_missed_is_shown_once_the_replica_has_it(
     is back and has the move, the table shows it without another click, and the game
     plays on to results that agree with the stored game."""
     client = client_for_url(redis_server)
-    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
-    game = Game(driver, GameStore(client), client, people)
     try:
-        await bot_process("bot", env={"REDIS_MIN_REPLICAS": "1"})
-        alice, bernd, chloe = people
-        await game.open(alice, [bernd, chloe])
-        policy = coin(random.Random(5), 0.4)
-        for _ in range(3):
-            await game.turn(policy)
+        game, policy = await game_on_the_cluster(driver, client, bot_process, seed=5, turns=3)
         master = cluster.owner_of(table_key(driver.fake.guild_id, driver.channel))
         replica = cluster.replica_of(master)
         replica.pause()
