@@ -52,6 +52,15 @@ class StoreUnavailable(StoreError):
         )
 
 
+class NoConnectionFree(StoreUnavailable):
+    """Every connection of the client's pool stayed busy for its whole wait: the call
+    was never sent, so Redis did nothing (nothing to undo, unlike a call cut short)."""
+
+
+POOL_EXHAUSTED = "No connection available."
+"""redis-py's `BlockingConnectionPool`, when no connection came free in time."""
+
+
 class TableSetAside(StoreError):
     """The channel's stored table couldn't be read (an old schema after an upgrade, a
     hand-edited key): it was moved aside, and the channel is free again."""
@@ -80,6 +89,8 @@ async def guarded(awaitable: Awaitable[T]) -> T:
     except (RedisConnectionError, RedisTimeoutError, OSError) as error:
         REDIS_ERRORS.inc()
         log.warning("Redis unavailable: %s", error)
+        if isinstance(error, RedisConnectionError) and str(error) == POOL_EXHAUSTED:
+            raise NoConnectionFree() from error
         raise StoreUnavailable() from error
     except AttributeError as error:
         if not _inside_redis_client(error):

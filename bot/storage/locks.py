@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import redis.asyncio as aioredis
 
 from bot.i18n import N_
-from bot.storage.errors import Refusal, StoreError, guarded
+from bot.storage.errors import NoConnectionFree, Refusal, StoreError, guarded
 from bot.storage.keys import lock_key
 
 LEASE_SECONDS = 10.0
@@ -43,7 +43,10 @@ LONGEST_RETRY_SECONDS = 0.05
 CLOSE_SECONDS = 1.0
 """The longest closing waits for leases to be given back."""
 CLEANUP_RETRY_SECONDS = 0.2
-"""Between tries to release a lease whose request was cut short."""
+"""Before the first try to release a lease whose request was cut short; each next try
+waits twice as long (up to `LONGEST_CLEANUP_RETRY_SECONDS`), so that when many clicks
+fail at once their clean-ups don't keep Redis's connections busy."""
+LONGEST_CLEANUP_RETRY_SECONDS = 2.0
 
 _RELEASE_IF_OWN = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -135,6 +138,8 @@ class ChannelLocks:
         try:
             async with _until(deadline):
                 await self._take_lease(key, token)
+        except NoConnectionFree:
+            raise  # the request never left: no lease to clean up
         except BaseException:
             self._clean_up_later(key, token)
             raise
@@ -191,8 +196,10 @@ class ChannelLocks:
     async def _release_within_lease(self, key: str, token: str) -> None:
         loop = asyncio.get_running_loop()
         end = loop.time() + LEASE_SECONDS
+        retry = CLEANUP_RETRY_SECONDS
         while loop.time() < end:
-            await asyncio.sleep(CLEANUP_RETRY_SECONDS)
+            await asyncio.sleep(retry)
+            retry = min(LONGEST_CLEANUP_RETRY_SECONDS, retry * 2)
             with contextlib.suppress(StoreError):
                 if await self._release_if_own(key, token):
                     return

@@ -10,6 +10,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.storage.clients import client_for_url
+from bot.storage.errors import NoConnectionFree
 from bot.storage.keys import lock_key
 from bot.storage.locks import ChannelBusy, ChannelLocks
 
@@ -119,3 +120,29 @@ async def test_a_job_with_a_purpose_of_its_own_runs_beside_the_game(
         with pytest.raises(ChannelBusy):
             async with second.hold(GUILD, CHANNEL, wait=0.1, purpose="pings"):
                 pytest.fail("two holders of one channel's pings lock")
+
+
+async def test_a_lease_request_that_never_left_the_pool_sends_no_clean_up(
+    redis_server: str, client: aioredis.Redis
+) -> None:
+    """With every connection of the pool busy, the lease request is never sent: the
+    caller is told Redis is unavailable, and no clean-up follows to release a lease that
+    was never asked for (under load, those clean-ups kept the pool busy themselves)."""
+    pool = aioredis.BlockingConnectionPool.from_url(redis_server, max_connections=1, timeout=0.1)
+    crowded = aioredis.Redis.from_pool(pool)
+    locks = ChannelLocks(crowded)
+    blocker = asyncio.ensure_future(crowded.blpop(["nothing-arrives"], timeout=1))
+    await asyncio.sleep(0.05)  # the pool's one connection is now waiting in BLPOP
+
+    def scripts_run(stats: dict[str, dict[str, int]]) -> int:
+        return sum(stats.get(f"cmdstat_{name}", {}).get("calls", 0) for name in ("evalsha", "eval"))
+
+    before = scripts_run(await client.info("commandstats"))
+    with pytest.raises(NoConnectionFree):
+        async with locks.hold(GUILD, CHANNEL, wait=0.5):
+            pytest.fail("got a lease without a connection")
+    await blocker
+    await asyncio.sleep(1.5)  # a clean-up would have tried again by now (0.2 s, then twice as long)
+    assert scripts_run(await client.info("commandstats")) == before
+    assert await client.exists(lock_key(GUILD, CHANNEL)) == 0
+    await crowded.aclose()
