@@ -25,7 +25,10 @@ takes, then the discard.
   its hand may still build. So it holds a run back, or keeps the end card of its own
   run, when laying it down would most likely feed a take, and lays down when the hand
   may end. The deals and the work are bounded by the rng and node counts; the think
-  budget (`bot.ai.budget`) is only a wall-clock net.
+  budget (`bot.ai.budget`) is only a wall-clock net. Measured (issue 28): against
+  ``normal`` in 400 two-player matches to 500 (``python -m bench.ai --game take
+  --pairing hard:normal --games 400 --first 0``) it won 66.8 % (95 %: 62.0–71.2),
+  13 ms per decision at the median, 110 ms at p99.
 - ``PREVIOUS_HARD`` is ``hard`` before issue 28 (searched only its own turn, and
   overrode ``normal`` only to empty its hand), kept for `bench.ai`'s ``previous``.
 """
