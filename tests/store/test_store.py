@@ -13,6 +13,7 @@ from bot.storage.errors import StaleRevision, StoreUnavailable, TableSetAside
 from bot.storage.keys import index_key, quarantine_key, table_key
 from bot.storage.tables import FINISHED_TTL_SECONDS, GameStore
 from bot.table import Seat, Table
+from tests.harness.fixtures import RedisServer
 
 
 @pytest.fixture
@@ -21,6 +22,20 @@ async def store(redis_server: str) -> AsyncIterator[GameStore]:
     await client.flushdb()
     yield GameStore(client)
     await client.aclose()
+
+
+@pytest.fixture
+async def lone_store(tmp_path: Path) -> AsyncIterator[GameStore]:
+    """A store on a Redis server of its own: for tests that count commands in the
+    server-wide `INFO commandstats`, which another process's call on the shared
+    server (a bot of an earlier test winding down) would change."""
+    server = RedisServer(tmp_path / "redis")
+    client = client_for_url(server.start())
+    try:
+        yield GameStore(client)
+    finally:
+        await client.aclose()
+        server.stop()
 
 
 def a_table(channel_id: int = 20) -> Table:
@@ -182,7 +197,9 @@ async def test_an_entry_of_an_expired_table_is_skipped_and_dropped(store: GameSt
     assert await store.client.hkeys(index_key(92)) == ["61"]
 
 
-async def test_expired_entries_are_dropped_in_one_call(store: GameStore) -> None:
+async def test_expired_entries_are_dropped_in_one_call(lone_store: GameStore) -> None:
+    store = lone_store
+    assert await store.tables_in(94) == []  # the script loaded (a fresh server has none)
     for channel in (63, 64, 65):
         await store.client.hset(index_key(94), str(channel), "geschenkt playing 1")
     calls = await eval_calls(store)
@@ -198,8 +215,9 @@ async def eval_calls(store: GameStore) -> int:
     )
 
 
-async def test_counting_tables_scans_no_keys(store: GameStore) -> None:
+async def test_counting_tables_scans_no_keys(lone_store: GameStore) -> None:
     """The cap check and the metrics read the index: no SCAN, however many tables."""
+    store = lone_store
     for channel in range(70, 80):
         await store.save(a_table(channel_id=channel).model_copy(update={"guild_id": 93}), 0)
     before = await scan_calls(store)
