@@ -199,7 +199,8 @@ async def test_an_entry_of_an_expired_table_is_skipped_and_dropped(store: GameSt
 
 async def test_expired_entries_are_dropped_in_one_call(lone_store: GameStore) -> None:
     store = lone_store
-    assert await store.tables_in(94) == []  # the script loaded (a fresh server has none)
+    await store.client.hset(index_key(95), "62", "geschenkt playing 1")
+    assert await store.tables_in(95) == []  # the script is loaded now (a fresh server has none)
     for channel in (63, 64, 65):
         await store.client.hset(index_key(94), str(channel), "geschenkt playing 1")
     calls = await eval_calls(store)
