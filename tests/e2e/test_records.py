@@ -62,7 +62,8 @@ async def test_log_replay_history_and_replay_by_id_after_a_restart(
             assert log.ephemeral_to == alice.id
             assert "the game so far" in log.text
             lines = [line for line in log.text.splitlines() if line.startswith("`")]
-            assert len(lines) == len(now.table.moves)
+            after = await stored()  # a computer may have moved since `now` was read
+            assert len(now.table.moves) <= len(lines) <= len(after.table.moves)
             assert "(computer)" in log.text
             opened_log = True
         if ENGINE.to_act(state) != [alice_id]:
