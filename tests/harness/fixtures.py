@@ -55,6 +55,8 @@ class RedisServer:
         self.process: subprocess.Popen[str] | None = None
         self.log: list[str] = []
         self.url = ""
+        self._accepting = False
+        """The log said "Ready to accept connections" (not just ended: a failed start)."""
 
     def start(self, timeout: float = 10.0) -> str:
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -76,16 +78,20 @@ class RedisServer:
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
+        self._accepting = False
         ready = threading.Event()
         assert self.process.stdout is not None
         threading.Thread(target=self._drain, args=(self.process.stdout, ready), daemon=True).start()
-        return ready.wait(timeout) and self.process.poll() is None
+        # A server that failed to start (its cluster bus port past 65535) ends its log
+        # before it has exited, so a live process alone doesn't mean it is serving.
+        return ready.wait(timeout) and self._accepting and self.process.poll() is None
 
     def _drain(self, stream: IO[str], ready: threading.Event) -> None:
         """Keep reading the log so redis never blocks on a full pipe; flag readiness or death."""
         for line in stream:
             self.log.append(line)
             if "Ready to accept connections" in line:
+                self._accepting = True
                 ready.set()
         ready.set()
 
