@@ -29,12 +29,14 @@ value in force and the public counts (hand, penalty stack and stock sizes).
   decides the game: 1 for leaving the seat the sole leader (½ shared), and a little
   per chip (more while deals remain). The same samples serve every candidate, and a
   move replaces the first-ranked one only when its paired gain is clear of the
-  sampling noise. The sample count follows a budget of simulated moves (so a
-  decision is reproducible from its rng), under `bot.ai.budget.think_seconds` as a
-  safety net. The view has no history beyond the current round, so the public
-  counts and this round's plays are all a sample can be conditioned on. The
-  previous ``hard`` (rollouts for chips in the endgame only) stays as
-  `rollout_player` for `bench.ai`.
+  sampling noise (options, off: racing, which drops candidates clearly behind; and
+  once the stock is out in the last deal, solving each sample instead of playing it
+  out, `escalation_sim.wins`). The sample count follows a budget of simulated moves
+  (so a decision is reproducible from its rng), under `bot.ai.budget.think_seconds`
+  as a safety net.
+  The view has no history beyond the current round, so the public counts and this
+  round's plays are all a sample can be conditioned on. The previous ``hard``
+  (rollouts for chips in the endgame only) stays as `rollout_player` for `bench.ai`.
 """
 
 from __future__ import annotations
@@ -230,11 +232,22 @@ def _easy(view: EscalationView, rng: SeededRng) -> EscalationAction:
 # --- The hard player: determinized Monte Carlo search on the simulator ------------
 
 SEARCH_WORK = 30_000
-"""Simulated moves a decision may make across all its playouts (its node budget)."""
+"""Simulated moves a decision may make across all its playouts (its node budget):
+about 30 ms of CPU per decision. Five times as many (150,000, up to 2,000 samples,
+with racing and the endgame solver) won no more games: 186 of 400 against 192 at
+this budget (2026-11-26)."""
 SEARCH_STOCK = 52
 """Search once the stock is down to this many cards (52: from the first card)."""
 SEARCH_MIN_SAMPLES = 8
 SEARCH_MAX_SAMPLES = 200
+SEARCH_RACE: float | None = None
+"""Racing (None: off): at 16, 32, 64, ... samples a candidate is dropped when its
+paired difference to the leader so far is below zero by this many standard errors
+(3.0 was tried, with a larger budget)."""
+SEARCH_SOLVE = 0
+"""Moves the endgame solver (`escalation_sim.wins`) may make on one sample and
+candidate before it gives up for a playout (0: off; 5,000 was tried: a solve needs
+about 30)."""
 SEARCH_MIN_GAIN = 0.02
 SEARCH_CONFIDENCE = 2.0
 """A move replaces ``normal``'s choice when its average gain (in wins) is at least
@@ -277,10 +290,13 @@ class Seen:
     round_cards: int
 
 
-def last_plays(view: EscalationView, seat: int) -> list[Seen]:
-    """The other seats' last plays of the current round, while the stock lasts (then
-    every hand held `sim.HAND_SIZE` cards before each play and drew what it played)."""
-    if view.stock_size <= 0:
+def last_plays(view: EscalationView, seat: int, endgame: bool = True) -> list[Seen]:
+    """The other seats' last plays of the current round. While the stock lasts, every
+    hand held `sim.HAND_SIZE` cards before each play and drew what it played. Once it
+    is out (with ``endgame``), a hand held what it holds now and what it played, the
+    stock out then too (``stock`` 0; not so when that makes more than
+    `sim.HAND_SIZE` cards: it drew the stock's last cards since, and is left out)."""
+    if view.stock_size <= 0 and not endgame:
         return []
     index = {info.player: i for i, info in enumerate(view.seats)}
     found: dict[int, Seen] = {}
@@ -291,15 +307,19 @@ def last_plays(view: EscalationView, seat: int) -> list[Seen]:
             kinds = tuple(sim.kind_of(card) for card in entry.cards)
             move = kinds[0] * 16 + (1 if kinds[0] in (2, 3) else len(kinds))
             drawn_since = sum(len(later.cards) for later in view.round[k:])
+            stock = view.stock_size + drawn_since if view.stock_size > 0 else 0
             found[who] = Seen(
                 seat=who,
                 move=move,
                 played=kinds,
                 in_force=-1 if k == 0 else view.round[k - 1].value,
-                stock=view.stock_size + drawn_since,
+                stock=stock,
                 round_cards=before,
             )
         before += len(entry.cards)
+    if view.stock_size <= 0:
+        sizes = [info.hand_size for info in view.seats]
+        return [s for s in found.values() if sizes[s.seat] + len(s.played) <= sim.HAND_SIZE]
     return list(found.values())
 
 
@@ -307,15 +327,20 @@ def plays_fit(dealt: Sequence[Sequence[int]], seen: Sequence[Seen]) -> bool:
     """Whether ``normal`` players holding the sampled hands (``dealt``: each seat's
     kinds in the random order they were dealt) would have made the plays ``seen``:
     each hand less the cards it drew since (its last ones, any will do in a random
-    deal) plus the cards it played."""
+    deal) plus the cards it played; with the stock out, the whole hand plus them."""
     for play in seen:
         held = dealt[play.seat]
-        if len(held) != sim.HAND_SIZE:
+        if play.stock <= 0:
+            kept = list(held)
+        elif len(held) == sim.HAND_SIZE:
+            kept = list(held[: sim.HAND_SIZE - len(play.played)])
+        else:
             continue
         before = [0] * sim.SIZE
-        for kind in [*held[: sim.HAND_SIZE - len(play.played)], *play.played]:
+        for kind in [*kept, *play.played]:
             before[kind] += 1
-        move = sim.decide(before, sim.HAND_SIZE, play.in_force, play.stock, play.round_cards)
+        size = len(kept) + len(play.played)
+        move = sim.decide(before, size, play.in_force, play.stock, play.round_cards)
         if move != play.move:
             return False
     return True
@@ -326,6 +351,55 @@ MISFIT_WEIGHT = 0.1
 not have made a play of this round (not 0: a person plays otherwise)."""
 DEAL_TRIES = 12
 """Deals drawn at most per sample while looking for one that fits the plays."""
+INFER_ENDGAME = False
+"""Fit the samples to the others' plays once the stock is out, too (`last_plays`):
+off, as it won no more games (61 of 124 either way, with `WEIGHTED_DEALS`)."""
+
+
+WEIGHTED_DEALS = False
+"""Deal the other hands and the stock with `KIND_WEIGHTS` and `STOCK_WEIGHTS`: off.
+It won no more games (over 1,552 paired games, 48.5% against 47.6% dealt uniformly,
+the difference well inside the noise), and took a one-card round less steadily
+rather than break a pair of aces (18 of 20 seeds instead of 20)."""
+
+# fmt: off
+KIND_WEIGHTS: tuple[tuple[float, ...], ...] = (
+    # by kind: 0, 1 (unused), 2, 3, 4 and 5 (unused), 6 (4s, 5s and 6s), 7, ..., 14 (aces)
+    # the stock above 20 cards
+    (1.0, 1.0, 0.48, 0.63, 1.0, 1.0, 1.23, 0.94, 0.98, 0.89, 0.87, 1.09, 1.12, 1.17, 1.09),
+    # 11-20
+    (1.0, 1.0, 0.19, 0.2, 1.0, 1.0, 1.81, 0.9, 0.9, 0.81, 0.79, 0.99, 0.94, 1.08, 1.07),
+    # 1-10
+    (1.0, 1.0, 0.14, 0.15, 1.0, 1.0, 2.23, 0.77, 0.76, 0.7, 0.66, 0.84, 0.88, 1.07, 1.05),
+    # out
+    (1.0, 1.0, 0.13, 0.18, 1.0, 1.0, 1.27, 0.78, 0.81, 0.91, 0.83, 1.34, 1.29, 1.47, 1.79),
+)
+# fmt: on
+"""How much likelier than the rest of the unseen cards each kind is to lie in the
+other hands, by how much stock is left (more than 20 cards, 11-20, 1-10, none):
+``normal`` players spend 2s, 3s and low singles and keep sets and high cards, and
+the penalty stacks hold what was played. Fitted over 300 deals of three ``normal``
+players so that the other hands dealt with these weights (`_draw_weighted`) hold each
+kind as often as the real ones did (`tests/ai/test_escalation_ai.py` checks the
+direction)."""
+
+
+# fmt: off
+STOCK_WEIGHTS: tuple[tuple[float, ...], ...] = (
+    (1.0, 1.0, 0.77, 0.83, 1.0, 1.0, 1.16, 1.0, 0.98, 0.96, 0.94, 1.07, 1.0, 1.04, 1.03),
+    (1.0, 1.0, 0.58, 0.64, 1.0, 1.0, 1.62, 0.94, 0.92, 0.93, 0.88, 1.07, 0.96, 1.07, 1.08),
+    (1.0, 1.0, 0.62, 0.65, 1.0, 1.0, 1.84, 0.89, 0.85, 0.9, 0.8, 1.11, 0.88, 1.02, 1.16),
+    (1.0,) * sim.SIZE,  # no stock
+)
+# fmt: on
+"""The same for the stock, among the cards not dealt to the other hands (it holds
+about as many of each kind as the unseen cards at large, but the other hands have
+taken more of some): fitted the same way."""
+
+
+def _phase(stock: int) -> int:
+    """The row of `KIND_WEIGHTS` for a stock of this many cards."""
+    return 0 if stock > 20 else 1 if stock > 10 else 2 if stock > 0 else 3
 
 
 def _sample_deal(
@@ -338,17 +412,59 @@ def _sample_deal(
     """The unseen cards dealt at random into the other hands and the stock, at their
     public sizes (the rest lies face down in penalty stacks, where only counts matter).
     With ``seen``, a deal whose hands don't fit those plays (`plays_fit`) is kept only
-    with `MISFIT_WEIGHT` (up to `DEAL_TRIES` draws)."""
-    deal = _deal_once(view, seat, unseen, rnd)
-    for _ in range(DEAL_TRIES - 1 if seen else 0):
-        if plays_fit(_dealt(view, seat, unseen), seen) or rnd.random() < MISFIT_WEIGHT:
+    with `MISFIT_WEIGHT` (up to `DEAL_TRIES` draws of the hands; the stock is drawn
+    once they are kept)."""
+    dealt_to = sum(info.hand_size for i, info in enumerate(view.seats) if i != seat)
+    total = len(unseen)
+    tries = DEAL_TRIES if seen else 1
+    weights = None
+    stock_weights = None
+    if WEIGHTED_DEALS:
+        weights = KIND_WEIGHTS[_phase(view.stock_size)]
+        stock_weights = STOCK_WEIGHTS[_phase(view.stock_size)]
+    for attempt in range(tries):
+        if weights is None:
+            _draw(unseen, 0, dealt_to, rnd)
+        else:
+            _draw_weighted(unseen, dealt_to, weights, rnd)
+        if attempt == tries - 1 or rnd.random() < MISFIT_WEIGHT:
             break
-        deal = _deal_once(view, seat, unseen, rnd)
-    return deal
+        if plays_fit(_dealt(view, seat, unseen), seen):
+            break
+    if stock_weights is None:
+        _draw(unseen, dealt_to, min(total, dealt_to + view.stock_size), rnd)
+    else:
+        _draw_weighted(unseen, view.stock_size, stock_weights, rnd, dealt_to)
+    return _deal_of(view, seat, unseen)
+
+
+def _draw(cards: list[int], start: int, end: int, rnd: random.Random) -> None:
+    """Fill ``cards[start:end]`` with a uniformly random choice, in random order, of
+    ``cards[start:]`` (a partial Fisher-Yates shuffle)."""
+    size = len(cards)
+    draw = rnd.random
+    for i in range(start, end):
+        j = i + int(draw() * (size - i))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _draw_weighted(
+    cards: list[int], count: int, weights: Sequence[float], rnd: random.Random, start: int = 0
+) -> None:
+    """Put a random choice of ``count`` of ``cards[start:]`` first there, in random
+    order, each kind drawn as likely as its weight (exponential clocks: the first
+    ``count`` to ring)."""
+    draw = rnd.random
+    rest = cards[start:]
+    clocks = [-math.log(1.0 - draw()) / weights[kind] for kind in rest]
+    order = sorted(range(len(rest)), key=clocks.__getitem__)
+    chosen = order[:count]
+    rnd.shuffle(chosen)
+    cards[start:] = [rest[i] for i in chosen] + [rest[i] for i in order[count:]]
 
 
 def _dealt(view: EscalationView, seat: int, unseen: Sequence[int]) -> list[list[int]]:
-    """The kinds `_deal_once` just dealt to each seat, in order (none to ``seat``)."""
+    """The kinds dealt to each seat, in order (none to ``seat``)."""
     dealt: list[list[int]] = []
     at = 0
     for i, info in enumerate(view.seats):
@@ -360,9 +476,9 @@ def _dealt(view: EscalationView, seat: int, unseen: Sequence[int]) -> list[list[
     return dealt
 
 
-def _deal_once(view: EscalationView, seat: int, unseen: list[int], rnd: random.Random) -> sim.Deal:
-    """One random deal of the unseen cards (see `_sample_deal`)."""
-    rnd.shuffle(unseen)
+def _deal_of(view: EscalationView, seat: int, unseen: list[int]) -> sim.Deal:
+    """The deal with the unseen cards as drawn: the other hands in seat order, then the
+    stock."""
     hands: list[list[int]] = []
     at = 0
     for i, info in enumerate(view.seats):
@@ -398,6 +514,26 @@ def _utility(view: EscalationView, seat: int, chips: Sequence[int]) -> float:
     return win + (CHIP_WEIGHT_LAST_DEAL if last else CHIP_WEIGHT) * chips[seat]
 
 
+def contenders(utilities: Sequence[Sequence[float]], active: list[int], margin: float) -> list[int]:
+    """The candidates still worth sampling: each one's paired difference to the
+    leader so far (the best mean among ``active``) is within ``margin`` standard errors
+    of zero. The first candidate (the policy's own choice, what the others must beat)
+    always stays."""
+    n = len(utilities[active[0]])
+    leader = max(active, key=lambda i: (statistics.fmean(utilities[i]), -i))
+    kept = []
+    for i in active:
+        if i == 0 or i == leader:
+            kept.append(i)
+            continue
+        diffs = [a - b for a, b in zip(utilities[i], utilities[leader], strict=True)]
+        gap = statistics.fmean(diffs)
+        noise = statistics.pstdev(diffs) / math.sqrt(n)
+        if gap + margin * max(noise, 1e-9) >= 0:
+            kept.append(i)
+    return kept
+
+
 def hard_player(
     work: int = SEARCH_WORK,
     deadline: float | None = None,
@@ -409,6 +545,9 @@ def hard_player(
     min_gain: float = SEARCH_MIN_GAIN,
     own: sim.Weights = COUNTER,
     infer_hands: bool = True,
+    race: float | None = SEARCH_RACE,
+    race_every: int = 16,
+    solve: int = SEARCH_SOLVE,
 ) -> Chooser:
     """A ``hard`` chooser. Its wall-clock safety net is ``deadline`` seconds, by
     default `bot.ai.budget.think_seconds`; ``timed=False`` for none (fully
@@ -416,7 +555,9 @@ def hard_player(
     ``normal`` decides). Its own seat plays ``normal``'s rule with the weights ``own``
     in the playouts (and they rank its candidates); the other seats play ``normal``.
     With ``infer_hands``, sampled deals are made to fit the others' plays of this round
-    (`last_plays`)."""
+    (`last_plays`). ``race`` (standard errors; None for none) drops candidates clearly
+    behind at 16, 32, 64, ... samples (``race_every`` the first); ``solve`` (moves per
+    solve; 0 for none) solves the last deal's samples once the stock is out."""
 
     def choose(view: EscalationView, rng: SeededRng) -> EscalationAction:
         hand = view.my_hand or []
@@ -437,28 +578,56 @@ def hard_player(
         if len(unseen) < others + view.stock_size:
             return _normal(view, rng)  # a short stacked deck: nothing sensible to sample
         rnd = random.Random(rng.next_u64())
-        plays = last_plays(view, seat) if infer_hands else []
+        plays = last_plays(view, seat, INFER_ENDGAME) if infer_hands else []
         limit = think_seconds() if deadline is None else deadline
         stop = None if not timed else time.perf_counter() + limit
         seats = [own if i == seat else sim.NORMAL_WEIGHTS for i in range(len(view.seats))]
+        # With the stock out, the last deal, and the totals level (winning the deal is
+        # winning the game), each sample is solved: can the seat force a win against
+        # ``normal`` players holding the sampled hands?
+        solving = (
+            solve > 0
+            and view.stock_size == 0
+            and view.deal >= view.deals
+            and len({info.total for info in view.seats}) == 1
+        )
         utilities: list[list[float]] = [[] for _ in candidates]
+        active = list(range(len(candidates)))
+        checkpoint = max(min_samples, race_every)
         used = 0
         samples = 0
         while samples < max_samples and (samples < min_samples or used < work):
             root = _sample_deal(view, seat, unseen, rnd, plays)
-            for i, move in enumerate(candidates):
+            memo: dict[tuple[int, ...], bool] = {}
+            for i in active:
                 deal = root.copy()
-                deal.step(move)
+                deal.step(candidates[i])
+                if solving:
+                    budget = [solve]
+                    try:
+                        won = 1.0 if sim.wins(deal, seat, own, budget, memo) else 0.0
+                        used += 1 + solve - budget[0]
+                        utilities[i].append(won)
+                        continue
+                    except sim.Exhausted:
+                        used += solve
+                        deal = root.copy()
+                        deal.step(candidates[i])
                 used += 1 + deal.playout(seats=seats)
                 won = _utility(view, seat, deal.chips()) if deal.winner >= 0 else 0.0
                 utilities[i].append(won)
             samples += 1
             if stop is not None and time.perf_counter() > stop:
                 break
+            if race is not None and samples == checkpoint:
+                checkpoint *= 2
+                active = contenders(utilities, active, race)
+                if len(active) == 1:
+                    break
         # Leave normal's choice only for a gain clear of the sampling noise (the same
         # deals for every candidate, so the differences are paired).
         best, best_gain = 0, 0.0
-        for i in range(1, len(candidates)):
+        for i in active[1:]:
             diffs = [a - b for a, b in zip(utilities[i], utilities[0], strict=True)]
             gain = statistics.fmean(diffs)
             noise = statistics.pstdev(diffs) / math.sqrt(len(diffs))

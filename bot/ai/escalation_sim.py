@@ -7,8 +7,11 @@ stacks are counts. A move is an ``int``: ``0`` is take, ``value * 16 + count`` a
 (``2 * 16 + 1`` a lone 2, ``3 * 16 + 1`` a lone 3).
 
 `decide` is the ``normal`` player's scoring (`bot.ai.escalation`) on counts, the
-rollout policy for every seat; `tests/ai/test_escalation_ai.py` checks that it picks
-the same move as ``normal`` and that a deal played on `Deal` ends as on the engine.
+rollout policy for every seat, read from tables precomputed per weights (`scored`
+lists the same moves with their scores); `tests/ai/test_escalation_ai.py` checks that
+it picks the same move as ``normal`` and as `scored`, and that a deal played on `Deal`
+ends as on the engine. `wins` solves a deal whose stock is out against ``normal``
+players (checked against trying every line).
 """
 
 from __future__ import annotations
@@ -113,6 +116,43 @@ def scored(
     return moves
 
 
+_Best = list[tuple[float, int] | None]
+_MOST = 12
+"""The most cards of one kind (4s, 5s and 6s together)."""
+_TABLES: dict[Weights, list[list[list[list[_Best]]]]] = {}
+
+
+def _table(weights: Weights) -> list[list[list[list[_Best]]]]:
+    """`decide`'s precomputed plays of one value: ``[stock][leading][value][held][c]``
+    is the first best-scored play of at least ``c`` of ``held`` cards of ``value``, as
+    `scored` scores it (a stock of `_MOST` or more plays like `_MOST`)."""
+    table = _TABLES.get(weights)
+    if table is not None:
+        return table
+    table = []
+    for stock in range(_MOST + 1):
+        by_lead = []
+        for leading in (False, True):
+            by_value: list[list[_Best]] = [[] for _ in range(SIZE)]
+            for value in ORDINARY:
+                for held in range(_MOST + 1):
+                    hand = [0] * SIZE
+                    hand[value] = held
+                    plays = scored(hand, _MOST + 1, -1 if leading else 0, stock, 0, weights)
+                    best: _Best = [None] * (held + 2)
+                    for low in range(held, 0, -1):
+                        score, move = plays[low - 1]
+                        after = best[low + 1]
+                        best[low] = (score, move) if after is None or score >= after[0] else after
+                    by_value[value].append(best)
+            by_lead.append(by_value)
+        table.append(by_lead)
+    if len(_TABLES) >= 16:
+        _TABLES.clear()  # a tuning run tries many weights; a player uses two
+    _TABLES[weights] = table
+    return table
+
+
 def decide(
     hand: Sequence[int],
     size: int,
@@ -121,12 +161,34 @@ def decide(
     round_cards: int,
     weights: Weights = NORMAL_WEIGHTS,
 ) -> int:
-    """``normal``'s move (with these weights): the first best-scored one."""
+    """``normal``'s move (with these weights): the first best-scored one of `scored`,
+    found from precomputed tables (the playouts' inner loop)."""
+    table = _TABLES.get(weights) or _table(weights)
+    leading = in_force < 0
+    plays = table[stock if stock < _MOST else _MOST][leading]
     best = TAKE_MOVE
     best_score = -WIN * 10
-    for score, move in scored(hand, size, in_force, stock, round_cards, weights):
+    for value in ORDINARY:
+        held = hand[value]
+        if not held:
+            continue
+        low = 1 if leading else in_force // value + 1
+        if low > held:
+            continue
+        if stock == 0 and held == size:
+            return value * 16 + held  # the deal is won: nothing scores higher
+        found = plays[value][held][low]
+        if found is not None and found[0] > best_score:
+            best_score, best = found
+    specials = hand[2] + hand[3]
+    if specials and (not leading or specials == size):
+        if stock == 0 and size == 1:
+            return 2 * 16 + 1 if hand[2] else 3 * 16 + 1
+        score = -weights[4] + (weights[0] if stock else weights[1])
         if score > best_score:
-            best, best_score = move, score
+            best, best_score = (2 * 16 + 1 if hand[2] else 3 * 16 + 1), score
+    if not leading and -round_cards * weights[5] + weights[6] > best_score:
+        best = TAKE_MOVE
     return best
 
 
@@ -234,23 +296,55 @@ class Deal:
     def playout(self, limit: int = 2000, seats: Sequence[Weights] | None = None) -> int:
         """Play the deal out with ``normal`` everywhere (or ``normal``'s rule with each
         seat's weights); the number of moves made (the deal is over when `winner` is
-        set; ``limit`` guards against a loop)."""
+        set; ``limit`` guards against a loop). `step` inlined: the search's inner loop."""
         made = 0
         hands = self.hands
         sizes = self.sizes
+        stock = self.stock
+        stock_len = len(stock)
+        players = self.players
+        weights = [NORMAL_WEIGHTS] * players if seats is None else seats
+        seat = self.turn
+        top = self.top
+        in_force = self.in_force
+        round_cards = self.round_cards
+        direction = self.direction
+        penalties = self.penalties
         while self.winner < 0 and made < limit:
-            seat = self.turn
-            self.step(
-                decide(
-                    hands[seat],
-                    sizes[seat],
-                    self.in_force,
-                    self.stock_left,
-                    self.round_cards,
-                    NORMAL_WEIGHTS if seats is None else seats[seat],
-                )
-            )
+            hand = hands[seat]
+            move = decide(hand, sizes[seat], in_force, stock_len - top, round_cards, weights[seat])
             made += 1
+            if move == TAKE_MOVE:
+                penalties[seat] += round_cards
+                round_cards = 0
+                in_force = -1
+                continue
+            value = move >> 4
+            count = move & 15
+            hand[value] -= count
+            size = sizes[seat] - count
+            if value == 2 or value == 3:
+                if in_force < 0:
+                    in_force = 0
+                if value == 3:
+                    direction = -direction
+            else:
+                in_force = value * count
+            round_cards += count
+            while size < HAND_SIZE and top < stock_len:
+                hand[stock[top]] += 1
+                top += 1
+                size += 1
+            sizes[seat] = size
+            if size == 0:
+                self.winner = seat
+                break
+            seat = (seat + direction) % players
+        self.turn = seat
+        self.top = top
+        self.in_force = in_force
+        self.round_cards = round_cards
+        self.direction = direction
         return made
 
     def chips(self) -> list[int]:
@@ -264,3 +358,48 @@ class Deal:
 def shuffled(kinds: list[int], rng: random.Random) -> list[int]:
     rng.shuffle(kinds)
     return kinds
+
+
+class Exhausted(Exception):
+    """`wins` ran out of its node budget."""
+
+
+def wins(
+    deal: Deal,
+    seat: int,
+    order: Weights,
+    budget: list[int],
+    memo: dict[tuple[int, ...], bool],
+) -> bool:
+    """Whether ``seat`` can win this deal, the stock being out, against the other seats
+    playing ``normal`` (so, on a deal where every hand is known, their moves are
+    certain): a depth-first search over the seat's own moves (tried in the order of
+    ``normal``'s rule with the weights ``order``). Every move made takes one from
+    ``budget[0]``; `Exhausted` when it runs out. ``memo`` holds positions solved on
+    this deal (the penalty stacks don't change any play, so they are left out)."""
+    hands = deal.hands
+    sizes = deal.sizes
+    while deal.winner < 0 and deal.turn != seat:
+        turn = deal.turn
+        deal.step(decide(hands[turn], sizes[turn], deal.in_force, 0, deal.round_cards))
+        budget[0] -= 1
+    if deal.winner >= 0:
+        return deal.winner == seat
+    key = (deal.in_force, deal.round_cards, deal.direction, *[n for hand in hands for n in hand])
+    known = memo.get(key)
+    if known is not None:
+        return known
+    ranked = scored(hands[seat], sizes[seat], deal.in_force, 0, deal.round_cards, order)
+    ranked.sort(key=lambda scored_move: -scored_move[0])
+    won = False
+    for _, move in ranked:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise Exhausted
+        child = deal.copy()
+        child.step(move)
+        if wins(child, seat, order, budget, memo):
+            won = True
+            break
+    memo[key] = won
+    return won

@@ -3,6 +3,7 @@ decision is obvious, and blind to cards they can't see."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
@@ -10,10 +11,21 @@ import pytest
 
 from bot.ai import LEVELS, Chooser, Level
 from bot.ai import escalation_sim as sim
-from bot.ai.escalation import PLAYERS, hard_player, last_plays, plays_fit, ranked
+from bot.ai.escalation import (
+    COUNTER,
+    KIND_WEIGHTS,
+    PLAYERS,
+    _draw_weighted,
+    _phase,
+    contenders,
+    hard_player,
+    last_plays,
+    plays_fit,
+    ranked,
+)
 from bot.ai.random_player import choose_uniform
 from bot.engines.base import SeededRng
-from bot.engines.cards import Card
+from bot.engines.cards import Card, standard_deck
 from bot.engines.escalation import (
     ENGINE,
     TAKE,
@@ -359,10 +371,14 @@ def test_simulator_rollout_policy_is_normal() -> None:
 def test_the_true_hands_fit_the_plays_of_normal_players() -> None:
     """Among normal players, each other seat's real hand, less some of the cards it
     drew since its last play of the round, plus what it played, makes ``normal`` play
-    just that: the inference `last_plays`/`plays_fit` reads the round as it happened."""
-    checked = 0
+    just that: the inference `last_plays`/`plays_fit` reads the round as it happened.
+    Once the stock is out, the whole hand plus what it played does (when the stock was
+    out at that play too: the inference can't tell, and such plays are what it
+    assumes)."""
+    checked = endgame = 0
     for game in range(12):
         state = ENGINE.new_game(TRIO, 300 + game)
+        stock_at_play = [0] * len(TRIO)
         while not ENGINE.is_over(state):
             (player,) = ENGINE.to_act(state)
             seat = TRIO.index(player)
@@ -370,13 +386,168 @@ def test_the_true_hands_fit_the_plays_of_normal_players() -> None:
             for seen in last_plays(view, seat):
                 assert seen.seat != seat
                 hand = [sim.kind_of(card) for card in state.hands[seen.seat]]
+                if view.stock_size == 0:
+                    if stock_at_play[seen.seat] > 0:
+                        continue
+                    dealt: list[list[int]] = [[] for _ in TRIO]
+                    dealt[seen.seat] = hand
+                    assert plays_fit(dealt, [seen])
+                    endgame += 1
+                    continue
                 kept = sim.HAND_SIZE - len(seen.played)
                 fits = False
                 for subset in combinations(hand, kept):
-                    dealt: list[list[int]] = [[] for _ in TRIO]
+                    dealt = [[] for _ in TRIO]
                     dealt[seen.seat] = [*subset, *([0] * (sim.HAND_SIZE - kept))]
                     fits = fits or plays_fit(dealt, [seen])
                 assert fits
                 checked += 1
-            state = ENGINE.apply(state, player, as_action(PLAYERS["normal"](view, SeededRng())))
+            action = as_action(PLAYERS["normal"](view, SeededRng()))
+            if action.kind == "play":
+                stock_at_play[seat] = len(state.stock)
+            state = ENGINE.apply(state, player, action)
     assert checked > 300
+    assert endgame > 30
+
+
+def test_simulator_decide_is_the_first_best_move_scored() -> None:
+    """`escalation_sim.decide` (read from precomputed tables) is the first of the
+    best-scored moves `escalation_sim.scored` lists, for ``normal``'s weights, hard's
+    own and a few arbitrary ones, leading or not, with the stock in or out."""
+    rnd = random.Random(5)
+    deck = [sim.kind_of(card) for card in standard_deck()]
+    weights: list[sim.Weights] = [sim.NORMAL_WEIGHTS, COUNTER]
+    for _ in range(3):
+        a, b, c, d, e, f, g = (rnd.uniform(-1.0, 4.0) for _ in range(7))
+        weights.append((a, b, c, d, e, f, g))
+    takes = plays = 0
+    for _ in range(20_000):
+        held = rnd.sample(deck, rnd.randint(1, 6))
+        hand = [0] * sim.SIZE
+        for kind in held:
+            hand[kind] += 1
+        in_force = rnd.choice([-1, 0, rnd.randint(6, 14), rnd.randint(6, 42)])
+        stock = rnd.choice([0, 0, 1, 2, 5, 30])
+        round_cards = rnd.randint(0, 12)
+        chosen = rnd.choice(weights)
+        moves = sim.scored(hand, len(held), in_force, stock, round_cards, chosen)
+        first_best = max(range(len(moves)), key=lambda i: (moves[i][0], -i))
+        move = sim.decide(hand, len(held), in_force, stock, round_cards, chosen)
+        assert move == moves[first_best][1], (hand, in_force, stock, round_cards, chosen)
+        takes += move == sim.TAKE_MOVE
+        plays += move != sim.TAKE_MOVE
+    assert takes > 1000 and plays > 1000
+
+
+def _plain_wins(deal: sim.Deal, seat: int) -> bool:
+    """`escalation_sim.wins` without a memo or a move order: every line tried."""
+    while deal.winner < 0 and deal.turn != seat:
+        turn = deal.turn
+        deal.step(
+            sim.decide(deal.hands[turn], deal.sizes[turn], deal.in_force, 0, deal.round_cards)
+        )
+    if deal.winner >= 0:
+        return deal.winner == seat
+    for move in deal.moves():
+        child = deal.copy()
+        child.step(move)
+        if _plain_wins(child, seat):
+            return True
+    return False
+
+
+def test_endgame_solver_agrees_with_trying_every_line() -> None:
+    """With the stock out and every hand known, `escalation_sim.wins` says whether the
+    seat can force a win against ``normal`` players as trying all its lines does."""
+    rnd = random.Random(9)
+    deck = [sim.kind_of(card) for card in standard_deck()]
+    found = {True: 0, False: 0}
+    for _ in range(400):
+        rnd.shuffle(deck)
+        hands = []
+        at = 0
+        for _ in TRIO:
+            size = rnd.randint(1, 5)
+            hand = [0] * sim.SIZE
+            for kind in deck[at : at + size]:
+                hand[kind] += 1
+            hands.append(hand)
+            at += size
+        turn = rnd.randrange(3)
+        in_force = -1 if rnd.random() < 0.5 else rnd.choice([0, 8, 12, 14, 20])
+        deal = sim.Deal(hands, [0, 0, 0], [], turn, rnd.choice([1, -1]), in_force, 3)
+        budget = [10**6]
+        solved = sim.wins(deal.copy(), 0, COUNTER, budget, {})
+        assert solved == _plain_wins(deal.copy(), 0)
+        assert budget[0] < 10**6
+        found[solved] += 1
+    assert found[True] > 50 and found[False] > 50
+    with pytest.raises(sim.Exhausted):
+        hands = [[0] * sim.SIZE for _ in TRIO]
+        dealt = ([7, 9, 11, 13, 6], [8, 10, 12, 14, 6], [7, 8, 9, 10, 6])
+        for hand, kinds in zip(hands, dealt, strict=True):
+            for kind in kinds:
+                hand[kind] += 1
+        sim.wins(sim.Deal(hands, [0, 0, 0], [], 0, 1, -1, 0), 0, COUNTER, [3], {})
+
+
+def test_racing_drops_only_candidates_clearly_behind_the_leader() -> None:
+    """`contenders` keeps the policy's own choice (candidate 0) however it does, the
+    leader, and whatever the noise can't tell from the leader."""
+    n = 64
+    utilities = [
+        [float(k % 4 == 0) for k in range(n)],  # 0: wins a quarter, behind but kept
+        [1.0] * n,  # 1: the leader
+        [0.0] * n,  # 2: far behind: dropped
+        [float(k % 16 != 0) for k in range(n)],  # 3: behind by 1/16, within 3 errors
+        [float(k % 2 == 0) for k in range(n)],  # 4: behind by half: dropped
+    ]
+    assert contenders(utilities, [0, 1, 2, 3, 4], 3.0) == [0, 1, 3]
+    assert contenders(utilities, [0, 2, 4], 3.0) == [0, 4]
+
+
+def test_weighted_deals_favour_the_heavier_kinds() -> None:
+    """`_draw_weighted` only reorders the cards, putting a random choice first: each
+    kind as likely as its weight (even weights: as often as the kind is there)."""
+    rnd = random.Random(3)
+    even = tuple(1.0 for _ in range(sim.SIZE))
+    aces_first = tuple(3.0 if kind == 14 else 1.0 for kind in range(sim.SIZE))
+    counts = {even: 0, aces_first: 0}
+    for weights in counts:
+        for _ in range(2000):
+            cards = [2] * 10 + [14] * 10
+            _draw_weighted(cards, 5, weights, rnd)
+            assert sorted(cards) == [2] * 10 + [14] * 10
+            counts[weights] += cards[:5].count(14)
+    assert 0.45 < counts[even] / 10_000 < 0.55
+    assert counts[aces_first] / 10_000 > 0.65
+
+
+def test_kind_weights_lean_the_way_normal_players_hold_their_cards() -> None:
+    """Among ``normal`` players the other hands hold fewer 2s and 3s than the unseen
+    cards at large once the stock is down to 20 cards or out, and more aces once it is
+    out: as `KIND_WEIGHTS` deals them (with `WEIGHTED_DEALS`)."""
+    held = {1: [0.0, 0.0], 2: [0.0, 0.0], 3: [0.0, 0.0]}  # phase: [held, expected]
+    aces = [0.0, 0.0]
+    for game in range(40):
+        state = ENGINE.new_game(TRIO, 700 + game)
+        while not ENGINE.is_over(state):
+            (player,) = ENGINE.to_act(state)
+            seat = TRIO.index(player)
+            phase = _phase(len(state.stock))
+            others = [c for i, hand in enumerate(state.hands) if i != seat for c in hand]
+            pool = others + list(state.stock) + [c for pile in state.penalties for c in pile]
+            share = len(others) / len(pool) if pool else 0.0
+            if phase:
+                held[phase][0] += sum(c.rank in (2, 3) for c in others)
+                held[phase][1] += sum(c.rank in (2, 3) for c in pool) * share
+            if phase == 3:
+                aces[0] += sum(c.rank == 14 for c in others)
+                aces[1] += sum(c.rank == 14 for c in pool) * share
+            view = ENGINE.view(state, player)
+            state = ENGINE.apply(state, player, as_action(PLAYERS["normal"](view, SeededRng())))
+    for phase, (found, expected) in held.items():
+        assert found < 0.6 * expected
+        assert KIND_WEIGHTS[phase][2] < 0.6 and KIND_WEIGHTS[phase][3] < 0.6
+    assert aces[0] > 1.2 * aces[1]
+    assert KIND_WEIGHTS[3][14] > 1.2
