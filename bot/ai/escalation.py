@@ -397,6 +397,26 @@ about as many of each kind as the unseen cards at large, but the other hands hav
 taken more of some): fitted the same way."""
 
 
+SET_DEALS = True
+"""Deal the other hands with `_draw_hands` (kind weights `SET_WEIGHTS` and a boost of
+`SET_BOOSTS` per card of a value already in the hand), the stock with `STOCK_WEIGHTS`:
+``normal`` players keep sets, and the other hands are dealt holding as many as theirs
+do. On 293 tuning games (from 2000-2599), paired against uniform deals: 152 wins
+against 137 (29 games won only with uniform deals, 44 only with these)."""
+# fmt: off
+SET_WEIGHTS: tuple[tuple[float, ...], ...] = (
+    (1.0, 1.0, 0.6, 0.83, 1.0, 1.0, 1.03, 0.97, 1.03, 0.95, 1.02, 1.18, 1.23, 1.12, 1.13),
+    (1.0, 1.0, 0.3, 0.31, 1.0, 1.0, 1.35, 1.09, 1.11, 1.0, 1.04, 1.22, 1.19, 1.25, 1.24),
+    (1.0, 1.0, 0.26, 0.28, 1.0, 1.0, 1.53, 1.05, 0.95, 1.03, 1.04, 1.19, 1.26, 1.26, 1.38),
+    (1.0, 1.0, 0.19, 0.26, 1.0, 1.0, 0.98, 0.93, 0.78, 1.02, 0.97, 1.45, 1.37, 1.57, 2.07),
+)
+# fmt: on
+SET_BOOSTS = (1.6, 2.4, 3.2, 4.5)
+"""Fitted over 150 deals of three ``normal`` players so that the hands dealt hold as
+many cards beyond the first of a value (1.6, 2.3, 2.8, 1.0 a hand by stage) and of
+each kind as theirs did."""
+
+
 def _phase(stock: int) -> int:
     """The row of `KIND_WEIGHTS` for a stock of this many cards."""
     return 0 if stock > 20 else 1 if stock > 10 else 2 if stock > 0 else 3
@@ -422,6 +442,8 @@ def _sample_deal(
     if WEIGHTED_DEALS:
         weights = KIND_WEIGHTS[_phase(view.stock_size)]
         stock_weights = STOCK_WEIGHTS[_phase(view.stock_size)]
+    if SET_DEALS:
+        return _sample_set_deal(view, seat, unseen, rnd, seen)
     for attempt in range(tries):
         if weights is None:
             _draw(unseen, 0, dealt_to, rnd)
@@ -435,6 +457,35 @@ def _sample_deal(
         _draw(unseen, dealt_to, min(total, dealt_to + view.stock_size), rnd)
     else:
         _draw_weighted(unseen, view.stock_size, stock_weights, rnd, dealt_to)
+    return _deal_of(view, seat, unseen)
+
+
+def _sample_set_deal(
+    view: EscalationView,
+    seat: int,
+    unseen: list[int],
+    rnd: random.Random,
+    seen: Sequence[Seen] = (),
+) -> sim.Deal:
+    """`_sample_deal` with the other hands dealt by `_draw_hands` (`SET_DEALS`)."""
+    phase = _phase(view.stock_size)
+    pool = [0] * sim.SIZE
+    for kind in unseen:
+        pool[kind] += 1
+    sizes = [info.hand_size for i, info in enumerate(view.seats) if i != seat]
+    tries = DEAL_TRIES if seen else 1
+    for attempt in range(tries):
+        left = list(pool)
+        hands = _draw_hands(left, sizes, SET_WEIGHTS[phase], SET_BOOSTS[phase], rnd)
+        if attempt == tries - 1 or rnd.random() < MISFIT_WEIGHT:
+            break
+        dealt = [list(hand) for hand in hands]
+        dealt.insert(seat, [])
+        if plays_fit(dealt, seen):
+            break
+    rest = [kind for kind in sim.KINDS for _ in range(left[kind])]
+    _draw_weighted(rest, view.stock_size, STOCK_WEIGHTS[phase], rnd)
+    unseen[:] = [kind for hand in hands for kind in hand] + rest
     return _deal_of(view, seat, unseen)
 
 
@@ -461,6 +512,45 @@ def _draw_weighted(
     chosen = order[:count]
     rnd.shuffle(chosen)
     cards[start:] = [rest[i] for i in chosen] + [rest[i] for i in order[count:]]
+
+
+def _draw_hands(
+    left: list[int],
+    sizes: Sequence[int],
+    weights: Sequence[float],
+    boost: float,
+    rnd: random.Random,
+) -> list[list[int]]:
+    """Hands of ``sizes`` cards from the counts ``left`` (taken from them), each card
+    drawn with the odds of its kind's count times its weight, times ``boost`` for each
+    card of its value the hand already holds (``normal`` players hold sets; 2s and 3s
+    are not boosted). Each hand in random order."""
+    draw = rnd.random
+    kinds = [kind for kind in sim.KINDS if left[kind]]
+    hands: list[list[int]] = []
+    for size in sizes:
+        odds = [left[kind] * weights[kind] for kind in kinds]
+        total = sum(odds)
+        hand: list[int] = []
+        for _ in range(size):
+            point = draw() * total
+            at = len(kinds) - 1
+            for k, odd in enumerate(odds):
+                point -= odd
+                if point < 0:
+                    at = k
+                    break
+            while not left[kinds[at]]:  # rounding at the very end: a kind still left
+                at -= 1
+            kind = kinds[at]
+            left[kind] -= 1
+            hand.append(kind)
+            before = odds[at]
+            odds[at] = left[kind] * weights[kind] * (boost ** hand.count(kind) if kind > 3 else 1)
+            total += odds[at] - before
+        rnd.shuffle(hand)
+        hands.append(hand)
+    return hands
 
 
 def _dealt(view: EscalationView, seat: int, unseen: Sequence[int]) -> list[list[int]]:

@@ -15,6 +15,7 @@ from bot.ai.escalation import (
     COUNTER,
     KIND_WEIGHTS,
     PLAYERS,
+    _draw_hands,
     _draw_weighted,
     _phase,
     contenders,
@@ -551,3 +552,24 @@ def test_kind_weights_lean_the_way_normal_players_hold_their_cards() -> None:
         assert KIND_WEIGHTS[phase][2] < 0.6 and KIND_WEIGHTS[phase][3] < 0.6
     assert aces[0] > 1.2 * aces[1]
     assert KIND_WEIGHTS[3][14] > 1.2
+
+
+def test_set_deals_hold_sets_as_normal_players_do() -> None:
+    """`_draw_hands` takes its cards from the counts left and, boosted, deals hands
+    holding more cards beyond the first of a value than uniform draws do."""
+    rnd = random.Random(8)
+    pool = [0] * sim.SIZE
+    for kind in sim.KINDS:
+        pool[kind] = 12 if kind == 6 else 4
+    even = tuple(1.0 for _ in range(sim.SIZE))
+    extra = {1.0: 0, 3.0: 0}
+    for boost in extra:
+        for _ in range(1000):
+            left = list(pool)
+            hands = _draw_hands(left, [6, 5], even, boost, rnd)
+            assert [len(hand) for hand in hands] == [6, 5]
+            for kind in sim.KINDS:
+                assert left[kind] + sum(hand.count(kind) for hand in hands) == pool[kind]
+            for hand in hands:
+                extra[boost] += sum(hand.count(k) - 1 for k in set(hand) if k > 3)
+    assert extra[3.0] > 1.5 * extra[1.0]
