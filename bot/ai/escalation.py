@@ -353,35 +353,9 @@ DEAL_TRIES = 12
 """Deals drawn at most per sample while looking for one that fits the plays."""
 INFER_ENDGAME = False
 """Fit the samples to the others' plays once the stock is out, too (`last_plays`):
-off, as it won no more games (61 of 124 either way, with `WEIGHTED_DEALS`)."""
-
-
-WEIGHTED_DEALS = False
-"""Deal the other hands and the stock with `KIND_WEIGHTS` and `STOCK_WEIGHTS`: off.
-It won no more games (over 1,552 paired games, 48.5% against 47.6% dealt uniformly,
-the difference well inside the noise), and took a one-card round less steadily
-rather than break a pair of aces (18 of 20 seeds instead of 20)."""
-
-# fmt: off
-KIND_WEIGHTS: tuple[tuple[float, ...], ...] = (
-    # by kind: 0, 1 (unused), 2, 3, 4 and 5 (unused), 6 (4s, 5s and 6s), 7, ..., 14 (aces)
-    # the stock above 20 cards
-    (1.0, 1.0, 0.48, 0.63, 1.0, 1.0, 1.23, 0.94, 0.98, 0.89, 0.87, 1.09, 1.12, 1.17, 1.09),
-    # 11-20
-    (1.0, 1.0, 0.19, 0.2, 1.0, 1.0, 1.81, 0.9, 0.9, 0.81, 0.79, 0.99, 0.94, 1.08, 1.07),
-    # 1-10
-    (1.0, 1.0, 0.14, 0.15, 1.0, 1.0, 2.23, 0.77, 0.76, 0.7, 0.66, 0.84, 0.88, 1.07, 1.05),
-    # out
-    (1.0, 1.0, 0.13, 0.18, 1.0, 1.0, 1.27, 0.78, 0.81, 0.91, 0.83, 1.34, 1.29, 1.47, 1.79),
-)
-# fmt: on
-"""How much likelier than the rest of the unseen cards each kind is to lie in the
-other hands, by how much stock is left (more than 20 cards, 11-20, 1-10, none):
-``normal`` players spend 2s, 3s and low singles and keep sets and high cards, and
-the penalty stacks hold what was played. Fitted over 300 deals of three ``normal``
-players so that the other hands dealt with these weights (`_draw_weighted`) hold each
-kind as often as the real ones did (`tests/ai/test_escalation_ai.py` checks the
-direction)."""
+off, as it won no more games (61 of 124 either way, with the hands dealt by kind
+weights alone, which are gone: no more wins than uniform deals, 48.5% against 47.6%
+over 1,552 paired games)."""
 
 
 # fmt: off
@@ -392,17 +366,13 @@ STOCK_WEIGHTS: tuple[tuple[float, ...], ...] = (
     (1.0,) * sim.SIZE,  # no stock
 )
 # fmt: on
-"""The same for the stock, among the cards not dealt to the other hands (it holds
-about as many of each kind as the unseen cards at large, but the other hands have
-taken more of some): fitted the same way."""
+"""How much likelier than the rest of the cards not dealt to the other hands each kind
+is to lie in the stock, by how much stock is left (more than 20 cards, 11-20, 1-10,
+none): it holds about as many of each kind as the unseen cards at large, but the
+other hands have taken more of some. Fitted over 300 deals of three ``normal``
+players."""
 
 
-SET_DEALS = True
-"""Deal the other hands with `_draw_hands` (kind weights `SET_WEIGHTS` and a boost of
-`SET_BOOSTS` per card of a value already in the hand), the stock with `STOCK_WEIGHTS`:
-``normal`` players keep sets, and the other hands are dealt holding as many as theirs
-do. On 293 tuning games (from 2000-2599), paired against uniform deals: 152 wins
-against 137 (29 games won only with uniform deals, 44 only with these)."""
 # fmt: off
 SET_WEIGHTS: tuple[tuple[float, ...], ...] = (
     (1.0, 1.0, 0.6, 0.83, 1.0, 1.0, 1.03, 0.97, 1.03, 0.95, 1.02, 1.18, 1.23, 1.12, 1.13),
@@ -418,7 +388,8 @@ each kind as theirs did."""
 
 
 def _phase(stock: int) -> int:
-    """The row of `KIND_WEIGHTS` for a stock of this many cards."""
+    """The row of `SET_WEIGHTS`, `SET_BOOSTS` and `STOCK_WEIGHTS` for a stock of this
+    many cards."""
     return 0 if stock > 20 else 1 if stock > 10 else 2 if stock > 0 else 3
 
 
@@ -431,43 +402,13 @@ def _sample_deal(
 ) -> sim.Deal:
     """The unseen cards dealt at random into the other hands and the stock, at their
     public sizes (the rest lies face down in penalty stacks, where only counts matter).
-    With ``seen``, a deal whose hands don't fit those plays (`plays_fit`) is kept only
-    with `MISFIT_WEIGHT` (up to `DEAL_TRIES` draws of the hands; the stock is drawn
-    once they are kept)."""
-    dealt_to = sum(info.hand_size for i, info in enumerate(view.seats) if i != seat)
-    total = len(unseen)
-    tries = DEAL_TRIES if seen else 1
-    weights = None
-    stock_weights = None
-    if WEIGHTED_DEALS:
-        weights = KIND_WEIGHTS[_phase(view.stock_size)]
-        stock_weights = STOCK_WEIGHTS[_phase(view.stock_size)]
-    if SET_DEALS:
-        return _sample_set_deal(view, seat, unseen, rnd, seen)
-    for attempt in range(tries):
-        if weights is None:
-            _draw(unseen, 0, dealt_to, rnd)
-        else:
-            _draw_weighted(unseen, dealt_to, weights, rnd)
-        if attempt == tries - 1 or rnd.random() < MISFIT_WEIGHT:
-            break
-        if plays_fit(_dealt(view, seat, unseen), seen):
-            break
-    if stock_weights is None:
-        _draw(unseen, dealt_to, min(total, dealt_to + view.stock_size), rnd)
-    else:
-        _draw_weighted(unseen, view.stock_size, stock_weights, rnd, dealt_to)
-    return _deal_of(view, seat, unseen)
-
-
-def _sample_set_deal(
-    view: EscalationView,
-    seat: int,
-    unseen: list[int],
-    rnd: random.Random,
-    seen: Sequence[Seen] = (),
-) -> sim.Deal:
-    """`_sample_deal` with the other hands dealt by `_draw_hands` (`SET_DEALS`)."""
+    The other hands are dealt by `_draw_hands` (kind weights `SET_WEIGHTS` and a boost
+    of `SET_BOOSTS` per card of a value already in the hand), the stock by
+    `STOCK_WEIGHTS`: ``normal`` players keep sets, and the other hands are dealt holding
+    as many as theirs do (on 293 tuning games from 2000-2599, paired against uniform
+    deals: 152 wins against 137). With ``seen``, a deal whose hands don't fit those
+    plays (`plays_fit`) is kept only with `MISFIT_WEIGHT` (up to `DEAL_TRIES` draws of
+    the hands; the stock is drawn once they are kept)."""
     phase = _phase(view.stock_size)
     pool = [0] * sim.SIZE
     for kind in unseen:
@@ -487,16 +428,6 @@ def _sample_set_deal(
     _draw_weighted(rest, view.stock_size, STOCK_WEIGHTS[phase], rnd)
     unseen[:] = [kind for hand in hands for kind in hand] + rest
     return _deal_of(view, seat, unseen)
-
-
-def _draw(cards: list[int], start: int, end: int, rnd: random.Random) -> None:
-    """Fill ``cards[start:end]`` with a uniformly random choice, in random order, of
-    ``cards[start:]`` (a partial Fisher-Yates shuffle)."""
-    size = len(cards)
-    draw = rnd.random
-    for i in range(start, end):
-        j = i + int(draw() * (size - i))
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _draw_weighted(
@@ -551,19 +482,6 @@ def _draw_hands(
         rnd.shuffle(hand)
         hands.append(hand)
     return hands
-
-
-def _dealt(view: EscalationView, seat: int, unseen: Sequence[int]) -> list[list[int]]:
-    """The kinds dealt to each seat, in order (none to ``seat``)."""
-    dealt: list[list[int]] = []
-    at = 0
-    for i, info in enumerate(view.seats):
-        if i == seat:
-            dealt.append([])
-        else:
-            dealt.append(list(unseen[at : at + info.hand_size]))
-            at += info.hand_size
-    return dealt
 
 
 def _deal_of(view: EscalationView, seat: int, unseen: list[int]) -> sim.Deal:

@@ -13,11 +13,9 @@ from bot.ai import LEVELS, Chooser, Level
 from bot.ai import escalation_sim as sim
 from bot.ai.escalation import (
     COUNTER,
-    KIND_WEIGHTS,
     PLAYERS,
     _draw_hands,
     _draw_weighted,
-    _phase,
     contenders,
     hard_player,
     last_plays,
@@ -522,36 +520,6 @@ def test_weighted_deals_favour_the_heavier_kinds() -> None:
             counts[weights] += cards[:5].count(14)
     assert 0.45 < counts[even] / 10_000 < 0.55
     assert counts[aces_first] / 10_000 > 0.65
-
-
-def test_kind_weights_lean_the_way_normal_players_hold_their_cards() -> None:
-    """Among ``normal`` players the other hands hold fewer 2s and 3s than the unseen
-    cards at large once the stock is down to 20 cards or out, and more aces once it is
-    out: as `KIND_WEIGHTS` deals them (with `WEIGHTED_DEALS`)."""
-    held = {1: [0.0, 0.0], 2: [0.0, 0.0], 3: [0.0, 0.0]}  # phase: [held, expected]
-    aces = [0.0, 0.0]
-    for game in range(40):
-        state = ENGINE.new_game(TRIO, 700 + game)
-        while not ENGINE.is_over(state):
-            (player,) = ENGINE.to_act(state)
-            seat = TRIO.index(player)
-            phase = _phase(len(state.stock))
-            others = [c for i, hand in enumerate(state.hands) if i != seat for c in hand]
-            pool = others + list(state.stock) + [c for pile in state.penalties for c in pile]
-            share = len(others) / len(pool) if pool else 0.0
-            if phase:
-                held[phase][0] += sum(c.rank in (2, 3) for c in others)
-                held[phase][1] += sum(c.rank in (2, 3) for c in pool) * share
-            if phase == 3:
-                aces[0] += sum(c.rank == 14 for c in others)
-                aces[1] += sum(c.rank == 14 for c in pool) * share
-            view = ENGINE.view(state, player)
-            state = ENGINE.apply(state, player, as_action(PLAYERS["normal"](view, SeededRng())))
-    for phase, (found, expected) in held.items():
-        assert found < 0.6 * expected
-        assert KIND_WEIGHTS[phase][2] < 0.6 and KIND_WEIGHTS[phase][3] < 0.6
-    assert aces[0] > 1.2 * aces[1]
-    assert KIND_WEIGHTS[3][14] > 1.2
 
 
 def test_set_deals_hold_sets_as_normal_players_do() -> None:
