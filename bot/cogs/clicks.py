@@ -99,6 +99,7 @@ class Clicks:
         if stored.table.game != self.engine.name:
             raise GameError("That button belongs to another game.")
         if verb is not None and STALE_POLICY[verb] == "exact_revision" and click.rev != stored.rev:
+            self._redraw_if_behind(interaction, stored)
             raise GameError(
                 "That button was for an earlier moment of the game: someone moved first. "
                 "Check the table and choose again."
@@ -106,6 +107,23 @@ class Clicks:
         if verb in PANEL_VERBS and not is_ephemeral(interaction):
             raise GameError("That button only works on your private panel.")
         return stored
+
+    def _redraw_if_behind(self, interaction: Interaction, stored: Stored) -> None:
+        """A click on a table message that shows an older revision than the stored one,
+        which no edit here has drawn or is drawing: a move whose save Redis made but
+        whose answer was lost (a failover), or a process that stopped between a save and
+        its edit. The table is redrawn in the background, so the clicker sees the game
+        as it is."""
+        table = stored.table
+        message = interaction.message
+        if is_ephemeral(interaction) or message is None or message.id != table.message_id:
+            return
+        if table.state is None or not self.bot.table_edits.behind(
+            table.channel_id, table.gid, stored.rev
+        ):
+            return
+        state = self.engine.State.model_validate(table.state)
+        self.bot.followups.run(self.channel.edit_table_message(table, state, stored.rev))
 
     async def _lobby_click(
         self, interaction: Interaction, stored: Stored, verb: Verb, *, level: Level = "normal"

@@ -18,7 +18,7 @@ from bot.cogs.adapter import GameAdapter
 from bot.cogs.announce import Announcer
 from bot.cogs.records import keep_record
 from bot.storage.errors import StoreError
-from bot.storage.tables import NotReplicated
+from bot.storage.tables import NotReplicated, SaveUnanswered
 from bot.table import Table
 
 if TYPE_CHECKING:
@@ -57,6 +57,9 @@ class Saving:
         except NotReplicated as unconfirmed:
             self.bot.followups.run(self._made_once_copied(table, state, unconfirmed.rev))
             raise
+        except SaveUnanswered as unanswered:
+            self.bot.followups.run(self._made_if_landed(table, state, unanswered))
+            raise
         await self._made(table, saved, state)
         return saved
 
@@ -75,6 +78,19 @@ class Saving:
             return
         await self._made(table, rev, state)
         await self._announcer.show(table, state, rev)
+
+    async def _made_if_landed(
+        self, table: Table, state: BaseModel, unanswered: SaveUnanswered
+    ) -> None:
+        """A save whose answer was lost (`SaveUnanswered`; its player was told to try
+        again): if Redis made it after all, the move counts, is planned on and shown, as
+        if answered at once; otherwise nothing happened and nothing is shown."""
+        if not await self.bot.store.landed(table, unanswered.rev, unanswered.data):
+            log.info("A save of game %s whose answer was lost wasn't made", table.gid)
+            return
+        log.info("A save of game %s whose answer was lost was made: shown now", table.gid)
+        await self._made(table, unanswered.rev, state)
+        await self._announcer.show(table, state, unanswered.rev)
 
     def describe_move(self, table: Table, key: str, before: BaseModel, after: BaseModel) -> str:
         """The adapter's words for a move, from the public views around it."""

@@ -54,6 +54,12 @@ class TableEdits:
             if not self._users[key]:
                 del self._users[key], self._locks[key]
 
+    def behind(self, channel_id: int, gid: str, rev: int) -> bool:
+        """Whether revision ``rev`` is newer than any shown here, with no edit of the
+        table under way (one that is will show what it was asked to)."""
+        key = (channel_id, gid)
+        return key not in self._users and self._shown.get(key, 0) < rev
+
     def _remember(self, key: TableKey, rev: int) -> None:
         self._shown[key] = rev
         self._shown.move_to_end(key)

@@ -40,6 +40,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from bot.i18n import N_
 from bot.metrics import REDIS_ERRORS
 from bot.storage.errors import (
+    NoConnectionFree,
     StaleRevision,
     StoreError,
     StoreUnavailable,
@@ -65,9 +66,28 @@ COPY_CHECKS = 10
 save it first missed: about 5 s, long enough for a replica to reconnect after a short
 network hiccup, short enough that a player still looking at the table sees the move."""
 
+LANDED_CHECKS = 12
+"""How many times `GameStore.landed` asks an unreachable store again, backing off from
+`REPLICA_WAIT_MS` to `LANDED_LONGEST_WAIT_SECONDS`: about 45 s, longer than a cluster
+takes to promote a replica, so a move made just before a failover is found."""
+LANDED_LONGEST_WAIT_SECONDS = 5.0
+
 REDIRECTS = (AskError, TryAgainError, ClusterError)
 """A cluster's answers that a command went to the wrong node or came mid-failover
 (MOVED is an AskError, CLUSTERDOWN a ClusterError)."""
+
+
+class SaveUnanswered(StoreUnavailable):
+    """A save whose answer was lost: the connection broke or timed out after it was
+    sent (a failover, a Redis restart), so Redis may have made it or not. The player is
+    told to try again; ``rev`` and ``data`` are what the save would have stored, so
+    `GameStore.landed` can tell once Redis answers (`bot.cogs.saving.Saving` then shows
+    the move if it was made)."""
+
+    def __init__(self, rev: int, data: str) -> None:
+        super().__init__()
+        self.rev = rev
+        self.data = data
 
 
 class NotReplicated(StoreUnavailable):
@@ -247,9 +267,10 @@ class GameStore:
             await self._list_guild(table.guild_id)
         keys = [table_key(table.guild_id, table.channel_id), index_key(table.guild_id)]
         message = "" if table.message_id is None else str(table.message_id)
+        data = encode_table(table)
         args: list[str | int] = [
             expected_rev,
-            encode_table(table),
+            data,
             ttl_for(table.phase),
             message,
             table.gid,
@@ -257,17 +278,41 @@ class GameStore:
             table.game,
             table.phase,
         ]
-        if self.min_replicas <= 0:
-            new_rev = int(await guarded(self._save_script(keys=keys, args=args)))
-        else:  # EVAL, not EVALSHA: a master just promoted has no scripts loaded
-            command = ("EVAL", _SAVE_IF_UNCHANGED, len(keys), *keys, *args)
-            saved, replicas = await guarded(self._then_wait(keys[0], command))
-            new_rev = int(saved)
-            if new_rev >= 0:
-                self._check_replicas(replicas, f"revision {new_rev} of a table", new_rev)
+        try:
+            if self.min_replicas <= 0:
+                new_rev = int(await guarded(self._save_script(keys=keys, args=args)))
+            else:  # EVAL, not EVALSHA: a master just promoted has no scripts loaded
+                command = ("EVAL", _SAVE_IF_UNCHANGED, len(keys), *keys, *args)
+                saved, replicas = await guarded(self._then_wait(keys[0], command))
+                new_rev = int(saved)
+        except NoConnectionFree:
+            raise  # never sent: nothing was saved
+        except StoreUnavailable as error:
+            raise SaveUnanswered(expected_rev + 1, data) from error
         if new_rev < 0:
             raise StaleRevision()
+        if self.min_replicas > 0:
+            self._check_replicas(replicas, f"revision {new_rev} of a table", new_rev)
         return new_rev
+
+    async def landed(self, table: Table, rev: int, data: str) -> bool:
+        """Whether a save whose answer was lost (`SaveUnanswered`) was made: revision
+        ``rev`` is stored with exactly ``data`` (and, with ``min_replicas``, a replica
+        has it: `copied`). Asks again while the store is unreachable, up to
+        `LANDED_CHECKS` times; False if it never answers or holds something else."""
+        key = table_key(table.guild_id, table.channel_id)
+        wait = REPLICA_WAIT_MS / 1000
+        for _ in range(LANDED_CHECKS):
+            try:
+                stored_rev, stored_data = await guarded(self.client.hmget(key, "rev", "data"))
+            except StoreUnavailable:
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, LANDED_LONGEST_WAIT_SECONDS)
+                continue
+            if stored_rev is None or int(stored_rev) != rev or stored_data != data:
+                return False
+            return self.min_replicas <= 0 or await self.copied(table, rev)
+        return False
 
     async def _list_guild(self, guild_id: int) -> None:
         """Add the server to `GUILDS_KEY` (a replica confirming it, as a save does: a

@@ -20,7 +20,7 @@ from bot.engines.geschenkt import ENGINE, GeschenktState, score, starting_chips
 from bot.storage.clients import client_for_url
 from bot.storage.keys import table_key
 from bot.storage.tables import GameStore, Stored
-from tests.e2e.tables import drawn_after, drawn_at, start_german_table
+from tests.e2e.tables import drawn_after, drawn_at, start_german_table, table_rev
 from tests.harness.driver import Driver, Response
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotFactory
@@ -451,6 +451,36 @@ async def test_the_game_survives_a_crash_and_finishes_on_the_same_message(
     await game.check_results()
     public = [m for m in game.driver.messages() if not m.ephemeral]
     assert public == [game.message], "the restarted bot posted a new table"
+
+
+async def test_a_table_left_behind_its_saved_game_is_redrawn_by_the_next_click(
+    game: Game, bot_process: BotFactory
+) -> None:
+    """A move saved but never drawn (its answer lost in a failover, or the process gone
+    between the save and the edit): the next click on the outdated table is told it was
+    for an earlier moment and changes nothing, and the table is redrawn to the stored
+    game, which then plays on to correct results."""
+    await bot_process("bot")
+    alice, bernd, chloe = game.people
+    await game.open(alice, [bernd, chloe])
+    policy = coin(random.Random(4), 0.4)
+    for _ in range(3):
+        await game.turn(policy)
+    player = game.to_act()
+    assert player is not None
+    stored = await game.stored()
+    assert table_rev(game.message) == stored.rev
+    table = stored.table.model_copy(deep=True)
+    state = ENGINE.apply(ENGINE.State.model_validate(table.state), str(player.id), "take")
+    table.state = state.model_dump(mode="json")
+    rev = await game.store.save(table, stored.rev)
+
+    response = await game.driver.click(player, game.message, TAKE)
+    assert said(player, "earlier moment", "früheren Stand") in explanation(response, player)
+    await game.driver.wait_for(drawn_at(game.message, rev), what="the outdated table redrawn")
+    assert (await game.stored()).rev == rev, "the click on the outdated table changed the game"
+    await game.play_to_end(policy)
+    await game.check_results()
 
 
 # ---------------------------------------------------------------- races and intruders

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -11,8 +12,8 @@ import pytest
 from bot.storage.clients import client_for_url, open_store
 from bot.storage.errors import StaleRevision, StoreUnavailable, TableSetAside
 from bot.storage.keys import index_key, quarantine_key, table_key
-from bot.storage.tables import FINISHED_TTL_SECONDS, GameStore
-from bot.table import Seat, Table
+from bot.storage.tables import FINISHED_TTL_SECONDS, GameStore, SaveUnanswered
+from bot.table import Seat, Table, encode_table
 from tests.harness.fixtures import RedisServer
 
 
@@ -131,6 +132,37 @@ async def test_an_unreachable_redis_is_a_clear_game_error() -> None:
     with pytest.raises(StoreUnavailable):
         await store.save(a_table(), 0)
     await client.aclose()
+
+
+async def test_a_save_whose_answer_was_lost_is_found_once_redis_answers(tmp_path: Path) -> None:
+    """Redis hangs (SIGSTOP) with a save on its way: the save times out as
+    `SaveUnanswered`, carrying what it would have stored. Once Redis runs again it makes
+    the save after all, and `landed` finds exactly that; a save with other contents, or
+    of another revision, isn't taken for it."""
+    server = RedisServer(tmp_path / "redis")
+    client = client_for_url(server.start())
+    assert server.process is not None
+    try:
+        store = GameStore(client)
+        table = a_table()
+        rev = await store.save(table, 0)
+        table.host = "2"
+        server.process.send_signal(signal.SIGSTOP)
+        try:
+            with pytest.raises(SaveUnanswered) as lost:
+                await store.save(table, rev)
+        finally:
+            server.process.send_signal(signal.SIGCONT)
+        assert lost.value.rev == rev + 1
+        assert await store.landed(table, lost.value.rev, lost.value.data)
+        stored = await store.load(table.guild_id, table.channel_id)
+        assert stored is not None and stored.rev == rev + 1 and stored.table.host == "2"
+        other = encode_table(a_table().model_copy(update={"host": "3"}))
+        assert not await store.landed(table, lost.value.rev, other)
+        assert not await store.landed(table, lost.value.rev + 1, lost.value.data)
+    finally:
+        await client.aclose()
+        server.stop()
 
 
 async def test_the_embedded_redis_keeps_games_across_restarts(tmp_path: Path) -> None:
