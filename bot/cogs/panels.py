@@ -8,14 +8,16 @@ a key that expires a little before the token does: a restart keeps the panels li
 no token outlives its use. Tokens are never logged.
 
 After a move, `PanelKeeper.refresh` edits the other players' panels a second later.
-Edits for one player are coalesced: while one is waiting or on its way, later moves
-only mark the panel stale, and the next edit draws the game as Redis holds it then.
-A panel whose view didn't change (same hash) isn't edited at all.
+Edits for one table are coalesced: while one round is waiting or on its way, later
+moves only mark more panels stale, and the next round draws the game as Redis holds it
+then. A round reads the table's panel records in one call and the game once, whatever
+the number of players. A panel whose view didn't change (same hash) isn't edited.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import weakref
@@ -30,6 +32,7 @@ from bot.engines.base import PlayerId
 from bot.i18n import Lang, tr
 from bot.storage.errors import StoreError
 from bot.storage.panels import OpenPanel, PanelRecords
+from bot.storage.tables import Stored
 from bot.table import Table
 from bot.texts import Picks
 
@@ -64,8 +67,9 @@ class PanelKeeper:
     def __init__(self, bot: TableBot, records: PanelRecords) -> None:
         self.bot = bot
         self.records = records
-        self._editing: dict[tuple[int, PlayerId], bool] = {}
-        """Panels with an edit on its way; True: another move came meanwhile."""
+        self._stale: dict[int, set[PlayerId]] = {}
+        """Per channel with panel edits waiting or on their way: the people whose panels
+        a move since made stale."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._locks: weakref.WeakValueDictionary[tuple[int, PlayerId], asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -133,56 +137,82 @@ class PanelKeeper:
     def refresh(self, table: Table, *, except_player: PlayerId | None = None) -> None:
         """Edit, in the background, the open panels of the people at ``table`` (but
         ``except_player``, whose panel the interaction itself redraws)."""
-        for seat in table.seats:
-            if seat.is_computer or seat.id == except_player:
-                continue
-            place = (table.channel_id, seat.id)
-            if place in self._editing:
-                self._editing[place] = True
-                continue
-            self._editing[place] = False
-            self._run(self._keep_current(table, seat.id))
+        people = {
+            seat.id for seat in table.seats if not seat.is_computer and seat.id != except_player
+        }
+        if not people:
+            return
+        channel = table.channel_id
+        if channel in self._stale:
+            self._stale[channel] |= people
+            return
+        self._stale[channel] = people
+        self._run(self._keep_current(table))
 
     async def close(self) -> None:
         for task in list(self._tasks):
             task.cancel()
 
-    async def _keep_current(self, table: Table, player: PlayerId) -> None:
-        place = (table.channel_id, player)
+    async def _keep_current(self, table: Table) -> None:
+        """Edit the table's stale panels a moment after a move, again while later moves
+        mark more of them stale, and stop once none is."""
+        channel = table.channel_id
         try:
-            while True:
-                self._editing[place] = False
+            while self._stale.get(channel):
                 await asyncio.sleep(EDIT_DELAY_SECONDS)
-                # Under the panel's lock, so a click on the panel (a pick, a move)
-                # can't be overwritten by an edit drawn from an older record.
-                async with self.lock(table.channel_id, player):
-                    await self._edit_once(table, player)
-                if not self._editing.get(place):
-                    return
+                people = sorted(self._stale[channel])
+                self._stale[channel] = set()
+                # Under the panels' locks (taken in one order), so a click on a panel
+                # (a pick, a move) can't be overwritten by an edit from an older record.
+                async with contextlib.AsyncExitStack() as held:
+                    for player in people:
+                        await held.enter_async_context(self.lock(channel, player))
+                    await self._edit_panels(table, people)
         except StoreError as error:
-            log.info("Panel of %s not refreshed: %s", player, type(error).__name__)
+            log.info("Panels in %s not refreshed: %s", channel, type(error).__name__)
         finally:
-            self._editing.pop(place, None)
+            self._stale.pop(channel, None)
 
-    async def _edit_once(self, table: Table, player: PlayerId) -> None:
-        place = (table.guild_id, table.channel_id, player)
-        panel = await self.records.get(*place)
-        if panel is None:
+    async def _edit_panels(self, table: Table, people: list[PlayerId]) -> None:
+        """Redraw the open panels of ``people`` whose view changed, from one read of the
+        game as Redis holds it now."""
+        guild, channel = table.guild_id, table.channel_id
+        panels = await self.records.get_many(guild, channel, people)
+        now = await self.bot.clock.now()
+        for player in [p for p, panel in panels.items() if panel.expires <= now]:
+            await self.records.forget(guild, channel, player)
+            del panels[player]
+        if not panels:
             return
-        if panel.expires <= await self.bot.clock.now():
-            await self.records.forget(*place)
-            return
-        stored = await self.bot.store.load(table.guild_id, table.channel_id)
+        stored = await self.bot.store.load(guild, channel)
         cog = self._cog_for(stored.table if stored else None, table)
         if stored is None or cog is None or stored.table.state is None:
             return
         state = cog.engine.State.model_validate(stored.table.state)
-        view = cog.engine.view(state, player)
-        seen = view_hash(view)
+        edits = [
+            self._edit_one(cog, stored, state, player, panel) for player, panel in panels.items()
+        ]
+        edited = [done for done in await asyncio.gather(*edits) if done is not None]
+        now = await self.bot.clock.now()
+        keep = {
+            player: (panel, int((panel.expires - now) * 1000))
+            for player, panel in edited
+            if panel.expires > now
+        }
+        if keep:
+            await self.records.put_many(guild, channel, keep)
+
+    async def _edit_one(
+        self, cog: GameCog, stored: Stored, state: BaseModel, player: PlayerId, panel: OpenPanel
+    ) -> tuple[PlayerId, OpenPanel] | None:
+        """Redraw ``player``'s panel if their view changed; the panel record to keep
+        (with the new view's hash), or None if nothing changed or it can't be edited."""
+        table = stored.table
+        seen = view_hash(cog.engine.view(state, player))
         if seen == panel.view_hash:
-            return
+            return None
         message = await cog.messages.panel(
-            stored.table, stored.rev, state, player, panel.picks, panel.lang, expires=panel.expires
+            table, stored.rev, state, player, panel.picks, panel.lang, expires=panel.expires
         )
         webhook = discord.Webhook.partial(panel.application_id, panel.token, client=self.bot)
         try:
@@ -194,14 +224,12 @@ class PanelKeeper:
             )
         except discord.HTTPException as error:  # the token died early, or the panel is gone
             log.info("Panel of %s not edited: %s %s", player, error.status, error.code)
-            await self.records.forget(*place)
-            return
+            await self.records.forget(table.guild_id, table.channel_id, player)
+            return None
         except aiohttp.ClientError as error:  # Discord unreachable: the next move tries again
             log.info("Panel of %s not edited: %s", player, type(error).__name__)
-            return
-        ttl_ms = int((panel.expires - await self.bot.clock.now()) * 1000)
-        if ttl_ms > 0:
-            await self.records.put(*place, panel.model_copy(update={"view_hash": seen}), ttl_ms)
+            return None
+        return player, panel.model_copy(update={"view_hash": seen})
 
     def _cog_for(self, stored: Table | None, table: Table) -> GameCog | None:
         if stored is None or stored.gid != table.gid:
