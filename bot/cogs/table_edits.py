@@ -35,24 +35,29 @@ class TableEdits:
         self._locks: dict[TableKey, asyncio.Lock] = {}
         self._users: dict[TableKey, int] = {}
         """Edits holding or waiting for each table's lock: it goes when the last ends."""
+        self._asked: dict[TableKey, int] = {}
+        """The newest revision among each table's edits under way (goes with its lock)."""
 
     @asynccontextmanager
     async def turn(self, channel_id: int, gid: str, rev: int) -> AsyncIterator[bool]:
         """Wait for this table's other edits; yields whether revision ``rev`` is still
-        worth showing (none newer shown). Once yielded True, ``rev`` counts as shown."""
+        worth showing: none newer shown, and none newer waiting to be (under load,
+        moves made while a table is drawn cost one more drawing, not one each). Once
+        yielded True, ``rev`` counts as shown."""
         key = (channel_id, gid)
         lock = self._locks.setdefault(key, asyncio.Lock())
         self._users[key] = self._users.get(key, 0) + 1
+        self._asked[key] = max(self._asked.get(key, 0), rev)
         try:
             async with lock:
-                current = rev >= self._shown.get(key, 0)
+                current = rev >= self._shown.get(key, 0) and rev >= self._asked[key]
                 if current:
                     self._remember(key, rev)
                 yield current
         finally:
             self._users[key] -= 1
             if not self._users[key]:
-                del self._users[key], self._locks[key]
+                del self._users[key], self._locks[key], self._asked[key]
 
     def behind(self, channel_id: int, gid: str, rev: int) -> bool:
         """Whether revision ``rev`` is newer than any shown here, with no edit of the

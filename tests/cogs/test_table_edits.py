@@ -61,3 +61,37 @@ async def test_it_remembers_a_bounded_number_of_tables() -> None:
         assert current, "the least recently edited table was forgotten"
     async with edits.turn(3, "g", 6) as current:
         assert not current
+
+
+async def test_moves_made_while_a_table_is_drawn_cost_one_more_drawing() -> None:
+    """Revisions 4 and 5 wait while 3 is drawn: 4 is skipped (5 is on its way), so the
+    table is drawn twice, not three times, and ends on the newest."""
+    edits = TableEdits()
+    shown: list[int] = []
+    first_inside = asyncio.Event()
+    release = asyncio.Event()
+
+    async def edit(rev: int, hold: bool = False) -> None:
+        async with edits.turn(1, "g", rev) as current:
+            if hold:
+                first_inside.set()
+                await release.wait()
+            if current:
+                shown.append(rev)
+
+    drawing = asyncio.create_task(edit(3, hold=True))
+    await first_inside.wait()
+    waiting = [asyncio.create_task(edit(4)), asyncio.create_task(edit(5))]
+    await asyncio.sleep(0)
+    release.set()
+    await asyncio.gather(drawing, *waiting)
+    assert shown == [3, 5]
+    assert not edits._asked, "nothing is kept once a table's edits are done"
+
+
+async def test_a_table_is_behind_only_with_no_edit_under_way() -> None:
+    edits = TableEdits()
+    assert edits.behind(1, "g", 1), "nothing shown here yet"
+    async with edits.turn(1, "g", 2):
+        assert not edits.behind(1, "g", 3), "an edit is under way"
+    assert edits.behind(1, "g", 3) and not edits.behind(1, "g", 2)
