@@ -48,11 +48,18 @@ def shard_ids_of(settings: Settings) -> dict[str, Any]:
     return {} if settings.shard_ids is None else {"shard_ids": settings.shard_ids}
 
 
+SERVERS_ONLY = discord.Intents(guilds=True)
+"""The gateway events the bot reads: its servers and their channels. Interactions
+arrive without any intent; the message events of the default intents would bring an
+event for every message the bot itself sends, edits or deletes, to be parsed and
+dropped (the tables, panels and pings: several per click)."""
+
+
 class TableBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, store: GameStore) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=SERVERS_ONLY,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             shard_count=settings.shard_count,
             **shard_ids_of(settings),
