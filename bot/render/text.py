@@ -273,6 +273,7 @@ def _shifted(box: Box, xy: Point) -> Box:
 # --- measuring and drawing ---------------------------------------------------------
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, style: TextStyle) -> float:
     return sum(_run_width(run, style) for run in runs(text))
 
@@ -303,6 +304,7 @@ def _placed_runs(
     return placed
 
 
+@lru_cache(maxsize=4096)
 def text_bbox(text: str, style: TextStyle, anchor: str = "la") -> tuple[float, float, float, float]:
     """The inked box of ``text`` drawn at (0, 0) with ``anchor``."""
     parts = runs(text)
@@ -336,7 +338,7 @@ def draw_text(
 ) -> None:
     """Draw ``text`` with a Pillow anchor ("la" left-ascender, "lm" left-middle, ...);
     ``audited=False`` for a text inside a label that is audited as a whole."""
-    if audited:
+    if audited and audit.current() is not None:  # measured only for an open audit
         _note(getattr(draw, "_image", None), text, _shifted(text_bbox(text, style, anchor), xy))
     parts = runs(text)
     if _is_plain(parts):
@@ -393,7 +395,8 @@ def stamp_text(
     """Like `draw_text` (position rounded to whole pixels), through `text_sprite`."""
     if text:
         at = (round(xy[0]), round(xy[1]))
-        _note(base, text, _shifted(text_bbox(text, style, anchor), at))
+        if audit.current() is not None:
+            _note(base, text, _shifted(text_bbox(text, style, anchor), at))
         place(base, text_sprite(text, style, anchor), xy[0], xy[1], audited=False)
 
 
