@@ -26,6 +26,7 @@ own process takes a share of what the bots could use.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import tempfile
@@ -38,6 +39,7 @@ from typing import Any
 from bench.common import (
     ENGLISH_SERVER,
     allowed_cpus,
+    descendants,
     parser,
     percentile,
     print_machine,
@@ -115,6 +117,9 @@ class Step:
     refusals: dict[str, int] = field(default_factory=dict)
     callback_ms: list[float] = field(default_factory=list)
     redraw_ms: list[float] = field(default_factory=list)
+    cpu_ms_per_click: dict[str, float] = field(default_factory=dict)
+    """CPU time (user + system) each kind of process spent over the rate's hold, per
+    click sent: where the machine's cores went."""
 
     def figure(self, values: list[float], q: float) -> float | None:
         return percentile(values, q) if values else None
@@ -144,6 +149,7 @@ class Step:
             "callback_p50_ms": self.figure(self.callback_ms, 50),
             "callback_p99_ms": self.figure(self.callback_ms, 99),
             "redraw_p95_ms": self.figure(self.redraw_ms, 95),
+            "cpu_ms_per_click": self.cpu_ms_per_click,
             "passes": self.passes,
         }
 
@@ -226,7 +232,10 @@ async def measure_way(
         for rate in rates:
             clicker.reset()
             step = Step(rate)
+            who = processes_by_kind([p.pid for p in processes], redis)
+            before = cpu_seconds(who)
             await offer_clicks(clicker, way, moves, players, step, hold)
+            spent = cpu_seconds(who)
             outcomes = clicker.outcomes
             step.clicks = sum(outcomes.values())
             step.late = sum(outcomes[kind] for kind in LATE) + outcomes["no_edit"]
@@ -234,6 +243,10 @@ async def measure_way(
             step.refusals = dict(clicker.refusals.most_common(3))
             if outcomes["missing"]:
                 step.refusals["(the button wasn't on the table)"] = outcomes["missing"]
+            step.cpu_ms_per_click = {
+                kind: round(1000 * (spent[kind] - before[kind]) / max(1, step.clicks), 2)
+                for kind in who
+            }
             step.callback_ms = [s * 1000 for s in clicker.latencies]
             step.redraw_ms = [
                 s * 1000 for s in (clicker.updates if way.redraws else clicker.latencies)
@@ -256,6 +269,28 @@ async def measure_way(
         "bot_error_lines": len(errors),
         "bot_errors_sample": errors[:3],
     }
+
+
+def processes_by_kind(bots: list[int], redis: RedisServer) -> dict[str, list[int]]:
+    """The processes a way runs, by kind: the bot processes, their workers (render and
+    computer players), Redis, and this bench (the fake Discord and the clicks)."""
+    assert redis.process is not None
+    workers = [pid for bot in bots for pid in descendants(bot)]
+    return {"bot": bots, "workers": workers, "redis": [redis.process.pid], "bench": [os.getpid()]}
+
+
+def cpu_seconds(kinds: dict[str, list[int]]) -> dict[str, float]:
+    """Each kind's CPU time so far (user + system, from /proc; a process gone counts 0)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    spent = {}
+    for kind, pids in kinds.items():
+        total = 0
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])
+        spent[kind] = total / tick
+    return spent
 
 
 async def run(rates: list[int], hold: float, tables: int, logs: Path | None) -> dict[str, Any]:
@@ -349,6 +384,15 @@ def report(results: dict[str, Any]) -> list[str]:
         f"cores for all: {len(allowed_cpus())}; load average before: "
         f"{', '.join(f'{x:.2f}' for x in results['load_before'])}",
     ]
+    for way in results["ways"]:
+        passing = [step for step in way["steps"] if step["passes"]]
+        if passing:
+            cpu = passing[-1]["cpu_ms_per_click"]
+            shares = ", ".join(f"{kind} {ms:.1f}" for kind, ms in cpu.items())
+            notes.append(
+                f"{way['way']}: CPU ms per click at {passing[-1]['rate']}/s: {shares} "
+                f"(all {sum(cpu.values()):.1f})"
+            )
     for way in results["ways"]:
         for step in way["steps"]:
             if step["refusals"]:

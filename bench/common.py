@@ -251,3 +251,22 @@ def one_cpu() -> Iterator[int | None]:
         yield cpu
     finally:
         os.sched_setaffinity(0, set(allowed))
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (children, their children, …), from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            stat = (entry / "stat").read_text(encoding="utf-8")
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(entry.name))
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        below = children.get(todo.pop(), [])
+        found += below
+        todo += below
+    return found

@@ -52,6 +52,7 @@ import redis.asyncio as aioredis
 from bench.common import (
     ENGLISH_SERVER,
     allowed_cpus,
+    descendants,
     parser,
     percentile,
     print_machine,
@@ -130,25 +131,6 @@ def rss_bytes(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) * 1024
     return 0
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process below ``pid`` (children, their children, …), from /proc."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            stat = (entry / "stat").read_text(encoding="utf-8")
-            parent = int(stat.rsplit(")", 1)[1].split()[1])
-            children.setdefault(parent, []).append(int(entry.name))
-    found: list[int] = []
-    todo = [pid]
-    while todo:
-        below = children.get(todo.pop(), [])
-        found += below
-        todo += below
-    return found
 
 
 # --- the run ------------------------------------------------------------------------

@@ -91,6 +91,10 @@ def test_capacity_bench_offers_every_rate_to_every_way(tmp_path: Path) -> None:
             assert step["offered"] > 0
             assert step["clicks"] == step["offered"] - step["no_free_table"]
             assert step["callback_p99_ms"] is not None
+            cpu = step["cpu_ms_per_click"]
+            assert set(cpu) == {"bot", "workers", "redis", "bench"}
+            assert cpu["bot"] > 0 and cpu["bench"] > 0
+            assert (cpu["workers"] > 0) == (way["way"] != "null bot"), "only ours render"
     assert set(data["best"]) == {"null bot", "1 process", "2 processes"}
     assert "ratio_to_null" in data
 
