@@ -91,6 +91,7 @@ def test_capacity_bench_offers_every_rate_to_every_way(tmp_path: Path) -> None:
             assert step["offered"] > 0
             assert step["clicks"] == step["offered"] - step["no_free_table"]
             assert step["callback_p99_ms"] is not None
+            assert step["sending_seconds"] > 0 and isinstance(step["on_time"], bool)
             cpu = step["cpu_ms_per_click"]
             assert set(cpu) == {"bot", "workers", "redis", "bench"}
             assert cpu["bot"] > 0 and cpu["bench"] > 0
