@@ -11,16 +11,19 @@ After a move, `PanelKeeper.refresh` edits the other players' panels a second lat
 Edits for one table are coalesced: while one round is waiting or on its way, later
 moves only mark more panels stale, and the next round draws the game as Redis holds it
 then. A round reads the table's panel records in one call and the game once, whatever
-the number of players. A panel whose view didn't change (same hash) isn't edited.
+the number of players, and edits each panel under that panel's own lock; a panel its
+player's own click showed since the round read its record is left to that click. A
+panel whose view didn't change (same hash) isn't edited.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
+import itertools
 import logging
 import weakref
+from collections import OrderedDict
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +50,10 @@ TOKEN_LIFE_SECONDS = 15 * 60
 SAFETY_SECONDS = 30
 """A panel is forgotten this long before its token dies, so no edit is refused late."""
 RETIRED_COLOUR = 0x95A5A6
+REMEMBERED_PANELS = 10_000
+"""Open panels whose last showing by their player's own click is kept (the least
+recently shown go first: an edit round lasts seconds, far less than it takes 10,000
+other panels to be shown)."""
 EDIT_DELAY_SECONDS = 1.0
 """A panel is edited this long after a move, so a burst of moves (a computer's turns,
 quick players) costs one edit, and Discord's rate limits are never approached."""
@@ -70,6 +77,10 @@ class PanelKeeper:
         self._stale: dict[int, set[PlayerId]] = {}
         """Per channel with panel edits waiting or on their way: the people whose panels
         a move since made stale."""
+        self._shown_by_click: OrderedDict[tuple[int, PlayerId], int] = OrderedDict()
+        """Per open panel, when its player's own interaction last showed it (a tick of
+        `_ticks`): an edit whose record was read before that is dropped."""
+        self._ticks = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self._locks: weakref.WeakValueDictionary[tuple[int, PlayerId], asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -115,8 +126,17 @@ class PanelKeeper:
         except StoreError as error:
             log.info("Panel of %s not remembered: %s", player, type(error).__name__)
             return
+        finally:  # once stored: a round that read the record before must not write it back
+            self._note_shown_by_click(interaction.channel_id, player)
         if replaced is not None and replaced.message_id != message_id:
             self._run(self._retire(replaced))
+
+    def _note_shown_by_click(self, channel_id: int, player: PlayerId) -> None:
+        place = (channel_id, player)
+        self._shown_by_click[place] = next(self._ticks)
+        self._shown_by_click.move_to_end(place)
+        while len(self._shown_by_click) > REMEMBERED_PANELS:
+            self._shown_by_click.popitem(last=False)
 
     def _run(self, job: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(job)
@@ -162,21 +182,18 @@ class PanelKeeper:
                 await asyncio.sleep(EDIT_DELAY_SECONDS)
                 people = sorted(self._stale[channel])
                 self._stale[channel] = set()
-                # Under the panels' locks (taken in one order), so a click on a panel
-                # (a pick, a move) can't be overwritten by an edit from an older record.
-                async with contextlib.AsyncExitStack() as held:
-                    for player in people:
-                        await held.enter_async_context(self.lock(channel, player))
-                    await self._edit_panels(table, people)
+                await self._edit_panels(table, people)
         except StoreError as error:
             log.info("Panels in %s not refreshed: %s", channel, type(error).__name__)
         finally:
             self._stale.pop(channel, None)
 
     async def _edit_panels(self, table: Table, people: list[PlayerId]) -> None:
-        """Redraw the open panels of ``people`` whose view changed, from one read of the
-        game as Redis holds it now."""
+        """Redraw the open panels of ``people`` whose view changed, from one read of
+        their records and one of the game as Redis holds it now. Each panel is edited
+        under its own lock, so a player's click on it waits for that edit only."""
         guild, channel = table.guild_id, table.channel_id
+        read_at = next(self._ticks)
         panels = await self.records.get_many(guild, channel, people)
         now = await self.bot.clock.now()
         for player in [p for p, panel in panels.items() if panel.expires <= now]:
@@ -190,21 +207,42 @@ class PanelKeeper:
             return
         state = cog.engine.State.model_validate(stored.table.state)
         edits = [
-            self._edit_one(cog, stored, state, player, panel) for player, panel in panels.items()
+            self._edit_locked(cog, stored, state, player, panel, read_at)
+            for player, panel in panels.items()
         ]
-        edited = [done for done in await asyncio.gather(*edits) if done is not None]
-        now = await self.bot.clock.now()
-        keep = {
-            player: (panel, int((panel.expires - now) * 1000))
-            for player, panel in edited
-            if panel.expires > now
-        }
-        if keep:
-            await self.records.put_many(guild, channel, keep)
+        for failed in await asyncio.gather(*edits, return_exceptions=True):
+            if isinstance(failed, StoreError):
+                log.info("A panel in %s not refreshed: %s", channel, type(failed).__name__)
+            elif isinstance(failed, BaseException):
+                raise failed
+
+    async def _edit_locked(
+        self,
+        cog: GameCog,
+        stored: Stored,
+        state: BaseModel,
+        player: PlayerId,
+        panel: OpenPanel,
+        read_at: int,
+    ) -> None:
+        """`_edit_one` under the panel's lock, unless the player's own click showed the
+        panel after its record was read at tick ``read_at`` (the click drew the game as
+        it is; the record read is outdated, and writing it back would lose the click's)."""
+        table = stored.table
+        place = (table.channel_id, player)
+        async with self.lock(*place):
+            if self._shown_by_click.get(place, 0) > read_at:
+                return
+            edited = await self._edit_one(cog, stored, state, player, panel)
+            if edited is None or self._shown_by_click.get(place, 0) > read_at:
+                return
+            ttl_ms = int((edited.expires - await self.bot.clock.now()) * 1000)
+            if ttl_ms > 0:
+                await self.records.put(table.guild_id, *place, edited, ttl_ms)
 
     async def _edit_one(
         self, cog: GameCog, stored: Stored, state: BaseModel, player: PlayerId, panel: OpenPanel
-    ) -> tuple[PlayerId, OpenPanel] | None:
+    ) -> OpenPanel | None:
         """Redraw ``player``'s panel if their view changed; the panel record to keep
         (with the new view's hash), or None if nothing changed or it can't be edited."""
         table = stored.table
@@ -229,7 +267,7 @@ class PanelKeeper:
         except aiohttp.ClientError as error:  # Discord unreachable: the next move tries again
             log.info("Panel of %s not edited: %s", player, type(error).__name__)
             return None
-        return player, panel.model_copy(update={"view_hash": seen})
+        return panel.model_copy(update={"view_hash": seen})
 
     def _cog_for(self, stored: Table | None, table: Table) -> GameCog | None:
         if stored is None or stored.gid != table.gid:

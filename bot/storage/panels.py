@@ -58,17 +58,6 @@ class PanelRecords:
         found = {player: _decode(raw) for player, raw in zip(players, raws, strict=True)}
         return {player: panel for player, panel in found.items() if panel is not None}
 
-    async def put_many(
-        self, guild_id: int, channel_id: int, panels: dict[PlayerId, tuple[OpenPanel, int]]
-    ) -> None:
-        """Remember each player's panel for its time to live in ms, in one round trip."""
-        pipeline = self._client.pipeline(transaction=False)
-        for player, (panel, ttl_ms) in panels.items():
-            pipeline.set(
-                panel_key(guild_id, channel_id, player), panel.model_dump_json(), px=ttl_ms
-            )
-        await guarded(pipeline.execute())
-
     async def forget(self, guild_id: int, channel_id: int, player: PlayerId) -> None:
         await guarded(self._client.delete(panel_key(guild_id, channel_id, player)))
 
