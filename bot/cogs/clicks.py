@@ -99,7 +99,7 @@ class Clicks:
         if stored.table.game != self.engine.name:
             raise GameError("That button belongs to another game.")
         if verb is not None and STALE_POLICY[verb] == "exact_revision" and click.rev != stored.rev:
-            self._redraw_if_behind(interaction, stored)
+            self._redraw_if_behind(interaction, stored, click.rev)
             raise GameError(
                 "That button was for an earlier moment of the game: someone moved first. "
                 "Check the table and choose again."
@@ -108,22 +108,30 @@ class Clicks:
             raise GameError("That button only works on your private panel.")
         return stored
 
-    def _redraw_if_behind(self, interaction: Interaction, stored: Stored) -> None:
-        """A click on a table message that shows an older revision than the stored one,
-        which no edit here has drawn or is drawing: a move whose save Redis made but
-        whose answer was lost (a failover), or a process that stopped between a save and
-        its edit. The table is redrawn in the background, so the clicker sees the game
-        as it is."""
+    def _redraw_if_behind(self, interaction: Interaction, stored: Stored, shown: int) -> None:
+        """A click on a table message (drawn at revision ``shown``) that differs from the
+        stored game, which no edit here has drawn or is drawing: a move whose save Redis
+        made but whose answer was lost, a process that stopped between a save and its
+        edit, or a shown revision that a failover lost (``shown`` newer than the stored
+        one). The stored game is drawn in the background, so the clicker sees it."""
         table = stored.table
         message = interaction.message
         if is_ephemeral(interaction) or message is None or message.id != table.message_id:
             return
-        if table.state is None or not self.bot.table_edits.behind(
-            table.channel_id, table.gid, stored.rev
-        ):
+        edits = self.bot.table_edits
+        if shown > stored.rev:
+            edits.forget(table.channel_id, table.gid)
+        if table.state is not None and edits.behind(table.channel_id, table.gid, stored.rev):
+            self.bot.followups.run(self._redraw_once_safe(stored))
+
+    async def _redraw_once_safe(self, stored: Stored) -> None:
+        """Draw ``stored`` on its table message; with ``REDIS_MIN_REPLICAS``, only once a
+        replica has it (a move no replica confirmed is never shown)."""
+        table, store = stored.table, self.bot.store
+        if store.min_replicas > 0 and not await store.copied(table, stored.rev):
             return
         state = self.engine.State.model_validate(table.state)
-        self.bot.followups.run(self.channel.edit_table_message(table, state, stored.rev))
+        await self.channel.edit_table_message(table, state, stored.rev)
 
     async def _lobby_click(
         self, interaction: Interaction, stored: Stored, verb: Verb, *, level: Level = "normal"

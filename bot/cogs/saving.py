@@ -17,7 +17,8 @@ from bot import table_life
 from bot.cogs.adapter import GameAdapter
 from bot.cogs.announce import Announcer
 from bot.cogs.records import keep_record
-from bot.storage.errors import StoreError
+from bot.i18n import N_
+from bot.storage.errors import Refusal, StoreError, StoreUnavailable
 from bot.storage.tables import NotReplicated, SaveUnanswered
 from bot.table import Table
 
@@ -28,6 +29,21 @@ log = logging.getLogger(__name__)
 
 Planner = Callable[[Table, int, BaseModel], None]
 """Plans what a saved game now waits for (`FollowUpMoves.schedule`)."""
+
+
+class MoveUnanswered(StoreUnavailable):
+    """A move whose save lost its answer (`SaveUnanswered`): the player is told it may
+    not be saved, to look at the table (which shows it once found) before making it
+    again; "try again" alone would invite the same move twice."""
+
+    def __init__(self) -> None:
+        StoreError.__init__(
+            self,
+            N_(
+                "Your move may not be saved: the game store stopped answering. If the "
+                "table doesn't show it in a few seconds, make it again."
+            ),
+        )
 
 
 class Saving:
@@ -59,7 +75,7 @@ class Saving:
             raise
         except SaveUnanswered as unanswered:
             self.bot.followups.run(self._made_if_landed(table, state, unanswered))
-            raise
+            raise MoveUnanswered() from unanswered
         await self._made(table, saved, state)
         return saved
 
@@ -76,8 +92,7 @@ class Saving:
         if not await self.bot.store.copied(table, rev):
             log.warning("Revision %s of game %s was never confirmed by a replica", rev, table.gid)
             return
-        await self._made(table, rev, state)
-        await self._announcer.show(table, state, rev)
+        await self._made_late(table, state, rev)
 
     async def _made_if_landed(
         self, table: Table, state: BaseModel, unanswered: SaveUnanswered
@@ -89,8 +104,22 @@ class Saving:
             log.info("A save of game %s whose answer was lost wasn't made", table.gid)
             return
         log.info("A save of game %s whose answer was lost was made: shown now", table.gid)
-        await self._made(table, unanswered.rev, state)
-        await self._announcer.show(table, state, unanswered.rev)
+        await self._made_late(table, state, unanswered.rev)
+
+    async def _made_late(self, table: Table, state: BaseModel, rev: int) -> None:
+        """`_made` and the move shown, for a move confirmed after its click was
+        answered: under the channel's lock, and only while ``rev`` is still the stored
+        revision (a newer move planned its own follow-ups and shows itself)."""
+        try:
+            async with self.bot.channel_locks.hold(table.guild_id, table.channel_id):
+                stored = await self.bot.store.load(table.guild_id, table.channel_id)
+                if stored is None or stored.rev != rev or stored.table.gid != table.gid:
+                    return
+                await self._made(table, rev, state)
+        except (StoreError, Refusal) as error:
+            log.info("Revision %s of game %s not planned on: %s", rev, table.gid, error)
+            return
+        await self._announcer.show(table, state, rev)
 
     def describe_move(self, table: Table, key: str, before: BaseModel, after: BaseModel) -> str:
         """The adapter's words for a move, from the public views around it."""

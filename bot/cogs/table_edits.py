@@ -65,6 +65,11 @@ class TableEdits:
         key = (channel_id, gid)
         return key not in self._users and self._shown.get(key, 0) < rev
 
+    def forget(self, channel_id: int, gid: str) -> None:
+        """Forget what was shown of this table: Redis lost the revision shown (a
+        failover), so an older one must be drawable again."""
+        self._shown.pop((channel_id, gid), None)
+
     def _remember(self, key: TableKey, rev: int) -> None:
         self._shown[key] = rev
         self._shown.move_to_end(key)

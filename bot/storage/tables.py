@@ -79,10 +79,10 @@ REDIRECTS = (AskError, TryAgainError, ClusterError)
 
 class SaveUnanswered(StoreUnavailable):
     """A save whose answer was lost: the connection broke or timed out after it was
-    sent (a failover, a Redis restart), so Redis may have made it or not. The player is
-    told to try again; ``rev`` and ``data`` are what the save would have stored, so
-    `GameStore.landed` can tell once Redis answers (`bot.cogs.saving.Saving` then shows
-    the move if it was made)."""
+    sent (a failover, a Redis restart), so Redis may have made it or not. ``rev`` and
+    ``data`` are what the save would have stored, so `GameStore.landed` can tell once
+    Redis answers (`bot.cogs.saving.Saving` then shows the move if it was made, and
+    answers the move's player with `MoveUnanswered`)."""
 
     def __init__(self, rev: int, data: str) -> None:
         super().__init__()

@@ -95,3 +95,16 @@ async def test_a_table_is_behind_only_with_no_edit_under_way() -> None:
     async with edits.turn(1, "g", 2):
         assert not edits.behind(1, "g", 3), "an edit is under way"
     assert edits.behind(1, "g", 3) and not edits.behind(1, "g", 2)
+
+
+async def test_a_forgotten_table_can_be_drawn_at_an_older_revision() -> None:
+    """A failover lost the revision shown: once forgotten, the stored (older) one is
+    behind again and may be drawn."""
+    edits = TableEdits()
+    async with edits.turn(1, "g", 5):
+        pass
+    assert not edits.behind(1, "g", 4)
+    edits.forget(1, "g")
+    assert edits.behind(1, "g", 4)
+    async with edits.turn(1, "g", 4) as current:
+        assert current

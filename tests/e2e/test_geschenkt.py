@@ -20,6 +20,7 @@ from bot.engines.geschenkt import ENGINE, GeschenktState, score, starting_chips
 from bot.storage.clients import client_for_url
 from bot.storage.keys import table_key
 from bot.storage.tables import GameStore, Stored
+from bot.table import encode_table
 from tests.e2e.tables import drawn_after, drawn_at, start_german_table, table_rev
 from tests.harness.driver import Driver, Response
 from tests.harness.fake_discord import FakeDiscord
@@ -479,6 +480,35 @@ async def test_a_table_left_behind_its_saved_game_is_redrawn_by_the_next_click(
     assert said(player, "earlier moment", "früheren Stand") in explanation(response, player)
     await game.driver.wait_for(drawn_at(game.message, rev), what="the outdated table redrawn")
     assert (await game.stored()).rev == rev, "the click on the outdated table changed the game"
+    await game.play_to_end(policy)
+    await game.check_results()
+
+
+async def test_a_table_showing_a_move_redis_lost_is_redrawn_by_the_next_click(
+    game: Game, bot_process: BotFactory
+) -> None:
+    """A failover lost the last move after the table showed it (Redis is back at the
+    revision before): a click on the table changes nothing, and the table is redrawn to
+    the stored game, which then plays on to correct results."""
+    await bot_process("bot")
+    alice, bernd, chloe = game.people
+    await game.open(alice, [bernd, chloe])
+    policy = coin(random.Random(5), 0.4)
+    for _ in range(2):
+        await game.turn(policy)
+    before = await game.stored()
+    rev = before.rev
+    await game.turn(policy)
+    assert table_rev(game.message) == rev + 1
+    lost = {"rev": rev, "data": encode_table(before.table)}  # the failover's loss
+    await game.raw.hset(game.key, mapping=lost)  # type: ignore[arg-type]
+
+    player = game.to_act()
+    assert player is not None
+    response = await game.driver.click(player, game.message, TAKE)
+    explanation(response, player)
+    await game.driver.wait_for(drawn_at(game.message, rev), what="the stored game redrawn")
+    assert (await game.stored()).rev == rev, "the click on the lost revision changed the game"
     await game.play_to_end(policy)
     await game.check_results()
 

@@ -48,6 +48,7 @@ MOVES_AFTER = 30
 TEST_SECONDS = 90.0
 TRY_AGAIN = re.compile(
     r"try again in a moment|versuch es gleich noch einmal|not yet safely copied|noch nicht sicher"
+    r"|may not be saved|vielleicht nicht gespeichert"
 )
 """The store unavailable, the table busy or the move not yet on a replica, in English or
 German (bernd's locale)."""
