@@ -179,12 +179,15 @@ class GameParts:
         panel = await self.messages.panel(
             stored.table, stored.rev, state, player, {}, lang, expires=expires
         )
-        response = await interaction.response.send_message(
-            embed=panel.embed, view=panel.view, files=panel.files(), ephemeral=True
-        )
-        if response.message_id is not None:
-            view = self.engine.view(state, player)
-            await self.bot.panels.remember(interaction, player, response.message_id, view, lang, {})
+        async with self.bot.panels.lock(stored.table.channel_id, player):  # as in redraw_panel
+            response = await interaction.response.send_message(
+                embed=panel.embed, view=panel.view, files=panel.files(), ephemeral=True
+            )
+            if response.message_id is not None:
+                view = self.engine.view(state, player)
+                await self.bot.panels.remember(
+                    interaction, player, response.message_id, view, lang, {}
+                )
 
     async def redraw_panel(
         self,

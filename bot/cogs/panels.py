@@ -195,10 +195,8 @@ class PanelKeeper:
         guild, channel = table.guild_id, table.channel_id
         read_at = next(self._ticks)
         panels = await self.records.get_many(guild, channel, people)
-        now = await self.bot.clock.now()
-        for player in [p for p, panel in panels.items() if panel.expires <= now]:
-            await self.records.forget(guild, channel, player)
-            del panels[player]
+        now = await self.bot.clock.now()  # an expired record is skipped (Redis drops it)
+        panels = {player: panel for player, panel in panels.items() if panel.expires > now}
         if not panels:
             return
         stored = await self.bot.store.load(guild, channel)
@@ -213,8 +211,8 @@ class PanelKeeper:
         for failed in await asyncio.gather(*edits, return_exceptions=True):
             if isinstance(failed, StoreError):
                 log.info("A panel in %s not refreshed: %s", channel, type(failed).__name__)
-            elif isinstance(failed, BaseException):
-                raise failed
+            elif isinstance(failed, Exception):  # a bug: logged whole, the others go on
+                log.error("A panel in %s not refreshed", channel, exc_info=failed)
 
     async def _edit_locked(
         self,
