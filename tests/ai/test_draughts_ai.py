@@ -4,6 +4,7 @@ won and not thrown away, short forced wins found, searches bounded by depth and 
 
 from __future__ import annotations
 
+import gc
 import random
 from dataclasses import replace
 
@@ -117,6 +118,23 @@ def test_real_players_move_from_the_start(level: Level) -> None:
     for ruleset in RULESETS:
         position = view_of(ENGINE.new_game(DUO, 0, ENGINE.Options(ruleset=ruleset)))
         assert PLAYERS[level](position, SeededRng.from_seed(1)) in position.legal_moves
+
+
+def test_hard_searches_without_the_cyclic_collector_and_puts_it_back() -> None:
+    collections: list[str] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(phase)
+
+    position = view_of(ENGINE.new_game(DUO, 0, ENGINE.Options(ruleset="turkish")))
+    gc.callbacks.append(count)
+    try:
+        PLAYERS["hard"](position, SeededRng.from_seed(1))
+    finally:
+        gc.callbacks.remove(count)
+    assert gc.isenabled()
+    assert len(collections) <= 2, "a search of 70,000 nodes with the collector on runs it often"
 
 
 def offered(fen: str, move: str) -> DraughtsState:
