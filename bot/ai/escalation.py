@@ -1,7 +1,8 @@
 """Computer players for Escalation.
 
 Every level sees only its own view: its hand, the plays of the current round, the
-value in force and the public counts (hand, penalty stack and stock sizes).
+value in force, the public counts (hand, penalty stack and stock sizes) and the cards
+taken earlier in the deal (each was played face up; only ``hard`` counts them).
 
 - ``easy``: the defensive player of the rule text's strategy notes. It beats with the
   first (cheapest) legal play, else passes a 2 or 3 through, else takes; it leads its
@@ -17,10 +18,10 @@ value in force and the public counts (hand, penalty stack and stock sizes).
   small rounds when beating would break up good cards. The weights were tuned by
   self-play.
 - ``hard``: determinized Monte Carlo search over every distinct move, from the first
-  card of the deal. Each sample deals the cards the seat hasn't seen (the deck less
-  its hand and the cards of this round) at random into the other hands and the stock
-  at their public sizes (the rest lies in penalty stacks, where only counts matter),
-  made to fit the other seats' plays of this round (a ``normal`` player holding the
+  card of the deal. Each sample deals the cards the seat can't place (the deck less
+  its hand, the cards of this round and those taken before: it counts cards) at
+  random into the other hands and the stock at their public sizes, made to fit the
+  other seats' plays of this round (a ``normal`` player holding the
   sampled hand would have made them; a misfit is kept only now and then, as a person
   plays otherwise); every candidate is played on that sample and the deal is played
   out on a compact simulator (`bot.ai.escalation_sim`, checked against the engine),
@@ -34,9 +35,10 @@ value in force and the public counts (hand, penalty stack and stock sizes).
   out, `escalation_sim.wins`). The sample count follows a budget of simulated moves
   (so a decision is reproducible from its rng), under `bot.ai.budget.think_seconds`
   as a safety net.
-  The view has no history beyond the current round, so the public counts and this
-  round's plays are all a sample can be conditioned on. The previous ``hard``
-  (rollouts for chips in the endgame only) stays as `rollout_player` for `bench.ai`.
+  Of the earlier rounds the view keeps only which cards were taken, so the public
+  counts, those cards and this round's plays are all a sample can be conditioned on.
+  The previous ``hard`` (rollouts for chips in the endgame only) stays as
+  `rollout_player` for `bench.ai`.
 """
 
 from __future__ import annotations
@@ -401,7 +403,7 @@ def _sample_deal(
     seen: Sequence[Seen] = (),
 ) -> sim.Deal:
     """The unseen cards dealt at random into the other hands and the stock, at their
-    public sizes (the rest lies face down in penalty stacks, where only counts matter).
+    public sizes (``unseen`` as `unseen_kinds` lists them: a stacked deck may leave more).
     The other hands are dealt by `_draw_hands` (kind weights `SET_WEIGHTS` and a boost
     of `SET_BOOSTS` per card of a value already in the hand), the stock by
     `STOCK_WEIGHTS`: ``normal`` players keep sets, and the other hands are dealt holding
@@ -542,6 +544,15 @@ def contenders(utilities: Sequence[Sequence[float]], active: list[int], margin: 
     return kept
 
 
+def unseen_kinds(view: EscalationView) -> list[int]:
+    """The kinds of the cards the seat can't place: the deck less its hand, the
+    round's plays and the cards taken earlier in the deal (public, `EscalationView.taken`),
+    so they lie in the other hands and the stock."""
+    seen = {*(view.my_hand or []), *view.taken}
+    seen.update(card for entry in view.round for card in entry.cards)
+    return [sim.kind_of(card) for card in standard_deck() if card not in seen]
+
+
 def hard_player(
     work: int = SEARCH_WORK,
     deadline: float | None = None,
@@ -580,8 +591,7 @@ def hard_player(
         candidates = [moves[i][1] for i in order]
         if len(candidates) == 1 or moves[order[0]][0] >= sim.WIN:
             return _cards_for(hand, candidates[0])
-        seen = set(hand) | {card for entry in view.round for card in entry.cards}
-        unseen = [sim.kind_of(card) for card in standard_deck() if card not in seen]
+        unseen = unseen_kinds(view)
         others = sum(s.hand_size for i, s in enumerate(view.seats) if i != seat)
         if len(unseen) < others + view.stock_size:
             return _normal(view, rng)  # a short stacked deck: nothing sensible to sample

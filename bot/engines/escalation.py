@@ -20,6 +20,9 @@ Rulings implemented (RULINGS.md, Escalation):
   their penalty stack. Option ``deals``: several deals with running totals.
 - Public: hand sizes, penalty stack sizes, the stock size, the plays of the current
   round and the value in force, the direction, running totals. Private: your hand.
+- The cards in the penalty stacks are public too (the view's ``taken``), though the
+  stacks lie face down: each card was played face up, and the game's Log lists every
+  play, so anyone at the table can count them.
 
 Decisions where the rules are silent:
 - Taking and leading are two actions of the same player: ``take`` (only when cards
@@ -323,6 +326,9 @@ class EscalationView(BaseModel):
     scores: dict[PlayerId, int] | None = None
     """Final totals, once the game is over."""
     my_hand: list[Card] | None = None
+    taken: list[Card] = []
+    """Every card taken onto a penalty stack this deal, sorted: each was played face
+    up (the game's Log lists them), so a player who counts cards knows them."""
 
 
 # --- The engine -------------------------------------------------------------------------
@@ -562,6 +568,7 @@ class EscalationEngine(TurnEngine[EscalationState, EscalationAction, EscalationV
             ],
             over=over,
             scores=dict(zip(players, state.totals, strict=True)) if over else None,
+            taken=sorted(card for penalty in state.penalties for card in penalty),
         )
         if viewer in players:
             view.my_hand = list(state.hands[players.index(viewer)])

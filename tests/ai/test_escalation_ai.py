@@ -21,6 +21,7 @@ from bot.ai.escalation import (
     last_plays,
     plays_fit,
     ranked,
+    unseen_kinds,
 )
 from bot.ai.random_player import choose_uniform
 from bot.engines.base import SeededRng
@@ -87,7 +88,7 @@ def table(
     penalties: list[int] | None = None,
 ) -> EscalationState:
     """A position: each seat's hand, the round's plays so far (seat, cards) and the stock.
-    Penalty stacks get filler cards of the given sizes (only their size counts)."""
+    Penalty stacks get filler cards of the given sizes (``hard`` counts them as taken)."""
     records: list[PlayRecord] = []
     for seat, text in pile:
         played = cards(text)
@@ -259,23 +260,17 @@ def test_ranked_lists_each_distinct_move_once_best_first() -> None:
 
 
 def shuffle_hidden(state: EscalationState, seat: int, seed: int) -> EscalationState:
-    """The same public position with the cards the seat can't see dealt afresh:
-    the other hands, the stock and every penalty stack keep their sizes."""
+    """The same public position with the cards the seat can't see dealt afresh: the
+    other hands and the stock keep their sizes. The penalty stacks stay, as their
+    cards were played face up (`EscalationView.taken`)."""
     others = [i for i in range(len(state.players)) if i != seat]
     pool = [c for i in others for c in state.hands[i]] + list(state.stock)
-    pool += [c for stack in state.penalties for c in stack]
     SeededRng.from_seed(seed).shuffle(pool)
     hands = list(state.hands)
     for i in others:
         hands[i] = sorted(pool[: len(hands[i])])
         pool = pool[len(hands[i]) :]
-    stock = pool[: len(state.stock)]
-    pool = pool[len(state.stock) :]
-    penalties = []
-    for stack in state.penalties:
-        penalties.append(pool[: len(stack)])
-        pool = pool[len(stack) :]
-    return state.model_copy(update={"hands": hands, "stock": stock, "penalties": penalties})
+    return state.model_copy(update={"hands": hands, "stock": pool})
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -503,6 +498,24 @@ def test_racing_drops_only_candidates_clearly_behind_the_leader() -> None:
     ]
     assert contenders(utilities, [0, 1, 2, 3, 4], 3.0) == [0, 1, 3]
     assert contenders(utilities, [0, 2, 4], 3.0) == [0, 4]
+
+
+def test_hard_counts_the_taken_cards_and_deals_only_the_cards_still_hidden() -> None:
+    """The cards ``hard`` samples are exactly the other hands and the stock: its hand,
+    the round's plays and every card taken earlier in the deal (each played face up)
+    are left out."""
+    checked = 0
+    for state in positions(6, seed=13):
+        if not any(state.penalties) or not state.stock:
+            continue
+        (player,) = ENGINE.to_act(state)
+        seat = state.players.index(player)
+        hidden = [card for i, hand in enumerate(state.hands) if i != seat for card in hand]
+        hidden += state.stock
+        unseen = unseen_kinds(ENGINE.view(state, player))
+        assert sorted(unseen) == sorted(sim.kind_of(card) for card in hidden)
+        checked += 1
+    assert checked > 50
 
 
 def test_weighted_deals_favour_the_heavier_kinds() -> None:

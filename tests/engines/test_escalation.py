@@ -654,7 +654,7 @@ def mid_round() -> EscalationState:
     return act(state, "play 7H")
 
 
-def test_public_view_shows_sizes_and_the_round_never_hands_or_penalty_cards() -> None:
+def test_public_view_shows_sizes_the_round_and_the_taken_cards_never_hands_or_stock() -> None:
     state = mid_round()
     view = ENGINE.view(state, None)
     assert view.viewer is None
@@ -672,10 +672,14 @@ def test_public_view_shows_sizes_and_the_round_never_hands_or_penalty_cards() ->
     assert not view.must_lead
     assert (view.deal, view.deals) == (1, 1)
     assert not view.over and view.scores is None
-    text = view.model_dump_json()
+    # A's penalty stack lies face down, but its cards were played face up for all to see.
+    assert [str(c) for c in view.taken] == ["2H", "JD", "JS", "QC", "QH"]
+    text = view.model_dump_json(exclude={"taken"})
     secret = [c for h in state.hands for c in h] + [c for p in state.penalties for c in p]
     for card in [*secret, *state.stock]:
         assert f'"{card}"' not in text, f"{card} leaked into the public view"
+    for card in [*(c for h in state.hands for c in h), *state.stock]:
+        assert card not in view.taken, f"{card} leaked into the taken cards"
 
 
 def test_a_players_view_adds_their_own_hand_only() -> None:
@@ -687,7 +691,7 @@ def test_a_players_view_adds_their_own_hand_only() -> None:
         exclude={"viewer", "my_hand"}
     )
     text = mine.model_dump_json()
-    for card in [c for p in (A, C) for c in hand(state, p).split()] + penalty(state, A):
+    for card in [c for p in (A, C) for c in hand(state, p).split()]:
         assert f'"{card}"' not in text, f"{card} leaked to {B}"
 
 
@@ -839,34 +843,25 @@ def escalation_check_state(state: EscalationState) -> None:
 def escalation_scramble(
     state: EscalationState, rng: random.Random, owner: PlayerId | None
 ) -> EscalationState | None:
-    """Owner: swap a card of their hand with a face-down card (stock or a penalty stack).
-    None: reshuffle the stock together with the penalty stacks (sizes kept) and move the
-    random generator on."""
+    """Owner: swap a card of their hand with one of the stock. None: reshuffle the stock
+    and move the random generator on. The penalty stacks stay: they lie face down, but
+    every card in them was played face up (the view's ``taken``)."""
     data = state.model_dump()
-    hidden = [list(data["stock"]), *(list(p) for p in data["penalties"])]
-    pool = [card for part in hidden for card in part]
+    stock = list(data["stock"])
     if owner is None:
-        rng.shuffle(pool)
-        parts, at = [], 0
-        for part in hidden:
-            parts.append(pool[at : at + len(part)])
-            at += len(part)
-        data["stock"], data["penalties"] = parts[0], parts[1:]
+        rng.shuffle(stock)
+        data["stock"] = stock
         data["rng"]["state"] = (state.rng.state + 1 + rng.randrange(2**62)) % 2**64
         return EscalationState.model_validate(data)
     seat = state.players.index(owner)
     held = data["hands"][seat]
-    if not pool or not held:
+    if not stock or not held:
         return None
-    spot = rng.randrange(len(pool))
+    spot = rng.randrange(len(stock))
     mine = rng.randrange(len(held))
-    part_index, at = 0, spot
-    while at >= len(hidden[part_index]):
-        at -= len(hidden[part_index])
-        part_index += 1
-    hidden[part_index][at], held[mine] = held[mine], hidden[part_index][at]
+    stock[spot], held[mine] = held[mine], stock[spot]
     data["hands"][seat] = [str(c) for c in sorted(Card.parse(c) for c in held)]
-    data["stock"], data["penalties"] = hidden[0], hidden[1:]
+    data["stock"] = stock
     return EscalationState.model_validate(data)
 
 
