@@ -126,3 +126,13 @@ def test_index_bench_makes_no_scan() -> None:
     lines = [line for line in result.stdout.splitlines() if "tables (" in line]
     assert len(lines) == 2
     assert all(line.endswith("SCAN calls 0") for line in lines), lines
+
+
+def test_give_and_take_bench_measures_each_seat_on_the_same_games(tmp_path: Path) -> None:
+    data = run_bench("ai_give_and_take", tmp_path)
+    results = data["results"]
+    assert [row["seat"] for row in results] == ["normal", "hard", "oracle"]
+    assert {row["games"] for row in results} == {12}
+    oracle = results[-1]
+    assert oracle["choices"] > oracle["decisive_choices"] > 0
+    assert results[0]["choices"] == results[1]["choices"] == 0
