@@ -13,7 +13,7 @@ of date, post it again with ``/geschenkt status``.
 With ``--computers`` each level is measured a second time with a hard computer
 player seated at every table as well (it thinks in the bot's worker processes): the
 click latency with and without, and the computers' decision times (from the bot's
-/metrics histogram).
+/metrics histograms: with the wait for a free worker, and the thinking alone).
 
     python -m bench.interactions [--quick] [--json PATH] [--level GAMES:CLICKS ...]
         [--computers]
@@ -61,6 +61,8 @@ ADD_COMPUTER = "Add computer player…"
 COMPUTER_LEVEL = "hard"
 """The computer seated at every table with ``--computers``: the level that searches."""
 DECISIONS = "tablebot_computer_decision_seconds"
+THINKS = "tablebot_computer_think_seconds"
+"""The same decisions without the wait for a free worker: the search's own time."""
 LATE = ("late", "failed", "unanswered")
 
 Outcome = Literal["ok", "refused", "late", "failed", "unanswered", "no_edit", "missing"]
@@ -426,11 +428,12 @@ def free_port() -> int:
 
 
 Buckets = dict[tuple[str, float], float]
-"""The decision histogram: (where it ran, bucket upper bound) -> cumulative count."""
+"""A decision histogram: (where it ran, bucket upper bound) -> cumulative count."""
 
 
-async def decision_buckets(bot: Bot, port: int) -> Buckets:
-    """The bot's computer decision histogram (of every game and level), from /metrics."""
+async def decision_buckets(bot: Bot, port: int) -> dict[str, Buckets]:
+    """The bot's computer decision histograms (`DECISIONS`, `THINKS`; of every game and
+    level), from /metrics."""
     if bot.module != "bot":
         return {}
     timeout = aiohttp.ClientTimeout(total=30)
@@ -439,28 +442,46 @@ async def decision_buckets(bot: Bot, port: int) -> Buckets:
         http.get(f"http://127.0.0.1:{port}/metrics") as response,
     ):
         text = await response.text()
-    buckets: Buckets = {}
+    histograms: dict[str, Buckets] = {DECISIONS: {}, THINKS: {}}
     for family in text_string_to_metric_families(text):
         for found in family.samples:
-            if found.name == f"{DECISIONS}_bucket":
+            metric = found.name.removesuffix("_bucket")
+            if found.name.endswith("_bucket") and metric in histograms:
+                buckets = histograms[metric]
                 key = (found.labels["ran_in"], float(found.labels["le"]))
                 buckets[key] = buckets.get(key, 0.0) + found.value
-    return buckets
+    return histograms
 
 
-def decision_summary(before: Buckets, after: Buckets) -> Json:
-    """Decisions made between two histogram readings: how many, where, p50 and p99 (ms)
-    estimated from the buckets as Prometheus' ``histogram_quantile`` does."""
-    made = {key: after[key] - before.get(key, 0.0) for key in after}
+def _made(before: dict[str, Buckets], after: dict[str, Buckets], metric: str) -> Buckets:
+    """The decisions ``metric`` recorded between two readings."""
+    now, then = after.get(metric, {}), before.get(metric, {})
+    return {key: now[key] - then.get(key, 0.0) for key in now}
+
+
+def _total(made: Buckets) -> dict[float, float]:
+    """A histogram's buckets summed over where the decisions ran."""
     total: dict[float, float] = {}
     for (_where, bound), count in made.items():
         total[bound] = total.get(bound, 0.0) + count
+    return total
+
+
+def decision_summary(before: dict[str, Buckets], after: dict[str, Buckets]) -> Json:
+    """Decisions made between two histogram readings: how many, where, p50 and p99 (ms)
+    estimated from the buckets as Prometheus' ``histogram_quantile`` does, with the wait
+    for a free worker (``p50_ms``, ``p99_ms``) and without (``think_p50_ms``, ...)."""
+    made = _made(before, after, DECISIONS)
+    total = _total(made)
+    thought = _total(_made(before, after, THINKS))
     return {
         "decisions": int(total.get(float("inf"), 0)),
         "in_workers": int(made.get(("worker", float("inf")), 0)),
         "in_bot_process": int(made.get(("bot", float("inf")), 0)),
         "p50_ms": bucket_quantile(total, 0.5),
         "p99_ms": bucket_quantile(total, 0.99),
+        "think_p50_ms": bucket_quantile(thought, 0.5),
+        "think_p99_ms": bucket_quantile(thought, 0.99),
     }
 
 
@@ -661,6 +682,8 @@ def computer_report(results: dict[str, Any]) -> None:
                 decisions.get("in_workers"),
                 decisions.get("p50_ms"),
                 decisions.get("p99_ms"),
+                decisions.get("think_p50_ms"),
+                decisions.get("think_p99_ms"),
             ]
         )
     print_table(
@@ -679,6 +702,8 @@ def computer_report(results: dict[str, Any]) -> None:
             "in workers",
             "decision p50",
             "decision p99",
+            "thinking p50",
+            "thinking p99",
         ],
         rows,
         digits=1,

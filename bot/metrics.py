@@ -32,13 +32,40 @@ RENDER_SECONDS = Histogram(
     ["drawing"],
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
+DECISION_BUCKETS = (
+    0.005,
+    0.01,
+    0.025,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    0.75,
+    0.9,
+    1.0,
+    1.1,
+    1.25,
+    1.5,
+    2.0,
+    3.0,
+    5.0,
+)
+"""Both decision histograms' buckets: the same bounds, so one's quantiles can be set
+against the other's; fine around the 1 s budget (is a decision within 100 ms of it?)."""
 COMPUTER_DECISION_SECONDS = Histogram(
     "tablebot_computer_decision_seconds",
     "Time a computer player took over one decision, waiting for a worker included, by "
     "game, level and where it ran (worker: a worker process; bot: a thread of the bot's "
     "process, without worker processes)",
     ["game", "level", "ran_in"],
-    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 5.0),
+    buckets=DECISION_BUCKETS,
+)
+COMPUTER_THINK_SECONDS = Histogram(
+    "tablebot_computer_think_seconds",
+    "Time a computer player spent choosing one move in the process that chose it: the "
+    "decision time less the wait for a free worker, by game, level and where it ran",
+    ["game", "level", "ran_in"],
+    buckets=DECISION_BUCKETS,
 )
 REDIS_ERRORS = Counter(
     "tablebot_redis_errors", "Redis calls that failed: Redis unreachable or too slow"

@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from bot.ai import Chooser, Level
 from bot.ai.budget import set_think_seconds
 from bot.engines.base import SeededRng
-from bot.metrics import COMPUTER_DECISION_SECONDS
+from bot.metrics import COMPUTER_DECISION_SECONDS, COMPUTER_THINK_SECONDS
 from bot.workers import Workers
 
 
@@ -34,10 +34,14 @@ def players_of(game: str) -> Mapping[Level, Chooser]:
     return players
 
 
-def choose(game: str, level: Level, view: BaseModel, rng: SeededRng) -> tuple[BaseModel | str, int]:
+def choose(
+    game: str, level: Level, view: BaseModel, rng: SeededRng
+) -> tuple[BaseModel | str, int, float]:
     """In a worker: the ``level`` player's action for the seat whose ``view`` this is,
-    and the id of the process that chose it."""
-    return players_of(game)[level](view, rng), os.getpid()
+    the id of the process that chose it and the seconds it took there."""
+    started = time.perf_counter()
+    action = players_of(game)[level](view, rng)
+    return action, os.getpid(), time.perf_counter() - started
 
 
 def start_thinker(think_seconds: float, games: tuple[str, ...]) -> None:
@@ -66,11 +70,12 @@ class Thinkers:
     ) -> BaseModel | str:
         """The ``level`` computer player's action for the seat whose ``view`` this is."""
         started = time.perf_counter()
-        action, pid = await self._workers.run(choose, game, level, view, rng)
+        action, pid, thought = await self._workers.run(choose, game, level, view, rng)
         ran_in = "bot" if pid == os.getpid() else "worker"
         COMPUTER_DECISION_SECONDS.labels(game=game, level=level, ran_in=ran_in).observe(
             time.perf_counter() - started
         )
+        COMPUTER_THINK_SECONDS.labels(game=game, level=level, ran_in=ran_in).observe(thought)
         return action
 
     def close(self) -> None:

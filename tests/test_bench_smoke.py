@@ -64,6 +64,16 @@ def test_interactions_bench_counts_every_click(tmp_path: Path) -> None:
     assert levels[0]["ours"]["p99_ms"] is not None
 
 
+def test_interactions_bench_times_the_computers_with_and_without_the_wait(
+    tmp_path: Path,
+) -> None:
+    (level,) = run_bench("interactions", tmp_path, "--level", "2:4", "--computers")["levels"]
+    decisions = level["ours_with_computers"]["computer_decisions"]
+    assert decisions["decisions"] == decisions["in_workers"] > 0
+    assert 0 < decisions["think_p50_ms"] <= decisions["p50_ms"]
+    assert 0 < decisions["think_p99_ms"] <= decisions["p99_ms"]
+
+
 def test_ai_bench_plays_every_level_of_geschenkt(tmp_path: Path) -> None:
     data = run_bench("ai", tmp_path, "--game", "geschenkt", "--games", "3")
     [result] = data["results"]

@@ -25,9 +25,14 @@ def default_budget() -> Iterator[None]:
     set_think_seconds(DEFAULT_THINK_SECONDS)
 
 
-def decisions(game: str, level: str, ran_in: str) -> float:
+def recorded(
+    game: str, level: str, ran_in: str, metric: str = "decision", sample: str = "count"
+) -> float:
+    """A sample of ``tablebot_computer_<metric>_seconds`` (decision: the wait for a
+    worker included; think: without it): ``count`` decisions or their ``sum`` of seconds."""
     labels = {"game": game, "level": level, "ran_in": ran_in}
-    return REGISTRY.get_sample_value("tablebot_computer_decision_seconds_count", labels) or 0.0
+    name = f"tablebot_computer_{metric}_seconds_{sample}"
+    return REGISTRY.get_sample_value(name, labels) or 0.0
 
 
 def a_view() -> tuple[GeschenktView, str]:
@@ -60,8 +65,13 @@ async def test_decisions_are_made_in_a_worker_process_and_timed() -> None:
     view, player = a_view()
     thinkers = Thinkers(1, 0.5, ("geschenkt",))
     assert thinkers.in_processes
-    before = {level: decisions("geschenkt", level, "worker") for level in LEVELS}
-    in_bot = decisions("geschenkt", "hard", "bot")
+    before = {level: recorded("geschenkt", level, "worker") for level in LEVELS}
+    thought_before = {level: recorded("geschenkt", level, "worker", "think") for level in LEVELS}
+    took_before = {
+        metric: recorded("geschenkt", "hard", "worker", metric, "sum")
+        for metric in ("decision", "think")
+    }
+    in_bot = recorded("geschenkt", "hard", "bot")
     try:
         actions = {
             level: await thinkers.decide("geschenkt", level, view, SeededRng.from_seed(3))
@@ -70,8 +80,14 @@ async def test_decisions_are_made_in_a_worker_process_and_timed() -> None:
     finally:
         thinkers.close()
     for level in LEVELS:
-        assert decisions("geschenkt", level, "worker") == before[level] + 1, level
-    assert decisions("geschenkt", "hard", "bot") == in_bot
+        assert recorded("geschenkt", level, "worker") == before[level] + 1, level
+        assert recorded("geschenkt", level, "worker", "think") == thought_before[level] + 1
+    assert recorded("geschenkt", "hard", "bot") == in_bot
+    took = {
+        metric: recorded("geschenkt", "hard", "worker", metric, "sum") - took_before[metric]
+        for metric in ("decision", "think")
+    }
+    assert 0 < took["think"] < took["decision"]  # thinking is timed apart from the trip
     state = ENGINE.new_game(["a", "b", "c"], 7)
     for level, action in actions.items():
         assert isinstance(action, GeschenktAction | str)
@@ -85,10 +101,10 @@ async def test_without_worker_processes_decisions_are_made_in_this_one() -> None
     thinkers = Thinkers(0, 0.3)
     assert not thinkers.in_processes
     assert think_seconds() == 0.3, "the thread fallback thinks with the setting too"
-    before = decisions("geschenkt", "normal", "bot")
+    before = recorded("geschenkt", "normal", "bot")
     action = await thinkers.decide("geschenkt", "normal", view, SeededRng.from_seed(5))
     thinkers.close()
-    assert decisions("geschenkt", "normal", "bot") == before + 1
+    assert recorded("geschenkt", "normal", "bot") == before + 1
     assert action == players_of("geschenkt")["normal"](view, SeededRng.from_seed(5))
     assert isinstance(action, GeschenktAction | str)
     ENGINE.apply(ENGINE.new_game(["a", "b", "c"], 7), player, action)
