@@ -233,15 +233,16 @@ def _easy(view: EscalationView, rng: SeededRng) -> EscalationAction:
 
 # --- The hard player: determinized Monte Carlo search on the simulator ------------
 
-SEARCH_WORK = 150_000
+SEARCH_WORK = 30_000
 """Simulated moves a decision may make across all its playouts (its node budget):
-about 0.3 s of CPU per decision. With the cards counted, it won 209 of 400 games
-(1000-1399) where 30,000 moves and up to 200 samples won 194 (2026-11-27); before
-counting, with racing and the endgame solver, it had won no more (186 against 192)."""
+about 60 ms of CPU per decision. Five times as many (150,000, up to 1,000 samples)
+won 209 of 400 tuning games (1000-1399) against 194, but 198 of games 0-439 against
+205 (2026-11-27, cards counted); before counting, with racing and the endgame solver,
+186 of 400 against 192: no clear gain for five times the time."""
 SEARCH_STOCK = 52
 """Search once the stock is down to this many cards (52: from the first card)."""
 SEARCH_MIN_SAMPLES = 8
-SEARCH_MAX_SAMPLES = 1000
+SEARCH_MAX_SAMPLES = 200
 SEARCH_RACE: float | None = None
 """Racing (None: off): at 16, 32, 64, ... samples a candidate is dropped when its
 paired difference to the leader so far is below zero by this many standard errors
