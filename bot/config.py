@@ -65,7 +65,8 @@ class Settings(BaseSettings):
     """The pause before a computer player moves, so people can follow the table."""
     computer_think_seconds: float = Field(default=DEFAULT_THINK_SECONDS, gt=0, le=30)
     """The longest a searching (hard) computer player thinks over one decision, in its
-    worker process; it usually decides well within it."""
+    worker process, counted from when the bot asks (a wait for a free worker counts:
+    `bot.ai.budget.seconds_left`); it usually decides well within it."""
     lobby_timeout_seconds: float = Field(default=6 * 3600, gt=0)
     """A lobby nobody starts closes (with a message) after this long."""
     render_processes: int = Field(default_factory=default_render_processes, ge=0, le=16)

@@ -7,7 +7,11 @@ pool: a second-long search there would hold up the ~10 ms drawings of every othe
 table behind it. With no worker processes (``RENDER_PROCESSES=0``) a decision runs in
 a thread of the bot process, as before.
 
-What crosses to a worker is ``(game, level, view, rng)``, all of which pickle; a
+The budget runs from when the bot asks (`bot.ai.budget.seconds_left`): a decision that
+waited for a free worker thinks only for what is left of it, so a computer's move
+comes about on time also when many tables think at once.
+
+What crosses to a worker is ``(game, level, view, rng, asked_at)``, all of which pickle; a
 chooser may not (``make_hard()`` returns a closure), so each worker looks it up in
 ``bot.ai.<game>.PLAYERS``, the mapping the registry (`bot.games`) names and checks.
 """
@@ -22,7 +26,7 @@ from collections.abc import Mapping
 from pydantic import BaseModel
 
 from bot.ai import Chooser, Level
-from bot.ai.budget import set_think_seconds
+from bot.ai.budget import deciding_within, seconds_left, set_think_seconds
 from bot.engines.base import SeededRng
 from bot.metrics import COMPUTER_DECISION_SECONDS, COMPUTER_THINK_SECONDS
 from bot.workers import Workers
@@ -35,12 +39,14 @@ def players_of(game: str) -> Mapping[Level, Chooser]:
 
 
 def choose(
-    game: str, level: Level, view: BaseModel, rng: SeededRng
+    game: str, level: Level, view: BaseModel, rng: SeededRng, asked_at: float
 ) -> tuple[BaseModel | str, int, float]:
     """In a worker: the ``level`` player's action for the seat whose ``view`` this is,
-    the id of the process that chose it and the seconds it took there."""
+    thinking for what is left of the budget since ``asked_at`` (`time.time`); the id of
+    the process that chose it and the seconds it took there."""
     started = time.perf_counter()
-    action = players_of(game)[level](view, rng)
+    with deciding_within(seconds_left(asked_at, time.time())):
+        action = players_of(game)[level](view, rng)
     return action, os.getpid(), time.perf_counter() - started
 
 
@@ -70,7 +76,8 @@ class Thinkers:
     ) -> BaseModel | str:
         """The ``level`` computer player's action for the seat whose ``view`` this is."""
         started = time.perf_counter()
-        action, pid, thought = await self._workers.run(choose, game, level, view, rng)
+        asked_at = time.time()
+        action, pid, thought = await self._workers.run(choose, game, level, view, rng, asked_at)
         ran_in = "bot" if pid == os.getpid() else "worker"
         COMPUTER_DECISION_SECONDS.labels(game=game, level=level, ran_in=ran_in).observe(
             time.perf_counter() - started

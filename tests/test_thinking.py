@@ -10,7 +10,14 @@ import pytest
 from prometheus_client import REGISTRY
 
 from bot.ai import LEVELS
-from bot.ai.budget import DEFAULT_THINK_SECONDS, set_think_seconds, think_seconds
+from bot.ai.budget import (
+    DEFAULT_THINK_SECONDS,
+    MIN_THINK_SECONDS,
+    deciding_within,
+    seconds_left,
+    set_think_seconds,
+    think_seconds,
+)
 from bot.engines.base import SeededRng
 from bot.engines.geschenkt import ENGINE, GeschenktAction, GeschenktView
 from bot.games import GAMES
@@ -39,6 +46,25 @@ def a_view() -> tuple[GeschenktView, str]:
     state = ENGINE.new_game(["a", "b", "c"], 7)
     player = ENGINE.to_act(state)[0]
     return ENGINE.view(state, player), player
+
+
+def test_a_decision_that_waited_for_a_worker_thinks_only_for_what_is_left() -> None:
+    set_think_seconds(1.0)
+    assert seconds_left(asked_at=100.0, now=100.0) == 1.0
+    assert seconds_left(asked_at=100.0, now=100.25) == 0.75
+    assert seconds_left(asked_at=100.0, now=99.5) == 1.0  # another clock a bit behind
+    assert seconds_left(asked_at=100.0, now=100.99) == MIN_THINK_SECONDS
+    assert seconds_left(asked_at=100.0, now=160.0) == MIN_THINK_SECONDS
+
+
+def test_a_decisions_budget_holds_for_that_decision_only() -> None:
+    set_think_seconds(0.8)
+    with deciding_within(0.3):
+        assert think_seconds() == 0.3
+        with deciding_within(0.1):
+            assert think_seconds() == 0.1
+        assert think_seconds() == 0.3
+    assert think_seconds() == 0.8
 
 
 def test_every_registered_game_has_its_players_where_workers_look_them_up() -> None:
