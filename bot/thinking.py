@@ -44,9 +44,17 @@ def choose(
     """In a worker: the ``level`` player's action for the seat whose ``view`` this is,
     thinking for what is left of the budget since ``asked_at`` (`time.time`); the id of
     the process that chose it and the seconds it took there."""
+    return choose_in_time(players_of(game)[level], view, rng, asked_at)
+
+
+def choose_in_time(
+    chooser: Chooser, view: BaseModel, rng: SeededRng, asked_at: float
+) -> tuple[BaseModel | str, int, float]:
+    """``chooser``'s action, thinking for what is left of the budget since ``asked_at``;
+    the id of this process and the seconds it took."""
     started = time.perf_counter()
     with deciding_within(seconds_left(asked_at, time.time())):
-        action = players_of(game)[level](view, rng)
+        action = chooser(view, rng)
     return action, os.getpid(), time.perf_counter() - started
 
 

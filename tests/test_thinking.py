@@ -4,6 +4,7 @@ budget of COMPUTER_THINK_SECONDS; without worker processes, in a thread of this 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -21,7 +22,7 @@ from bot.ai.budget import (
 from bot.engines.base import SeededRng
 from bot.engines.geschenkt import ENGINE, GeschenktAction, GeschenktView
 from bot.games import GAMES
-from bot.thinking import Thinkers, players_of, start_thinker
+from bot.thinking import Thinkers, choose_in_time, players_of, start_thinker
 from bot.workers import Workers
 
 
@@ -65,6 +66,25 @@ def test_a_decisions_budget_holds_for_that_decision_only() -> None:
             assert think_seconds() == 0.1
         assert think_seconds() == 0.3
     assert think_seconds() == 0.8
+
+
+def budget_seen(view: object, rng: SeededRng) -> str:
+    """A chooser that answers with the budget it was given."""
+    return str(think_seconds())
+
+
+def test_a_chooser_thinks_for_what_is_left_since_the_bot_asked() -> None:
+    set_think_seconds(1.0)
+    view, _ = a_view()
+    now = time.time()
+    fresh, pid, _ = choose_in_time(budget_seen, view, SeededRng(), asked_at=now)
+    waited, _, _ = choose_in_time(budget_seen, view, SeededRng(), asked_at=now - 0.4)
+    late, _, _ = choose_in_time(budget_seen, view, SeededRng(), asked_at=now - 30)
+    assert pid == os.getpid()
+    assert 0.9 < float(str(fresh)) <= 1.0
+    assert 0.5 < float(str(waited)) <= 0.6
+    assert float(str(late)) == MIN_THINK_SECONDS
+    assert think_seconds() == 1.0  # the next decision starts from the whole budget
 
 
 def test_every_registered_game_has_its_players_where_workers_look_them_up() -> None:
