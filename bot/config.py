@@ -62,7 +62,8 @@ class Settings(BaseSettings):
     """The longest a login or a gateway connection to Discord may take before it counts
     as unreachable (aiohttp's own default is 300 s)."""
     computer_pause_seconds: float = Field(default=1.0, ge=0, le=30)
-    """The pause before a computer player moves, so people can follow the table."""
+    """The pause before a computer player moves, so people can follow the table; it
+    thinks meanwhile, and moves when both are over."""
     computer_think_seconds: float = Field(default=DEFAULT_THINK_SECONDS, gt=0, le=30)
     """The longest a searching (hard) computer player thinks over one decision, in its
     worker process, counted from when the bot asks (a wait for a free worker counts:

@@ -185,8 +185,12 @@ class FollowUpMoves:
         """Make ``follow_up``'s move when its time comes, unless the game moved on. A
         store fault (Redis down) is retried with backoff until the move is made or the
         game has moved: a follow-up is never dropped."""
+        loop = asyncio.get_running_loop()
+        not_before = loop.time()
         if follow_up.kind == "computer":
-            await asyncio.sleep(self.bot.settings.computer_pause_seconds)
+            # It thinks during the pause people get to follow the table, and moves
+            # when both are over.
+            not_before += self.bot.settings.computer_pause_seconds
         else:
             await self.bot.clock.sleep_until(table.turn_deadline or 0.0)
         for attempt in itertools.count():
@@ -195,6 +199,7 @@ class FollowUpMoves:
                 # (a resignation, a panel) aren't kept waiting while it does; the
                 # choice is applied under the lock only if the game is still as it saw.
                 choice = await self._think_ahead(table, rev, follow_up)
+                await asyncio.sleep(max(0.0, not_before - loop.time()))
                 async with self.bot.channel_locks.hold(table.guild_id, table.channel_id):
                     await self._make_follow_up(table, rev, follow_up, choice)
                 return

@@ -1,8 +1,10 @@
 """Computer players think in worker processes: while a hard computer searches at one
-table, another table in another channel is answered as usual (issue 28)."""
+table, another table in another channel is answered as usual (issue 28); and a
+computer thinks during the pause people get to follow the table, moving after it."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import socket
 from collections.abc import AsyncIterator
@@ -13,6 +15,7 @@ import pytest
 from bot.engines.geschenkt import ENGINE
 from bot.storage.clients import client_for_url
 from bot.storage.tables import GameStore
+from tests.e2e.tables import stored_game
 from tests.e2e.test_geschenkt import ADD_COMPUTER, REFUSE, TAKE, Game, coin
 from tests.harness.driver import Driver
 from tests.harness.fake_discord import FakeDiscord
@@ -102,4 +105,44 @@ async def test_another_table_is_answered_while_a_hard_computer_thinks_in_a_worke
     )
     assert in_workers >= computer_moves, "a computer move was not decided in a worker process"
     assert in_bot == 0, "a computer decided in the bot's own process"
+    await client.aclose()
+
+
+async def test_a_computer_thinks_during_the_pause_and_moves_only_after_it(
+    driver: Driver,
+    redis_server: str,
+    bot_process: BotFactory,
+    http: aiohttp.ClientSession,
+) -> None:
+    port = free_port()
+    # A 30 s pause (the most allowed): the decision must come well inside it.
+    env = {"METRICS_PORT": str(port), "COMPUTER_PAUSE_SECONDS": "30"}
+    await bot_process("bot", env=env)
+    client = client_for_url(redis_server)
+    store = GameStore(client)
+    alice, bernd = driver.user("alice"), driver.user("bernd")
+    table = (await driver.slash(alice, "geschenkt start")).message
+    await driver.click(bernd, table, "Join")
+    await driver.choose(alice, table, ADD_COMPUTER, ["hard"])
+    await driver.click(alice, table, "Start")
+    for _ in range(60):
+        stored = await stored_game(driver, store)
+        state = ENGINE.State.model_validate(stored.table.state)
+        (player,) = ENGINE.to_act(state)
+        if player.startswith("ai:"):
+            break
+        user = alice if player == str(alice.id) else bernd
+        await driver.click(user, table, REFUSE if state.chips[state.turn] else TAKE)
+    else:
+        pytest.fail("the computer never came to act")
+
+    decided = 0.0
+    for _ in range(200):  # up to 20 s of the 30 s pause
+        decided = await metric_sample(http, port, DECISIONS, game="geschenkt", level="hard")
+        if decided:
+            break
+        await asyncio.sleep(0.1)
+    assert decided == 1, "the computer did not think during the pause"
+    still = await stored_game(driver, store)
+    assert still.rev == stored.rev, "the computer moved before the pause was over"
     await client.aclose()
