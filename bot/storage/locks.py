@@ -17,6 +17,12 @@ The lock has two layers:
 
 If a holder outlives its lease, the next one goes ahead; the compare-and-set still keeps
 the game itself right, and the release deletes the lease only if it is still its own.
+
+A lease request cut short (the wait ran out, Redis stalled or failed over) may still be
+carried out, leaving a lease nobody holds. A clean-up releases it in the background; and
+a task of the same process that finds the channel taken releases such leases of its own
+at once, so once Redis answers again its clicks go ahead without waiting for the
+clean-up's next try (up to 2 s apart after a failover).
 """
 
 from __future__ import annotations
@@ -93,6 +99,9 @@ class ChannelLocks:
         self._channels: dict[str, _Channel] = {}
         self._releases: set[asyncio.Task[None]] = set()
         self._cleanups: set[asyncio.Task[None]] = set()
+        self._left_behind: dict[str, set[str]] = {}
+        """Per lock key, the tokens of this process's cut-short lease requests that may
+        have left a lease in Redis (while their clean-up runs)."""
         self._closed = False
         """Closed: leases still held run out by themselves (no new background tasks)."""
 
@@ -169,8 +178,27 @@ class ChannelLocks:
         retry = FIRST_RETRY_SECONDS
         lease_ms = int(LEASE_SECONDS * 1000)
         while not await guarded(self._client.set(key, token, nx=True, px=lease_ms)):
+            if await self._release_left_behind(key):
+                continue
             await asyncio.sleep(retry)
             retry = min(LONGEST_RETRY_SECONDS, retry * 2)
+
+    async def _release_left_behind(self, key: str) -> bool:
+        """Release a lease on ``key`` that one of this process's cut-short requests left
+        behind; whether there was one."""
+        for token in list(self._left_behind.get(key, ())):
+            if await self._release_if_own(key, token):
+                self._forget_left_behind(key, token)
+                return True
+        return False
+
+    def _forget_left_behind(self, key: str, token: str) -> None:
+        tokens = self._left_behind.get(key)
+        if tokens is None:
+            return
+        tokens.discard(token)
+        if not tokens:
+            del self._left_behind[key]
 
     async def _release(self, key: str, token: str) -> None:
         """Give the lease back if it is still ours (later, if Redis can't be reached)."""
@@ -189,6 +217,7 @@ class ChannelLocks:
         ours, for as long as it could live."""
         if self._closed:
             return
+        self._left_behind.setdefault(key, set()).add(token)
         task = asyncio.create_task(self._release_within_lease(key, token))
         self._cleanups.add(task)
         task.add_done_callback(self._cleanups.discard)
@@ -197,12 +226,15 @@ class ChannelLocks:
         loop = asyncio.get_running_loop()
         end = loop.time() + LEASE_SECONDS
         retry = CLEANUP_RETRY_SECONDS
-        while loop.time() < end:
-            await asyncio.sleep(retry)
-            retry = min(LONGEST_CLEANUP_RETRY_SECONDS, retry * 2)
-            with contextlib.suppress(StoreError):
-                if await self._release_if_own(key, token):
-                    return
+        try:
+            while loop.time() < end and token in self._left_behind.get(key, ()):
+                await asyncio.sleep(retry)
+                retry = min(LONGEST_CLEANUP_RETRY_SECONDS, retry * 2)
+                with contextlib.suppress(StoreError):
+                    if await self._release_if_own(key, token):
+                        return
+        finally:
+            self._forget_left_behind(key, token)
 
     async def settled(self) -> None:
         """Wait until every lease given back is released in Redis."""

@@ -4,15 +4,17 @@ two bot processes (the old and the new one of a rolling restart)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
 
-from bot.storage.clients import client_for_url
+from bot.storage.clients import client_for_url, close_client
 from bot.storage.errors import NoConnectionFree
 from bot.storage.keys import lock_key
-from bot.storage.locks import ChannelBusy, ChannelLocks
+from bot.storage.locks import CLEANUP_RETRY_SECONDS, ChannelBusy, ChannelLocks
+from tests.store.clusters import Node
 
 GUILD, CHANNEL = 1, 20
 
@@ -146,3 +148,44 @@ async def test_a_lease_request_that_never_left_the_pool_sends_no_clean_up(
     assert scripts_run(await client.info("commandstats")) == before
     assert await client.exists(lock_key(GUILD, CHANNEL)) == 0
     await crowded.aclose()
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[Node]:
+    """A Redis server of this test's own, which it may hang (SIGSTOP)."""
+    node = Node(tmp_path / "redis")
+    node.start()
+    yield node
+    if node.alive:
+        node.resume()
+    node.stop()
+
+
+async def test_a_lease_left_behind_by_a_cut_short_request_does_not_block_its_own_process(
+    own_redis: Node,
+) -> None:
+    """Redis hangs while a click asks for the lease: the click is told the table is busy,
+    and Redis, answering again, makes the lease nobody holds. The process's next click
+    releases that lease of its own and goes ahead, sooner than the background clean-up
+    would (its first try is `CLEANUP_RETRY_SECONDS` later; after a failover its tries
+    are up to 2 s apart, and clicks were told "busy" meanwhile)."""
+    client = client_for_url(own_redis.url)
+    locks = ChannelLocks(client)
+    key = lock_key(GUILD, CHANNEL)
+    try:
+        await client.ping()
+        own_redis.pause()
+        with pytest.raises(ChannelBusy):
+            async with locks.hold(GUILD, CHANNEL, wait=0.05):
+                pytest.fail("got a lease from a hung Redis")
+        own_redis.resume()
+        watcher = own_redis.client()
+        async with asyncio.timeout(5):  # the hung request reaches Redis as it wakes
+            while not await asyncio.to_thread(watcher.exists, key):
+                await asyncio.sleep(0.005)
+        left_behind = await asyncio.to_thread(watcher.get, key)
+        async with locks.hold(GUILD, CHANNEL, wait=CLEANUP_RETRY_SECONDS / 4):
+            assert await client.get(key) not in (None, left_behind)
+    finally:
+        await locks.close()
+        await close_client(client)
