@@ -12,6 +12,7 @@ from prometheus_client import REGISTRY
 
 from bot.ai import LEVELS
 from bot.ai.budget import (
+    ANSWER_SECONDS,
     DEFAULT_THINK_SECONDS,
     MIN_THINK_SECONDS,
     deciding_within,
@@ -51,10 +52,11 @@ def a_view() -> tuple[GeschenktView, str]:
 
 def test_a_decision_that_waited_for_a_worker_thinks_only_for_what_is_left() -> None:
     set_think_seconds(1.0)
-    assert seconds_left(asked_at=100.0, now=100.0) == 1.0
-    assert seconds_left(asked_at=100.0, now=100.25) == 0.75
-    assert seconds_left(asked_at=100.0, now=99.5) == 1.0  # another clock a bit behind
-    assert seconds_left(asked_at=100.0, now=100.99) == MIN_THINK_SECONDS
+    whole = 1.0 - ANSWER_SECONDS
+    assert seconds_left(asked_at=100.0, now=100.0) == pytest.approx(whole)
+    assert seconds_left(asked_at=100.0, now=100.25) == pytest.approx(whole - 0.25)
+    assert seconds_left(asked_at=100.0, now=99.5) == pytest.approx(whole)  # a clock behind
+    assert seconds_left(asked_at=100.0, now=100.95) == MIN_THINK_SECONDS
     assert seconds_left(asked_at=100.0, now=160.0) == MIN_THINK_SECONDS
 
 
@@ -81,8 +83,8 @@ def test_a_chooser_thinks_for_what_is_left_since_the_bot_asked() -> None:
     waited, _, _ = choose_in_time(budget_seen, view, SeededRng(), asked_at=now - 0.4)
     late, _, _ = choose_in_time(budget_seen, view, SeededRng(), asked_at=now - 30)
     assert pid == os.getpid()
-    assert 0.9 < float(str(fresh)) <= 1.0
-    assert 0.5 < float(str(waited)) <= 0.6
+    assert 0.9 < float(str(fresh)) <= 1.0 - ANSWER_SECONDS
+    assert 0.5 < float(str(waited)) <= 0.6 - ANSWER_SECONDS
     assert float(str(late)) == MIN_THINK_SECONDS
     assert think_seconds() == 1.0  # the next decision starts from the whole budget
 
