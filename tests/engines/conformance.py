@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import count
+from itertools import combinations, count
 from typing import Any, Protocol
 
 import pytest
@@ -39,6 +39,21 @@ class Scrambler(Protocol):
     def __call__(self, state: Any, rng: random.Random, owner: PlayerId | None) -> Any | None: ...
 
 
+class Swapper(Protocol):
+    """Swap secrets between the seated players ``first`` and ``second`` (a card of one
+    hand for a card of the other, ...) and change nothing else.
+
+    Return a new, valid state that differs from ``state``, or None when the two have
+    nothing to swap. Never mutate ``state``. For games whose secrets can all end up in
+    hands, where a scrambler has nothing left to swap one hand's cards with (Escalation
+    once the stock is out).
+    """
+
+    def __call__(
+        self, state: Any, rng: random.Random, first: PlayerId, second: PlayerId
+    ) -> Any | None: ...
+
+
 @dataclass(frozen=True)
 class EngineCase:
     """One engine's entry in the conformance registry."""
@@ -50,6 +65,9 @@ class EngineCase:
     """A value no action may change, e.g. every card and the chip total (conservation)."""
     scramble_private: Scrambler | None = None
     """Required when the engine declares ``hidden_information``; None otherwise."""
+    swap_private: Swapper | None = None
+    """Optional beside ``scramble_private``: secrets swapped between two players, whose
+    views are then the only ones that may change."""
     lower_wins: bool | None = None
     """True/False: places rank scores ascending/descending. None: places need not follow
     scores (e.g. ranked by elimination order); only their shape is checked."""
@@ -268,4 +286,36 @@ def check_privacy(
         assert dump(engine.view(everything, None)) == views[None], (
             "the public view depends on a combination of secrets"
         )
+    return changed + check_swapped_privacy(case, state, players, rng, views)
+
+
+def check_swapped_privacy(
+    case: EngineCase,
+    state: Any,
+    players: Sequence[PlayerId],
+    rng: random.Random,
+    views: Mapping[PlayerId | None, dict[str, Any]],
+) -> int:
+    """`check_privacy` for secrets swapped between two players (``case.swap_private``):
+    every other view, the public and the outsider's included, stays as in ``views``.
+    Return how many swaps changed something."""
+    swap = case.swap_private
+    if swap is None:
+        return 0
+    before = dump(state)
+    changed = 0
+    for first, second in combinations(players, 2):
+        swapped = swap(state, rng, first, second)
+        assert dump(state) == before, "swap_private mutated its input"
+        if swapped is None:
+            continue
+        assert dump(swapped) != before, f"swap_private({first}, {second}) changed nothing"
+        assert case.engine.to_act(swapped) == case.engine.to_act(state), "a swap changed the turn"
+        changed += 1
+        for viewer, seen in views.items():
+            if viewer in (first, second):
+                continue
+            assert dump(case.engine.view(swapped, viewer)) == seen, (
+                f"view for {viewer!r} depends on the secrets {first!r} and {second!r} hold"
+            )
     return changed

@@ -25,7 +25,7 @@ from bot.engines.escalation import (
     play,
     play_value,
 )
-from tests.engines.conformance import EngineCase
+from tests.engines.conformance import OUTSIDER, EngineCase, check_swapped_privacy, dump
 
 A, B, C, D = "alice", "bob", "carol", "dave"
 DUO = [A, B]
@@ -865,6 +865,42 @@ def escalation_scramble(
     return EscalationState.model_validate(data)
 
 
+def escalation_swap(
+    state: EscalationState, rng: random.Random, first: PlayerId, second: PlayerId
+) -> EscalationState | None:
+    """A card of ``first``'s hand for one of ``second``'s: once the stock is out, every
+    unseen card is in a hand, and this is the only secret left to change."""
+    data = state.model_dump()
+    hands = [data["hands"][state.players.index(player)] for player in (first, second)]
+    if not all(hands):
+        return None
+    mine, theirs = (rng.randrange(len(hand)) for hand in hands)
+    hands[0][mine], hands[1][theirs] = hands[1][theirs], hands[0][mine]
+    for player, hand in zip((first, second), hands, strict=True):
+        data["hands"][state.players.index(player)] = [
+            str(card) for card in sorted(Card.parse(c) for c in hand)
+        ]
+    return EscalationState.model_validate(data)
+
+
+def test_hands_stay_private_once_the_stock_is_out() -> None:
+    """With the stock out, the scrambler can change no hand (nothing hidden to swap a
+    card with); the swapper checks them: every pair of hands holding cards is swapped,
+    and no view but their owners' changes."""
+    players = ["p0", "p1", "p2"]
+    rng = random.Random(11)
+    state = ENGINE.new_game(players, 5)
+    while state.stock:
+        assert not ENGINE.is_over(state), "the deal ended before its stock ran out"
+        player = ENGINE.to_act(state)[0]
+        state = ENGINE.apply(state, player, rng.choice(ENGINE.legal_actions(state, player)))
+    holding = [p for p in players if state.hands[players.index(p)]]
+    assert len(holding) == len(players), "a hand was empty as the stock ran out"
+    assert all(escalation_scramble(state, rng, owner) is None for owner in players)
+    views = {viewer: dump(ENGINE.view(state, viewer)) for viewer in [None, OUTSIDER, *players]}
+    assert check_swapped_privacy(ESCALATION, state, players, rng, views) == 3
+
+
 def escalation_stacked_deals() -> st.SearchStrategy[BaseModel | None]:
     """Two deals of a stacked deck of 36–52 cards (enough for six players)."""
     texts = [str(card) for card in standard_deck()]
@@ -880,6 +916,7 @@ ESCALATION = EngineCase(
     variants={"default": st.none(), "stacked-deck-two-deals": escalation_stacked_deals()},
     invariant=escalation_invariant,
     scramble_private=escalation_scramble,
+    swap_private=escalation_swap,
     lower_wins=False,
     check_state=escalation_check_state,
     # Each play takes at least one of a deal's 52 cards out of the hands for good, and
