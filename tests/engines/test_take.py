@@ -891,6 +891,24 @@ def take_scramble(state: TakeState, rng: random.Random, owner: PlayerId | None) 
     return TakeState.model_validate(data)
 
 
+def take_swap(
+    state: TakeState, rng: random.Random, first: PlayerId, second: PlayerId
+) -> TakeState | None:
+    """A card of ``first``'s hand for a different one of ``second``'s (the stock may be
+    out, leaving the scrambler nothing to swap a hand's card with)."""
+    data = state.model_dump(mode="json")
+    hands = [data["hands"][state.players.index(player)] for player in (first, second)]
+    swaps = [(i, j) for i, mine in enumerate(hands[0]) for j, theirs in enumerate(hands[1])]
+    swaps = [(i, j) for i, j in swaps if hands[0][i] != hands[1][j]]
+    if not swaps:
+        return None
+    i, j = rng.choice(swaps)
+    hands[0][i], hands[1][j] = hands[1][j], hands[0][i]
+    for hand in hands:
+        hand[:] = [str(card) for card in sorted(Card.parse(text) for text in hand)]
+    return TakeState.model_validate(data)
+
+
 def take_stacked_deck() -> st.SearchStrategy[BaseModel | None]:
     """The full 54-card deck in any order (with a smaller deck a random match may hold
     too few runs for anyone ever to reach the target)."""
@@ -910,6 +928,7 @@ TAKE_CASE = EngineCase(
     },
     invariant=take_invariant,
     scramble_private=take_scramble,
+    swap_private=take_swap,
     lower_wins=False,
     check_state=take_check_state,
     # Nothing bounds a hand for sure (players may trade the discard pile's top card
