@@ -93,6 +93,41 @@ def interval_text(successes: float, trials: int) -> str:
     return f"{100 * low:.1f}–{100 * high:.1f}"
 
 
+def seat_wins(
+    seat: str, games: int, first: int, wins: int
+) -> tuple[list[common.Cell], dict[str, Any]]:
+    """One seat kind's sole wins in ``games`` games from number ``first``: its table row
+    (seat, games, wins, rate, 95 % interval) and its JSON entry."""
+    low, high = wilson(wins, games)
+    row: list[common.Cell] = [seat, games, wins, wins / games, f"{low:.3f}–{high:.3f}"]
+    entry = {
+        "seat": seat,
+        "games": games,
+        "first": first,
+        "wins": wins,
+        "win_rate": wins / games,
+        "interval": [low, high],
+    }
+    return row, entry
+
+
+SEAT_WINS_COLUMNS = ["seat", "games", "sole wins", "win rate", "95 % interval"]
+
+
+def seat_bench_arguments(
+    description: str, quick_games: int, argv: Sequence[str] | None
+) -> tuple[argparse.Namespace, int]:
+    """The arguments of a bench that plays each seat kind on the same games (``--games``,
+    ``--first`` and the common ones), and how many games each kind plays."""
+    parser = common.parser(description)
+    parser.add_argument(
+        "--games", type=int, help=f"games per seat kind (default 400, --quick {quick_games})"
+    )
+    parser.add_argument("--first", type=int, default=0, help="start at game number N")
+    args = parser.parse_args(argv)
+    return args, args.games or (quick_games if args.quick else 400)
+
+
 @dataclass
 class Pairing:
     """One level in one seat against ``opponent`` in every other seat."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench import common
-from bench.ai import wilson
+from bench.ai import SEAT_WINS_COLUMNS, seat_bench_arguments, seat_wins
 from bench.scenes import player_ids
 from bot.ai import Level
 from bot.ai.give_and_take import PLAYERS
@@ -111,11 +111,9 @@ def play_games(kind: str, first: int, games: int) -> Tally:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = common.parser("Give & Take: what a pile choice is worth, seen and unseen")
-    parser.add_argument("--games", type=int, help="games per seat kind (default 400, --quick 12)")
-    parser.add_argument("--first", type=int, default=0, help="start at game number N")
-    args = parser.parse_args(argv)
-    games = args.games or (12 if args.quick else 400)
+    args, games = seat_bench_arguments(
+        "Give & Take: what a pile choice is worth, seen and unseen", 12, argv
+    )
     common.print_machine()
     results: list[dict[str, Any]] = []
     rows: list[list[common.Cell]] = []
@@ -123,26 +121,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"Pinned to CPU {cpu}." if cpu is not None else "Could not pin to one CPU.")
         for kind in SEAT_KINDS:
             tally = play_games(kind, args.first, games)
-            low, high = wilson(tally.wins, tally.games)
-            share = tally.wins / tally.games
-            rows.append([kind, tally.games, tally.wins, share, f"{low:.3f}–{high:.3f}"])
-            results.append(
-                {
-                    "seat": kind,
-                    "games": tally.games,
-                    "first": args.first,
-                    "wins": tally.wins,
-                    "win_rate": share,
-                    "interval": [low, high],
-                    "choices": tally.choices,
-                    "decisive_choices": tally.decisive,
-                }
-            )
+            row, entry = seat_wins(kind, tally.games, args.first, tally.wins)
+            rows.append(row)
+            results.append({**entry, "choices": tally.choices, "decisive_choices": tally.decisive})
     common.print_table(
-        "Give & Take, one seat against two normal players",
-        ["seat", "games", "sole wins", "win rate", "95 % interval"],
-        rows,
-        digits=3,
+        "Give & Take, one seat against two normal players", SEAT_WINS_COLUMNS, rows, digits=3
     )
     oracle = results[-1]
     print(

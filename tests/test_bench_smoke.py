@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 import subprocess
 import sys
@@ -10,6 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from bench.ai_escalation import SEAT_KINDS, Table, shown_hands
+from bot.ai.escalation import unseen_kinds
+from bot.ai.escalation_sim import counts, kind_of
+from bot.engines.escalation import ENGINE as ESCALATION
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -148,3 +154,29 @@ def test_give_and_take_bench_measures_each_seat_on_the_same_games(tmp_path: Path
     oracle = results[-1]
     assert oracle["choices"] > oracle["decisive_choices"] > 0
     assert results[0]["choices"] == results[1]["choices"] == 0
+
+
+def test_escalation_bench_measures_each_seat_on_the_same_games(tmp_path: Path) -> None:
+    data = run_bench("ai_escalation", tmp_path)
+    results = data["results"]
+    assert [row["seat"] for row in results] == list(SEAT_KINDS)
+    assert {row["games"] for row in results} == {3}
+
+
+def test_the_escalation_oracles_are_shown_the_other_hands_only_in_their_phase() -> None:
+    """Shown the hands while the stock lasts, an oracle's samples hold the other hands
+    as they are and the stock as the view leaves it (its order at random); the other
+    oracle deals at random until the stock is out."""
+    state = ESCALATION.new_game(["a", "b", "c"], 4)
+    table = Table()
+    table.state = state
+    view = ESCALATION.view(state, "a")
+    unseen = unseen_kinds(view)
+    dealt = shown_hands(table, stock_out=False)(view, 0, list(unseen), random.Random(1), ())
+    assert dealt.hands[1:] == [counts(hand) for hand in state.hands[1:]]
+    assert sorted(dealt.stock) == sorted(kind_of(card) for card in state.stock)
+    guesses = [
+        shown_hands(table, stock_out=True)(view, 0, list(unseen), random.Random(seed), ()).hands
+        for seed in range(5)
+    ]
+    assert any(hands[1:] != dealt.hands[1:] for hands in guesses)

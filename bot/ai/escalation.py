@@ -47,7 +47,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.ai import Chooser, Level
@@ -396,7 +396,7 @@ def _phase(stock: int) -> int:
     return 0 if stock > 20 else 1 if stock > 10 else 2 if stock > 0 else 3
 
 
-def _sample_deal(
+def sample_deal(
     view: EscalationView,
     seat: int,
     unseen: list[int],
@@ -430,7 +430,12 @@ def _sample_deal(
     rest = [kind for kind in sim.KINDS for _ in range(left[kind])]
     _draw_weighted(rest, view.stock_size, STOCK_WEIGHTS[phase], rnd)
     unseen[:] = [kind for hand in hands for kind in hand] + rest
-    return _deal_of(view, seat, unseen)
+    return deal_of(view, seat, unseen)
+
+
+DealSampler = Callable[[EscalationView, int, list[int], random.Random, Sequence[Seen]], sim.Deal]
+"""How ``hard`` gets each sample's deal (`sample_deal`; `bench.ai_escalation` passes
+oracles that are shown the other hands, to measure what knowing them is worth)."""
 
 
 def _draw_weighted(
@@ -487,7 +492,7 @@ def _draw_hands(
     return hands
 
 
-def _deal_of(view: EscalationView, seat: int, unseen: list[int]) -> sim.Deal:
+def deal_of(view: EscalationView, seat: int, unseen: list[int]) -> sim.Deal:
     """The deal with the unseen cards as drawn: the other hands in seat order, then the
     stock."""
     hands: list[list[int]] = []
@@ -568,6 +573,7 @@ def hard_player(
     race: float | None = SEARCH_RACE,
     race_every: int = 16,
     solve: int = SEARCH_SOLVE,
+    sample: DealSampler = sample_deal,
 ) -> Chooser:
     """A ``hard`` chooser. Its wall-clock safety net is ``deadline`` seconds, by
     default `bot.ai.budget.think_seconds`; ``timed=False`` for none (fully
@@ -577,7 +583,8 @@ def hard_player(
     With ``infer_hands``, sampled deals are made to fit the others' plays of this round
     (`last_plays`). ``race`` (standard errors; None for none) drops candidates clearly
     behind at 16, 32, 64, ... samples (``race_every`` the first); ``solve`` (moves per
-    solve; 0 for none) solves the last deal's samples once the stock is out."""
+    solve; 0 for none) solves the last deal's samples once the stock is out. ``sample``
+    deals each sample (`DealSampler`)."""
 
     def choose(view: EscalationView, rng: SeededRng) -> EscalationAction:
         hand = view.my_hand or []
@@ -616,7 +623,7 @@ def hard_player(
         used = 0
         samples = 0
         while samples < max_samples and (samples < min_samples or used < work):
-            root = _sample_deal(view, seat, unseen, rnd, plays)
+            root = sample(view, seat, unseen, rnd, plays)
             memo: dict[tuple[int, ...], bool] = {}
             for i in active:
                 deal = root.copy()

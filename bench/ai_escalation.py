@@ -1,0 +1,122 @@
+"""Escalation: what knowing the other hands would be worth to ``hard``, and when.
+
+``hard`` deals each of its samples at random in agreement with its view
+(`bot.ai.escalation.sample_deal`). To bound what better guesses at the other hands
+could gain, two *oracle* seats search exactly as ``hard`` does but are shown the other
+hands as they are: one once the stock is out (then every unseen card is in a hand, and
+only who holds which is hidden), one while the stock lasts (the stock's order still
+dealt at random: knowing it would be knowing the draws). They exist only here: no
+computer player sees a hidden card. Each seat kind plays the same games against two
+``normal`` players, seats rotated and deals seeded as in `bench.ai`; printed: wins
+with their 95 % interval.
+
+    python -m bench.ai_escalation [--quick] [--games N] [--first N] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from bench import common
+from bench.ai import SEAT_WINS_COLUMNS, seat_bench_arguments, seat_wins
+from bench.scenes import player_ids
+from bot.ai import Chooser
+from bot.ai import escalation as ai
+from bot.ai import escalation_sim as sim
+from bot.engines.base import SeededRng
+from bot.engines.escalation import ENGINE, EscalationState, EscalationView
+
+SEATS = 3
+SEAT_KINDS = ("normal", "hard", "hands shown, stock out", "hands shown, stock left")
+
+
+class Table:
+    """The game as it stands, for the oracles (set before each of their decisions)."""
+
+    state: EscalationState | None = None
+
+
+def shown_hands(table: Table, stock_out: bool) -> ai.DealSampler:
+    """A sampler that deals the other hands as they are (the stock still at random)
+    when the stock is out (``stock_out``) or while it lasts (not ``stock_out``)."""
+
+    def sample(
+        view: EscalationView,
+        seat: int,
+        unseen: list[int],
+        rnd: random.Random,
+        seen: Sequence[ai.Seen],
+    ) -> sim.Deal:
+        state = table.state
+        if state is None or (view.stock_size == 0) != stock_out:
+            return ai.sample_deal(view, seat, unseen, rnd, seen)
+        hands = [
+            sim.kind_of(card) for i, hand in enumerate(state.hands) if i != seat for card in hand
+        ]
+        stock = [sim.kind_of(card) for card in state.stock]
+        rnd.shuffle(stock)
+        if sorted(hands + stock) != sorted(unseen):
+            raise AssertionError("the cards the seat can't place are not the others' and the stock")
+        unseen[:] = hands + stock
+        return ai.deal_of(view, seat, unseen)
+
+    return sample
+
+
+def seat_player(kind: str, table: Table) -> Chooser:
+    if kind == "normal":
+        return ai.PLAYERS["normal"]
+    if kind == "hard":
+        return ai.PLAYERS["hard"]
+    return ai.hard_player(sample=shown_hands(table, stock_out=kind.endswith("stock out")))
+
+
+def play_games(kind: str, first: int, games: int) -> int:
+    """Sole wins in ``games`` games from number ``first``: one seat of ``kind``, two
+    ``normal`` (the seats' random numbers as in `bench.ai.play_pairing`)."""
+    ids = player_ids(SEATS, 0)
+    table = Table()
+    measured = seat_player(kind, table)
+    normal = ai.PLAYERS["normal"]
+    wins = 0
+    for game in range(first, first + games):
+        seat = game % SEATS
+        state = ENGINE.new_game(ids, game // SEATS, None)
+        rngs = [SeededRng.from_seed((game << 8) + k) for k in range(SEATS)]
+        while not ENGINE.is_over(state):
+            (player,) = ENGINE.to_act(state)
+            k = ids.index(player)
+            rng = SeededRng.from_seed(rngs[k].next_u64())
+            table.state = state
+            chooser = measured if k == seat else normal
+            action: Any = chooser(ENGINE.view(state, player), rng)
+            state = ENGINE.apply(state, player, action)
+        places = ENGINE.outcome(state).places
+        wins += places[ids[seat]] == 1 and sum(1 for p in places.values() if p == 1) == 1
+    return wins
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args, games = seat_bench_arguments(
+        "Escalation: what knowing the other hands is worth to hard", 3, argv
+    )
+    common.print_machine()
+    results: list[dict[str, Any]] = []
+    rows: list[list[common.Cell]] = []
+    with common.one_cpu() as cpu:
+        print(f"Pinned to CPU {cpu}." if cpu is not None else "Could not pin to one CPU.")
+        for kind in SEAT_KINDS:
+            row, entry = seat_wins(kind, games, args.first, play_games(kind, args.first, games))
+            rows.append(row)
+            results.append(entry)
+    common.print_table(
+        "Escalation, one seat against two normal players", SEAT_WINS_COLUMNS, rows, digits=3
+    )
+    common.write_json(args.json, "ai_escalation", {"results": results})
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
