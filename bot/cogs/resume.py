@@ -2,12 +2,16 @@
 
 At start every stored game is looked at once: its follow-ups (computer moves, timed
 defaults, turn clocks, lobby expiry) lived only in the process that stopped, and a
-finished game's stats may not have been counted. After that a sweep runs every
-`Settings.followup_sweep_seconds`: a running game that has no follow-up waiting in
-this process (one was lost to a Redis outage, or its save failed half-way) gets them
-planned again from what Redis holds. Each record is handled on its own, so one that
-can't be read never stops the others. A process looks only at the guilds of its own
-shards (`Settings.owns_guild`); the others belong to the processes serving them.
+finished game's stats may not have been counted. A channel that already has follow-ups
+waiting in this process is left alone: a move made here since the start (Discord
+delivers clicks before the bot is ready) planned them from the game as it is, and
+planning again would only restart them (a computer would think its move over again).
+After that a sweep runs every `Settings.followup_sweep_seconds`: a running game that
+has no follow-up waiting in this process (one was lost to a Redis outage, or its save
+failed half-way) gets them planned again from what Redis holds. Each record is handled
+on its own, so one that can't be read never stops the others. A process looks only at
+the guilds of its own shards (`Settings.owns_guild`); the others belong to the
+processes serving them.
 """
 
 from __future__ import annotations
@@ -29,14 +33,14 @@ log = logging.getLogger(__name__)
 
 
 async def resume_all(bot: TableBot, *, after_start: bool) -> int:
-    """Plan again what stored games wait for; returns how many games were looked at.
-    ``after_start``: every game, finished ones too (their stats); otherwise only running
-    games and lobbies with nothing waiting in this process."""
+    """Plan again what stored games wait for, where nothing waits in this process;
+    returns how many games were looked at. ``after_start``: finished games too (their
+    stats); otherwise only running games and lobbies."""
     looked_at = 0
     async for guild_id, channel_id in bot.store.places():
         if not bot.settings.owns_guild(guild_id):
             continue
-        if not after_start and bot.followups.pending(channel_id):
+        if bot.followups.pending(channel_id):
             continue
         if await _resume_one(bot, guild_id, channel_id, after_start=after_start):
             looked_at += 1
@@ -48,7 +52,7 @@ async def _resume_one(bot: TableBot, guild_id: int, channel_id: int, *, after_st
     so a move made meanwhile can't be overtaken by a plan for the revision before it."""
     try:
         async with bot.channel_locks.hold(guild_id, channel_id):
-            if not after_start and bot.followups.pending(channel_id):
+            if bot.followups.pending(channel_id):
                 return False
             stored = await bot.store.load(guild_id, channel_id)
             cog = bot.games.get(stored.table.game) if stored else None

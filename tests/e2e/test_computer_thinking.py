@@ -25,6 +25,9 @@ from tests.harness.metrics import metric_sample
 ROUNDS = 2
 """Moves of the person at the thinking table; each hands two hard searches to a worker."""
 DECISIONS = "tablebot_computer_decision_seconds_count"
+AFTER_START = "stored games after start"
+"""The bot's log line once it has looked at the stored games after its start."""
+THINK_SECONDS = 1.0
 
 
 class SecondChannel(Driver):
@@ -116,8 +119,12 @@ async def test_a_computer_thinks_during_the_pause_and_moves_only_after_it(
 ) -> None:
     port = free_port()
     # A 30 s pause (the most allowed): the decision must come well inside it.
-    env = {"METRICS_PORT": str(port), "COMPUTER_PAUSE_SECONDS": "30"}
-    await bot_process("bot", env=env)
+    env = {
+        "METRICS_PORT": str(port),
+        "COMPUTER_PAUSE_SECONDS": "30",
+        "COMPUTER_THINK_SECONDS": str(THINK_SECONDS),
+    }
+    bot = await bot_process("bot", env=env)
     client = client_for_url(redis_server)
     store = GameStore(client)
     alice, bernd = driver.user("alice"), driver.user("bernd")
@@ -136,13 +143,24 @@ async def test_a_computer_thinks_during_the_pause_and_moves_only_after_it(
     else:
         pytest.fail("the computer never came to act")
 
+    # Discord delivers the clicks before the bot is ready; its look at the stored games
+    # once ready must leave the computer's planned move alone (not think it over again).
+    for _ in range(200):
+        if AFTER_START in bot.output():
+            break
+        await asyncio.sleep(0.1)
+    else:
+        pytest.fail("the bot never looked at the stored games after its start")
     decided = 0.0
     for _ in range(200):  # up to 20 s of the 30 s pause
         decided = await metric_sample(http, port, DECISIONS, game="geschenkt", level="hard")
         if decided:
             break
         await asyncio.sleep(0.1)
-    assert decided == 1, "the computer did not think during the pause"
+    # A second thought, if the look had planned the move again, ends within its budget.
+    await asyncio.sleep(3 * THINK_SECONDS)
+    decided = await metric_sample(http, port, DECISIONS, game="geschenkt", level="hard")
+    assert decided == 1, f"the computer thought {decided:g} times during the pause, not once"
     still = await stored_game(driver, store)
     assert still.rev == stored.rev, "the computer moved before the pause was over"
     await client.aclose()
