@@ -29,7 +29,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -93,25 +93,8 @@ def interval_text(successes: float, trials: int) -> str:
     return f"{100 * low:.1f}–{100 * high:.1f}"
 
 
-def seat_wins(
-    seat: str, games: int, first: int, wins: int
-) -> tuple[list[common.Cell], dict[str, Any]]:
-    """One seat kind's sole wins in ``games`` games from number ``first``: its table row
-    (seat, games, wins, rate, 95 % interval) and its JSON entry."""
-    low, high = wilson(wins, games)
-    row: list[common.Cell] = [seat, games, wins, wins / games, f"{low:.3f}–{high:.3f}"]
-    entry = {
-        "seat": seat,
-        "games": games,
-        "first": first,
-        "wins": wins,
-        "win_rate": wins / games,
-        "interval": [low, high],
-    }
-    return row, entry
-
-
-SEAT_WINS_COLUMNS = ["seat", "games", "sole wins", "win rate", "95 % interval"]
+SeatKindGames = Callable[[str], tuple[int, dict[str, Any]]]
+"""Plays one seat kind's games: its sole wins, and any more figures for its JSON entry."""
 
 
 def seat_bench_arguments(
@@ -126,6 +109,37 @@ def seat_bench_arguments(
     parser.add_argument("--first", type=int, default=0, help="start at game number N")
     args = parser.parse_args(argv)
     return args, args.games or (quick_games if args.quick else 400)
+
+
+def play_seat_kinds(
+    title: str, kinds: Sequence[str], first: int, games: int, play: SeatKindGames
+) -> list[dict[str, Any]]:
+    """Each seat kind's ``games`` games from number ``first`` (``play``), on one pinned
+    CPU; prints the table (sole wins with their 95 % interval) and returns the entries
+    for the JSON."""
+    common.print_machine()
+    rows: list[list[common.Cell]] = []
+    results: list[dict[str, Any]] = []
+    with common.one_cpu() as cpu:
+        print(f"Pinned to CPU {cpu}." if cpu is not None else "Could not pin to one CPU.")
+        for kind in kinds:
+            wins, more = play(kind)
+            low, high = wilson(wins, games)
+            rows.append([kind, games, wins, wins / games, f"{low:.3f}–{high:.3f}"])
+            results.append(
+                {
+                    "seat": kind,
+                    "games": games,
+                    "first": first,
+                    "wins": wins,
+                    "win_rate": wins / games,
+                    "interval": [low, high],
+                    **more,
+                }
+            )
+    columns = ["seat", "games", "sole wins", "win rate", "95 % interval"]
+    common.print_table(title, columns, rows, digits=3)
+    return results
 
 
 @dataclass

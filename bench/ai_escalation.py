@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bench import common
-from bench.ai import SEAT_WINS_COLUMNS, seat_bench_arguments, seat_wins
+from bench.ai import play_seat_kinds, seat_bench_arguments
 from bench.scenes import player_ids
 from bot.ai import Chooser
 from bot.ai import escalation as ai
@@ -102,17 +102,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, games = seat_bench_arguments(
         "Escalation: what knowing the other hands is worth to hard", 3, argv
     )
-    common.print_machine()
-    results: list[dict[str, Any]] = []
-    rows: list[list[common.Cell]] = []
-    with common.one_cpu() as cpu:
-        print(f"Pinned to CPU {cpu}." if cpu is not None else "Could not pin to one CPU.")
-        for kind in SEAT_KINDS:
-            row, entry = seat_wins(kind, games, args.first, play_games(kind, args.first, games))
-            rows.append(row)
-            results.append(entry)
-    common.print_table(
-        "Escalation, one seat against two normal players", SEAT_WINS_COLUMNS, rows, digits=3
+    results = play_seat_kinds(
+        "Escalation, one seat against two normal players",
+        SEAT_KINDS,
+        args.first,
+        games,
+        lambda kind: (play_games(kind, args.first, games), {}),
     )
     common.write_json(args.json, "ai_escalation", {"results": results})
     return 0

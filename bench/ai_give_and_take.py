@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench import common
-from bench.ai import SEAT_WINS_COLUMNS, seat_bench_arguments, seat_wins
+from bench.ai import play_seat_kinds, seat_bench_arguments
 from bench.scenes import player_ids
 from bot.ai import Level
 from bot.ai.give_and_take import PLAYERS
@@ -110,22 +110,21 @@ def play_games(kind: str, first: int, games: int) -> Tally:
     return tally
 
 
+def tally_of(tally: Tally) -> tuple[int, dict[str, Any]]:
+    """A seat kind's sole wins, and its pile choices for the JSON."""
+    return tally.wins, {"choices": tally.choices, "decisive_choices": tally.decisive}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args, games = seat_bench_arguments(
         "Give & Take: what a pile choice is worth, seen and unseen", 12, argv
     )
-    common.print_machine()
-    results: list[dict[str, Any]] = []
-    rows: list[list[common.Cell]] = []
-    with common.one_cpu() as cpu:
-        print(f"Pinned to CPU {cpu}." if cpu is not None else "Could not pin to one CPU.")
-        for kind in SEAT_KINDS:
-            tally = play_games(kind, args.first, games)
-            row, entry = seat_wins(kind, tally.games, args.first, tally.wins)
-            rows.append(row)
-            results.append({**entry, "choices": tally.choices, "decisive_choices": tally.decisive})
-    common.print_table(
-        "Give & Take, one seat against two normal players", SEAT_WINS_COLUMNS, rows, digits=3
+    results = play_seat_kinds(
+        "Give & Take, one seat against two normal players",
+        SEAT_KINDS,
+        args.first,
+        games,
+        lambda kind: tally_of(play_games(kind, args.first, games)),
     )
     oracle = results[-1]
     print(
