@@ -193,12 +193,16 @@ class FollowUpMoves:
             not_before += self.bot.settings.computer_pause_seconds
         else:
             await self.bot.clock.sleep_until(table.turn_deadline or 0.0)
+        choice: object | None = None
         for attempt in itertools.count():
             try:
                 # A computer thinks before the channel is locked, so people's clicks
                 # (a resignation, a panel) aren't kept waiting while it does; the
                 # choice is applied under the lock only if the game is still as it saw.
-                choice = await self._think_ahead(table, rev, follow_up)
+                # It is the same whenever asked at ``rev``: a retry after a store fault
+                # doesn't think again.
+                if choice is None:
+                    choice = await self._think_ahead(table, rev, follow_up)
                 await asyncio.sleep(max(0.0, not_before - loop.time()))
                 async with self.bot.channel_locks.hold(table.guild_id, table.channel_id):
                     await self._make_follow_up(table, rev, follow_up, choice)
