@@ -180,3 +180,14 @@ def test_the_escalation_oracles_are_shown_the_other_hands_only_in_their_phase() 
         for seed in range(5)
     ]
     assert any(hands[1:] != dealt.hands[1:] for hands in guesses)
+
+
+def test_draughts_search_bench_reports_depth_and_nodes_for_both_rulesets(
+    tmp_path: Path,
+) -> None:
+    results = run_bench("ai_draughts", tmp_path, "--seconds", "0.05")["results"]
+    openings = {entry["ruleset"]: entry for entry in results if entry["kind"] == "opening"}
+    assert set(openings) == {"give-and-take", "turkish"}
+    for entry in openings.values():
+        assert entry["depth"] >= 1 and entry["nodes"] > 0 and entry["seconds"] > 0
+    assert any(entry["kind"] == "game positions" for entry in results)

@@ -7,12 +7,11 @@
 - ``hard``: `bot.ai.draughts_search`: the same kind of search (negamax alpha-beta,
   iterative deepening, principal-variation search, late-move reductions, a
   transposition table, the table's move, captures, promotions, killers and history
-  first, quiescence on captures) run straight on the engine's move generator instead
-  of a `Position` per node, about five times the nodes per second, with a budget of
-  `FAST_NODES` (reproducible) under the wall-clock cap of
-  `bot.ai.budget.think_seconds`; it reaches depth
-  8 from the opening within the node budget. Its evaluation is ``normal``'s, less a
-  little per quiet ply at the leaf, so in a level position it makes progress instead
+  first, quiescence on captures) run on bitboards (`bot.ai.draughts_bits`, the
+  engine's rules checked move for move) instead of a `Position` per node, with a
+  budget of `FAST_NODES` (reproducible) under the wall-clock cap of
+  `bot.ai.budget.think_seconds`. Its evaluation is ``normal``'s, less a little per
+  quiet ply at the leaf, so in a level position it makes progress instead
   of shuffling into a repetition it can't see. The previous ``hard`` (the `Searcher`
   below with `HARD`) stays as `PREVIOUS_HARD` for `bench.ai`.
 

@@ -1,9 +1,9 @@
-"""The ``hard`` draughts player's search: alpha-beta straight on the engine's move
-generator (lists of ints), without a `Position` per node.
+"""The ``hard`` draughts player's search: alpha-beta on bitboards
+(`bot.ai.draughts_bits`), without a `Position` per node.
 
-The rules are the engine's own hot path (`_generate`, `_make`: the last-moved piece
-taken first in give-and-take, the longest capture in Turkish, last-man crowning), so
-the search can't disagree with the game; only the bookkeeping around them is here.
+The bitboards play the engine's rules (the last-moved piece taken first in
+give-and-take, the longest capture in Turkish, last-man crowning), checked against the
+engine's own generator move for move, so the search can't disagree with the game.
 
 - Negamax with alpha-beta, iterative deepening from one ply, principal-variation
   search, late-move reductions of quiet moves, and quiescence on captures (standing
@@ -17,8 +17,10 @@ the search can't disagree with the game; only the bookkeeping around them is her
   unless a move already beat it in the unfinished iteration.
 - Draws as the game scores them: one piece each with no capture, the 100th quiet ply,
   and a position recurring along the searched line (the view has no history).
+- The quiescence search asks only for the captures and whether a quiet move is legal
+  (`captures`), not for every quiet move.
 
-The evaluation is `bot.ai.draughts.evaluate`'s, written out for a bare board.
+The evaluation is `bot.ai.draughts.evaluate`'s, on bitboards.
 """
 
 from __future__ import annotations
@@ -26,27 +28,20 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from bot.engines.draughts import (
-    BLACK_MAN,
-    MAN_DIRECTIONS,
-    QUIET_PLY_LIMIT,
-    RAYS,
-    WHITE,
-    WHITE_KING,
-    WHITE_MAN,
-    RawMove,
-    _generate,
-    _make,
+from bot.ai.draughts_bits import (
+    BLACK_CROWN,
+    WHITE_CROWN,
+    Bits,
+    bits_of,
+    captures,
+    generate,
+    make,
 )
+from bot.ai.draughts_bits import evaluate as evaluate_bits
+from bot.engines.draughts import QUIET_PLY_LIMIT, WHITE, RawMove
 
-MAN = 100
-KING = 300
 WIN = 1_000_000
 WON = WIN - 10_000
-ADVANCE = (0, 0, 3, 7, 13, 22, 36, 0)
-CENTRE = (0, 1, 3, 4, 4, 3, 1, 0)
-KING_MOBILITY = 3
-TRADE = 5
 CONTEMPT = 15
 PROGRESS = 2
 """Per quiet ply at a leaf (no capture, no man's forward move since), the searching
@@ -54,86 +49,9 @@ side's score drops by this much: in a level position it shuffles less and pushes
 instead of repeating moves it can't know it has made before."""
 
 
-def _man_table(side: int) -> tuple[int, ...]:
-    table = []
-    for square in range(64):
-        rank, file = divmod(square, 8)
-        advanced = rank if side == WHITE else 7 - rank
-        table.append(MAN + ADVANCE[advanced] + CENTRE[file])
-    return tuple(table)
-
-
-WHITE_MEN = _man_table(WHITE)
-BLACK_MEN = _man_table(-WHITE)
-
-
 def evaluate(board: list[int], side: int) -> int:
     """The board's worth to ``side`` (as `bot.ai.draughts.evaluate`)."""
-    white = black = white_count = black_count = 0
-    for square in range(64):
-        piece = board[square]
-        if not piece:
-            continue
-        if piece == WHITE_MAN:
-            white += WHITE_MEN[square]
-            white_count += 1
-        elif piece == BLACK_MAN:
-            black += BLACK_MEN[square]
-            black_count += 1
-        else:
-            reach = 0
-            for ray in RAYS[square]:
-                for target in ray:
-                    if board[target]:
-                        break
-                    reach += 1
-            if piece == WHITE_KING:
-                white += KING + KING_MOBILITY * reach
-                white_count += 1
-            else:
-                black += KING + KING_MOBILITY * reach
-                black_count += 1
-    score = white - black
-    trade = abs(score) * TRADE // (white_count + black_count + 1)
-    score += trade if score > 0 else -trade
-    return score if side == WHITE else -score
-
-
-def _man_steps(side: int) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per square, each direction a man of ``side`` may go: (next square, the one after
-    it, or -1 at the edge)."""
-    table = []
-    for square in range(64):
-        steps = []
-        for direction in MAN_DIRECTIONS[side]:
-            ray = RAYS[square][direction]
-            if ray:
-                steps.append((ray[0], ray[1] if len(ray) > 1 else -1))
-        table.append(tuple(steps))
-    return tuple(table)
-
-
-MAN_STEPS = {WHITE: _man_steps(WHITE), -WHITE: _man_steps(-WHITE)}
-
-
-def generate(board: list[int], side: int, last: int, turkish: bool) -> list[RawMove]:
-    """The legal moves, as the engine's `_generate` (the same set; quiet moves may come
-    in another order). A side of men only with no capture anywhere is answered here
-    without building capture lists; anything else goes to the engine."""
-    steps = MAN_STEPS[side]
-    moves: list[RawMove] = []
-    man, king = side, 2 * side
-    for square, piece in enumerate(board):
-        if piece == man:
-            for target, beyond in steps[square]:
-                occupant = board[target]
-                if not occupant:
-                    moves.append(((square, target), ()))
-                elif occupant != man and occupant != king and beyond >= 0 and not board[beyond]:
-                    return _generate(board, side, last, turkish)
-        elif piece == king:
-            return _generate(board, side, last, turkish)
-    return moves
+    return evaluate_bits(bits_of(board), side)
 
 
 class OutOfBudget(Exception):
@@ -176,6 +94,7 @@ class FastSearcher:
         max_depth: int = MAX_DEPTH,
     ) -> None:
         self.turkish = turkish
+        self.give_and_take = not turkish
         self.max_nodes = nodes if nodes is not None else 1 << 62
         self.seconds = seconds
         self.quiet_plies = quiet_plies
@@ -184,23 +103,24 @@ class FastSearcher:
         self.deadline = 0.0
         self.table: dict[Key, tuple[int, int, int, RawMove | None]] = {}
         self.killers: list[list[RawMove]] = [[] for _ in range(MAX_DEPTH + QUIESCENCE + 8)]
-        self.history: dict[tuple[int, int], int] = {}
+        self.history: dict[tuple[int, ...], int] = {}
         self.line: set[Key] = set()
         self.generated: dict[Key, list[RawMove]] = {}
+        self.tactics: dict[Key, tuple[list[RawMove], bool]] = {}
         self.root_side = WHITE
         self.partial: tuple[int, RawMove] | None = None
 
-    def _key(self, board: list[int], side: int, last: int) -> Key:
-        return (*board, side, -1 if self.turkish else last)
+    def _key(self, bits: Bits, side: int, last: int) -> Key:
+        return (*bits, side, -1 if self.turkish else last)
 
-    def _moves(self, key: Key, board: list[int], side: int, last: int) -> list[RawMove]:
+    def _moves(self, key: Key, bits: Bits, side: int, last: int) -> list[RawMove]:
         """The legal moves, generated once per position and search (iterative deepening
         visits most positions again)."""
         moves = self.generated.get(key)
         if moves is None:
             if len(self.generated) >= TT_SIZE:
                 self.generated.clear()
-            moves = self.generated[key] = generate(board, side, last, self.turkish)
+            moves = self.generated[key] = generate(bits, side, last, self.turkish)
         return moves
 
     def _tick(self) -> None:
@@ -215,27 +135,33 @@ class FastSearcher:
             raise OutOfBudget
 
     def _order(
-        self, board: list[int], side: int, moves: list[RawMove], ply: int, best: RawMove | None
+        self, bits: Bits, side: int, moves: list[RawMove], ply: int, best: RawMove | None
     ) -> list[RawMove]:
+        if len(moves) < 2:
+            return moves
         killers = self.killers[ply]
         history = self.history
-        far_low = 56 if side == WHITE else 0
+        if side == WHITE:
+            men, crown, their_kings = bits[0], WHITE_CROWN, bits[3]
+        else:
+            men, crown, their_kings = bits[2], BLACK_CROWN, bits[1]
 
         def rank(move: RawMove) -> int:
             if move == best:
                 return 1 << 40
             path, captured = move
             if captured:
-                taken = 0
-                for square in captured:
-                    taken += abs(board[square])
+                taken = len(captured)
+                if their_kings:
+                    for square in captured:
+                        taken += their_kings >> square & 1
                 return (1 << 36) + (taken << 8) + len(captured)
             start, end = path[0], path[-1]
-            if abs(board[start]) == 1 and far_low <= end < far_low + 8:
+            if men >> start & 1 and crown >> end & 1:
                 return 1 << 35
             if move in killers:
                 return (1 << 34) - killers.index(move)
-            return history.get((start, end), 0)
+            return history.get(path, 0)
 
         return sorted(moves, key=rank, reverse=True)
 
@@ -246,18 +172,22 @@ class FastSearcher:
         if move not in killers:
             killers.insert(0, move)
             del killers[2:]
-        key = (move[0][0], move[0][-1])
-        self.history[key] = self.history.get(key, 0) + depth * depth
+        path = move[0]  # a quiet move's path is (start, end)
+        self.history[path] = self.history.get(path, 0) + depth * depth
 
     @staticmethod
     def _draw(ply: int) -> int:
         return -CONTEMPT if ply % 2 == 0 else CONTEMPT
 
     @staticmethod
-    def _quiet_after(board: list[int], move: RawMove, quiet: int) -> int:
+    def _quiet_after(bits: Bits, side: int, move: RawMove, quiet: int) -> int:
+        """The quiet plies after ``move``: none after a capture or a man's step forward."""
         path, captured = move
         start, end = path[0], path[-1]
-        if captured or (abs(board[start]) == 1 and start >> 3 != end >> 3):
+        if captured:
+            return 0
+        men = bits[0] if side == WHITE else bits[2]
+        if men >> start & 1 and start >> 3 != end >> 3:
             return 0
         return quiet + 1
 
@@ -267,15 +197,15 @@ class FastSearcher:
         self.deadline = started + (self.seconds or 0.0)
         if len(moves) == 1:
             return Result(moves[0], 0, 0, 0, 0.0)
+        bits = bits_of(board)
         best, best_score, done = moves[0], -WIN, 0
         self.root_side = side
-        key = self._key(board, side, last)
-        self.line = {key}
+        self.line = {self._key(bits, side, last)}
         for depth in range(1, self.max_depth + 1):
-            ordered = self._order(board, side, moves, 0, best if done else None)
+            ordered = self._order(bits, side, moves, 0, best if done else None)
             self.partial = None
             try:
-                score, move = self._root(board, side, ordered, depth)
+                score, move = self._root(bits, side, ordered, depth)
             except OutOfBudget:
                 if self.partial is not None:
                     best, best_score = self.partial[1], self.partial[0]
@@ -285,15 +215,12 @@ class FastSearcher:
                 break
         return Result(best, best_score, done, self.nodes, time.perf_counter() - started)
 
-    def _root(
-        self, board: list[int], side: int, moves: list[RawMove], depth: int
-    ) -> tuple[int, RawMove]:
+    def _root(self, bits: Bits, side: int, moves: list[RawMove], depth: int) -> tuple[int, RawMove]:
         alpha, beta = -WIN - 1, WIN + 1
         best = moves[0]
-        give_and_take = not self.turkish
         for index, move in enumerate(moves):
-            child = _make(board, move, give_and_take)
-            quiet = self._quiet_after(board, move, self.quiet_plies)
+            child = make(bits, side, move, self.give_and_take)
+            quiet = self._quiet_after(bits, side, move, self.quiet_plies)
             end = move[0][-1]
             if index == 0:
                 score = -self._negamax(child, -side, end, depth - 1, -beta, -alpha, 1, quiet)
@@ -311,9 +238,13 @@ class FastSearcher:
             self.table.clear()
         self.table[key] = (depth, score, bound, move)
 
+    @staticmethod
+    def _two_pieces(bits: Bits) -> bool:
+        return (bits[0] | bits[1] | bits[2] | bits[3]).bit_count() == 2
+
     def _negamax(
         self,
-        board: list[int],
+        bits: Bits,
         side: int,
         last: int,
         depth: int,
@@ -323,21 +254,22 @@ class FastSearcher:
         quiet: int,
     ) -> int:
         self._tick()
-        key = self._key(board, side, last)
-        moves = self._moves(key, board, side, last)
-        if not moves:
-            return -WIN + ply
-        if quiet >= QUIET_PLY_LIMIT:
-            return self._draw(ply)
-        if not moves[0][1] and board.count(0) == 62:
-            return self._draw(ply)  # one piece each (two pieces, one per side, no capture)
-        if key in self.line:
-            return self._draw(ply)
+        key = self._key(bits, side, last)
         if depth <= 0:
-            return self._quiesce(board, side, moves, alpha, beta, ply, QUIESCENCE, quiet)
+            captures, can_step = self._captures(key, bits, side, last)
+            settled = self._settled(key, bits, ply, quiet, captures, can_step)
+            if settled is not None:
+                return settled
+            return self._quiesce(
+                bits, side, captures, can_step, alpha, beta, ply, QUIESCENCE, quiet
+            )
         entry = self.table.get(key)
         hint: RawMove | None = None
         if entry is not None:
+            # Searched before, so it has moves and more than one piece each: only the
+            # line's draws come first (the table can't know this line's quiet plies).
+            if quiet >= QUIET_PLY_LIMIT or key in self.line:
+                return self._draw(ply)
             stored_depth, stored, bound, hint = entry
             if stored_depth >= depth:
                 if stored >= WON:
@@ -350,15 +282,21 @@ class FastSearcher:
                     return stored
                 if bound == UPPER and stored <= alpha:
                     return stored
+        moves = self._moves(key, bits, side, last)
+        if entry is None:
+            settled = self._settled(key, bits, ply, quiet, moves, bool(moves) and not moves[-1][1])
+            if settled is not None:
+                return settled
         original_alpha = alpha
         best_score, best_move = -WIN - 1, moves[0]
-        give_and_take = not self.turkish
+        give_and_take = self.give_and_take
         killers = self.killers[ply]
+        men, crown = (bits[0], WHITE_CROWN) if side == WHITE else (bits[2], BLACK_CROWN)
         self.line.add(key)
         try:
-            for index, move in enumerate(self._order(board, side, moves, ply, hint)):
-                child = _make(board, move, give_and_take)
-                after = self._quiet_after(board, move, quiet)
+            for index, move in enumerate(self._order(bits, side, moves, ply, hint)):
+                child = make(bits, side, move, give_and_take)
+                after = self._quiet_after(bits, side, move, quiet)
                 end = move[0][-1]
                 if index == 0:
                     score = -self._negamax(
@@ -368,8 +306,8 @@ class FastSearcher:
                     reduced = 0
                     if depth >= LMR_DEPTH and index >= LMR_AFTER and not move[1]:
                         start = move[0][0]
-                        far = end >= 56 if side == WHITE else end < 8
-                        if move not in killers and not (abs(board[start]) == 1 and far):
+                        promotes = men >> start & 1 and crown >> end & 1
+                        if move not in killers and not promotes:
                             reduced = 2 if depth >= LMR_DEEP and index >= LMR_LATE else 1
                     score = -self._negamax(
                         child, -side, end, depth - 1 - reduced, -alpha - 1, -alpha, ply + 1, after
@@ -405,21 +343,49 @@ class FastSearcher:
         self._store(key, depth, stored, bound, best_move)
         return best_score
 
+    def _settled(
+        self, key: Key, bits: Bits, ply: int, quiet: int, captures: list[RawMove], can_step: bool
+    ) -> int | None:
+        """The score of a position that ends the line, without a search: no legal move
+        (lost), the 100th quiet ply, one piece each, or a position repeated along the
+        line (drawn); None otherwise. ``captures`` may hold quiet moves too: only
+        whether its first move is a capture counts."""
+        if not captures and not can_step:
+            return -WIN + ply
+        if quiet >= QUIET_PLY_LIMIT:
+            return self._draw(ply)
+        if (not captures or not captures[0][1]) and self._two_pieces(bits):
+            return self._draw(ply)  # one piece each (two pieces, one per side, no capture)
+        if key in self.line:
+            return self._draw(ply)
+        return None
+
+    def _captures(self, key: Key, bits: Bits, side: int, last: int) -> tuple[list[RawMove], bool]:
+        """The legal captures and whether a quiet move is legal (`captures`), once per
+        position and search: the quiescence search needs no quiet moves."""
+        found = self.tactics.get(key)
+        if found is None:
+            if len(self.tactics) >= TT_SIZE:
+                self.tactics.clear()
+            found = self.tactics[key] = captures(bits, side, last, self.turkish)
+        return found
+
     def _quiesce(
         self,
-        board: list[int],
+        bits: Bits,
         side: int,
-        moves: list[RawMove],
+        captures: list[RawMove],
+        can_step: bool,
         alpha: int,
         beta: int,
         ply: int,
         left: int,
         quiet: int = 0,
     ) -> int:
-        captures = [move for move in moves if move[1]]
-        forced = len(captures) == len(moves)
-        if not forced or left <= 0:
-            stand = evaluate(board, side)
+        """Captures only; where a quiet move is legal the side may stand pat instead
+        (give and take: captures are optional unless the last-moved piece can be taken)."""
+        if can_step or left <= 0:
+            stand = evaluate_bits(bits, side)
             # Progress: the searching side likes lines that capture or move a man
             # forward (it can't see the game's repetitions, only the quiet plies).
             stand += -PROGRESS * quiet if side == self.root_side else PROGRESS * quiet
@@ -429,18 +395,20 @@ class FastSearcher:
             best = stand
         else:
             best = -WIN - 1
-        give_and_take = not self.turkish
-        for move in self._order(board, side, captures, ply, None):
-            child = _make(board, move, give_and_take)
+        give_and_take = self.give_and_take
+        for move in self._order(bits, side, captures, ply, None):
+            child = make(bits, side, move, give_and_take)
             self._tick()
             end = move[0][-1]
-            replies = self._moves(self._key(child, -side, end), child, -side, end)
-            if not replies:
+            replies, replies_step = self._captures(self._key(child, -side, end), child, -side, end)
+            if not replies and not replies_step:
                 score = WIN - ply - 1
-            elif not replies[0][1] and child.count(0) == 62:
+            elif not replies and self._two_pieces(child):
                 score = -self._draw(ply + 1)
             else:
-                score = -self._quiesce(child, -side, replies, -beta, -alpha, ply + 1, left - 1)
+                score = -self._quiesce(
+                    child, -side, replies, replies_step, -beta, -alpha, ply + 1, left - 1
+                )
             if score > best:
                 best = score
                 if score > alpha:

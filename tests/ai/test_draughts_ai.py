@@ -25,7 +25,7 @@ from bot.ai.draughts import (
     fast_searcher,
     searcher,
 )
-from bot.ai.draughts_search import FastSearcher, generate
+from bot.ai.draughts_search import FastSearcher
 from bot.engines.base import GameError, SeededRng
 from bot.engines.draughts import (
     ENGINE,
@@ -35,7 +35,6 @@ from bot.engines.draughts import (
     Position,
     Ruleset,
     perft,
-    position_of,
 )
 from bot.games import game as registered
 
@@ -320,29 +319,11 @@ def test_the_rng_varies_equal_moves() -> None:
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_search_generator_agrees_with_the_engine(ruleset: Ruleset) -> None:
-    """`draughts_search.generate` gives the engine's legal moves in every position of
-    random games (its shortcut covers men-only sides with no capture)."""
-    checked = 0
-    for state in random_states(ruleset, games=12, seed=3):
-        position = position_of(state)
-        board = list(position.board)
-        last = -1 if position.last_moved is None else position.last_moved
-        engine = {(move.path, move.captured) for move in position.legal_moves()}
-        ours = generate(board, position.side, last, position.turkish)
-        assert len(ours) == len(engine)
-        assert set(ours) == engine
-        assert board == list(position.board)
-        checked += 1
-    assert checked > 100
-
-
-@pytest.mark.parametrize("ruleset", RULESETS)
 def test_hard_search_reaches_depth_8_from_the_opening(ruleset: Ruleset) -> None:
     """Within the ``hard`` player's node budget (no clock: the same on any machine)."""
     position = Position.initial(ruleset)
     board = list(position.board)
-    moves = generate(board, position.side, -1, position.turkish)
+    moves = [(move.path, move.captured) for move in position.legal_moves()]
     result = FastSearcher(position.turkish, FAST_NODES, None).search(
         board, position.side, -1, moves
     )
@@ -352,7 +333,7 @@ def test_hard_search_reaches_depth_8_from_the_opening(ruleset: Ruleset) -> None:
 def test_hard_search_scores_the_forced_win() -> None:
     position = Position.from_fen("W:WKg8,Ka8,f3:Bc8,d2,g5")
     board = list(position.board)
-    moves = generate(board, position.side, -1, position.turkish)
+    moves = [(move.path, move.captured) for move in position.legal_moves()]
     result = FastSearcher(position.turkish, 50_000, None).search(board, position.side, -1, moves)
     assert "-".join(SQUARE_NAMES[s] for s in result.move[0]) == "g8-d8"
     assert result.score >= WON
