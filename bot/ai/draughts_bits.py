@@ -262,7 +262,11 @@ def _dedupe(moves: list[RawMove]) -> list[RawMove]:
     return unique
 
 
-def _steps_by_rank(shift: int) -> tuple[tuple[tuple[RawMove, ...], ...], ...]:
+StepTable = tuple[tuple[tuple[RawMove, ...], ...], ...]
+"""Per rank, per byte of target squares on it: the quiet moves onto them."""
+
+
+def _steps_by_rank(shift: int) -> StepTable:
     """Per rank, per byte of that rank's target squares: the quiet moves onto them from
     ``shift`` squares back, built once (a search makes millions of them otherwise)."""
     return tuple(
@@ -289,9 +293,8 @@ KING_SLIDES = tuple(
 """Per square and direction, a king's quiet moves from it along that line, nearest first."""
 
 
-def _extend(
-    moves: list[RawMove], targets: int, steps: tuple[tuple[tuple[RawMove, ...], ...], ...]
-) -> None:
+def _extend(moves: list[RawMove], targets: int, steps: StepTable) -> None:
+    """Append the moves of ``steps`` onto ``targets``, a rank (8 bits) at a time."""
     rank = 0
     while targets:
         byte = targets & 0xFF
@@ -332,9 +335,9 @@ def _can_step(men: int, kings: int, occupied: int, side: int) -> bool:
     pieces = men | kings
     if ((pieces & NOT_H) << 1 | (pieces & NOT_A) >> 1) & empty:
         return True
-    forward = kings | men if side == WHITE else kings
-    backward = kings | men if side != WHITE else kings
-    return bool((forward << 8 | backward >> 8) & empty)
+    north = pieces if side == WHITE else kings
+    south = kings if side == WHITE else pieces
+    return bool((north << 8 | south >> 8) & empty)
 
 
 def captures(bits: Bits, side: int, last: int, turkish: bool) -> tuple[list[RawMove], bool]:
