@@ -19,7 +19,7 @@ from typing import Any
 
 from bench import common
 from bot.ai import draughts as ai
-from bot.ai.budget import seconds_left
+from bot.ai.budget import cyclic_gc_paused, seconds_left
 from bot.ai.draughts_search import FastSearcher
 from bot.engines.base import SeededRng
 from bot.engines.draughts import ENGINE, Position, position_of
@@ -54,9 +54,10 @@ def measure(
     board = list(position.board)
     last = -1 if position.last_moved is None else position.last_moved
     moves = [(move.path, move.captured) for move in position.legal_moves()]
-    result = FastSearcher(position.turkish, nodes, seconds, quiet).search(
-        board, position.side, last, moves
-    )
+    with cyclic_gc_paused():  # as the hard player searches
+        result = FastSearcher(position.turkish, nodes, seconds, quiet).search(
+            board, position.side, last, moves
+        )
     return result.depth, result.nodes, result.seconds
 
 
