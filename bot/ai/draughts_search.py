@@ -26,6 +26,7 @@ The evaluation is `bot.ai.draughts.evaluate`'s, on bitboards.
 from __future__ import annotations
 
 import time
+from collections import defaultdict
 from dataclasses import dataclass
 
 from bot.ai.draughts_bits import (
@@ -103,7 +104,7 @@ class FastSearcher:
         self.deadline = 0.0
         self.table: dict[Key, tuple[int, int, int, RawMove | None]] = {}
         self.killers: list[list[RawMove]] = [[] for _ in range(MAX_DEPTH + QUIESCENCE + 8)]
-        self.history: dict[tuple[int, ...], int] = {}
+        self.history: defaultdict[RawMove, int] = defaultdict(int)
         self.line: set[Key] = set()
         self.generated: dict[Key, list[RawMove]] = {}
         self.tactics: dict[Key, tuple[list[RawMove], bool]] = {}
@@ -137,6 +138,9 @@ class FastSearcher:
     def _order(
         self, bits: Bits, side: int, moves: list[RawMove], ply: int, best: RawMove | None
     ) -> list[RawMove]:
+        """The moves, most promising first: ``best`` (the table's move), captures (most
+        pieces, kings first), promotions, the killer moves, then the history of quiet
+        moves that cut off; equals in the given order."""
         if len(moves) < 2:
             return moves
         killers = self.killers[ply]
@@ -161,9 +165,29 @@ class FastSearcher:
                 return 1 << 35
             if move in killers:
                 return (1 << 34) - killers.index(move)
-            return history.get(path, 0)
+            return history.get(move, 0)
 
         return sorted(moves, key=rank, reverse=True)
+
+    def _order_quiet(
+        self, bits: Bits, side: int, moves: list[RawMove], ply: int, best: RawMove | None
+    ) -> list[RawMove]:
+        """`_order` for a list of quiet moves only (most nodes' moves), in the same
+        order, the history sort without a Python call per move."""
+        men, crown = (bits[0], WHITE_CROWN) if side == WHITE else (bits[2], BLACK_CROWN)
+        first = [best] if best is not None and best in moves else []
+        if men & (crown >> 8 if side == WHITE else crown << 8):
+            first += [
+                move
+                for move in moves
+                if move != best and men >> move[0][0] & 1 and crown >> move[0][1] & 1
+            ]
+        for killer in self.killers[ply]:
+            if killer not in first and killer in moves:
+                first.append(killer)
+        rest = [move for move in moves if move not in first] if first else moves[:]
+        rest.sort(key=self.history.__getitem__, reverse=True)
+        return first + rest
 
     def _remember(self, move: RawMove, ply: int, depth: int) -> None:
         if move[1]:
@@ -172,8 +196,7 @@ class FastSearcher:
         if move not in killers:
             killers.insert(0, move)
             del killers[2:]
-        path = move[0]  # a quiet move's path is (start, end)
-        self.history[path] = self.history.get(path, 0) + depth * depth
+        self.history[move] += depth * depth
 
     @staticmethod
     def _draw(ply: int) -> int:
@@ -294,7 +317,9 @@ class FastSearcher:
         men, crown = (bits[0], WHITE_CROWN) if side == WHITE else (bits[2], BLACK_CROWN)
         self.line.add(key)
         try:
-            for index, move in enumerate(self._order(bits, side, moves, ply, hint)):
+            # Generated lists hold their captures first: with none first, none at all.
+            order = self._order if moves[0][1] else self._order_quiet
+            for index, move in enumerate(order(bits, side, moves, ply, hint)):
                 child = make(bits, side, move, give_and_take)
                 after = self._quiet_after(bits, side, move, quiet)
                 end = move[0][-1]

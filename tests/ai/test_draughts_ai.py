@@ -25,6 +25,7 @@ from bot.ai.draughts import (
     fast_searcher,
     searcher,
 )
+from bot.ai.draughts_bits import bits_of, generate
 from bot.ai.draughts_search import FastSearcher
 from bot.engines.base import GameError, SeededRng
 from bot.engines.draughts import (
@@ -35,6 +36,7 @@ from bot.engines.draughts import (
     Position,
     Ruleset,
     perft,
+    position_of,
 )
 from bot.games import game as registered
 
@@ -338,3 +340,30 @@ def test_hard_search_scores_the_forced_win() -> None:
     assert "-".join(SQUARE_NAMES[s] for s in result.move[0]) == "g8-d8"
     assert result.score >= WON
     assert result.depth <= 3
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_quiet_moves_are_ordered_as_the_general_order_would(ruleset: Ruleset) -> None:
+    """`_order_quiet`, the shortcut for lists of quiet moves, keeps `_order`'s order:
+    the table's move, promotions, killers, then history, equals as listed."""
+    chooser = random.Random(9)
+    compared = promotions = 0
+    for state in random_states(ruleset, games=6, seed=13):
+        position = position_of(state)
+        last = -1 if position.last_moved is None else position.last_moved
+        bits = bits_of(list(position.board))
+        moves = generate(bits, position.side, last, position.turkish)
+        if len(moves) < 2 or moves[0][1]:
+            continue
+        searcher = FastSearcher(position.turkish, None, None)
+        for move in chooser.sample(moves, len(moves) // 2):
+            searcher.history[move] = chooser.choice((1, 4, 4, 9))
+        searcher.killers[3] = chooser.sample(moves, 2)
+        best = chooser.choice([None, *moves])
+        ordered = searcher._order_quiet(bits, position.side, moves, 3, best)
+        assert ordered == searcher._order(bits, position.side, moves, 3, best)
+        promotions += any(
+            abs(position.board[move[0][0]]) == 1 and move[0][1] // 8 in (0, 7) for move in moves
+        )
+        compared += 1
+    assert compared > 50 and promotions > 0
