@@ -132,7 +132,6 @@ def _king_follow(
     occupied: int,
     banned: int,
     turkish: bool,
-    first: int,
     path: list[int],
     captured: list[int],
     out: list[RawMove],
@@ -153,8 +152,6 @@ def _king_follow(
         if index >= length - 1 or not opponents >> ray[index] & 1:
             continue
         victim = ray[index]
-        if first >= 0 and victim != first:
-            continue
         landings = []
         index += 1
         while index < length and not occupied >> ray[index] & 1:
@@ -177,9 +174,7 @@ def _king_follow(
         captured.append(victim)
         for square in landings:
             path.append(square)
-            if not _king_follow(
-                square, left, still, onward_banned, turkish, -1, path, captured, out
-            ):
+            if not _king_follow(square, left, still, onward_banned, turkish, path, captured, out):
                 out.append((tuple(path), tuple(captured)))
             path.pop()
         captured.pop()
@@ -193,7 +188,6 @@ def _man_follow(
     jumps: tuple[tuple[tuple[int, int, int], ...], ...],
     banned: int,
     turkish: bool,
-    first: int,
     path: list[int],
     captured: list[int],
     out: list[RawMove],
@@ -201,12 +195,7 @@ def _man_follow(
     """As `_king_follow`, for a man (one square over, one landing)."""
     jumped = False
     for direction, victim, landing in jumps[at]:
-        if (
-            direction == banned
-            or not opponents >> victim & 1
-            or occupied >> landing & 1
-            or (first >= 0 and victim != first)
-        ):
+        if direction == banned or not opponents >> victim & 1 or occupied >> landing & 1:
             continue
         jumped = True
         taken = 1 << victim
@@ -219,7 +208,6 @@ def _man_follow(
             jumps,
             REVERSE[direction] if turkish else -1,
             turkish,
-            -1,
             path,
             captured,
             out,
@@ -231,19 +219,18 @@ def _man_follow(
 
 
 def _captures(
-    capturing: int, kings: int, opponents: int, occupied: int, side: int, turkish: bool, first: int
+    capturing: int, kings: int, opponents: int, occupied: int, side: int, turkish: bool
 ) -> list[RawMove]:
     """Every capture sequence of ``side``'s ``capturing`` men and its kings, square by
-    square as the engine; with ``first`` >= 0 only those whose first jump takes the
-    piece there. Not yet deduplicated."""
+    square as the engine. Not yet deduplicated."""
     out: list[RawMove] = []
     jumps = MAN_JUMPS[side]
     for square in squares(capturing | kings):
         lifted = occupied ^ (1 << square)
         if kings >> square & 1:
-            _king_follow(square, opponents, lifted, -1, turkish, first, [square], [], out)
+            _king_follow(square, opponents, lifted, -1, turkish, [square], [], out)
         else:
-            _man_follow(square, opponents, lifted, jumps, -1, turkish, first, [square], [], out)
+            _man_follow(square, opponents, lifted, jumps, -1, turkish, [square], [], out)
     return out
 
 
@@ -354,14 +341,14 @@ def captures(bits: Bits, side: int, last: int, turkish: bool) -> tuple[list[RawM
     capturing = _men_that_capture(men, opponents, FULL ^ occupied, side)
     found: list[RawMove] = []
     if capturing or kings:
-        if not turkish and last >= 0 and opponents >> last & 1:
-            forced = _captures(capturing, kings, opponents, occupied, side, False, last)
-            if forced:
-                return _dedupe(forced), False
-        found = _captures(capturing, kings, opponents, occupied, side, turkish, -1)
-        if turkish and found:
+        found = _captures(capturing, kings, opponents, occupied, side, turkish)
+        if found and turkish:
             most = max(len(captured) for _, captured in found)
             return _dedupe([move for move in found if len(move[1]) == most]), False
+        if found and last >= 0 and opponents >> last & 1:
+            forced = [move for move in found if move[1][0] == last]
+            if forced:
+                return _dedupe(forced), False
         found = _dedupe(found)
     return found, _can_step(men, kings, occupied, side)
 
