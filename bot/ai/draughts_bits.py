@@ -443,16 +443,40 @@ def _men_worth(men: int, tables: tuple[tuple[int, ...], ...]) -> int:
     return worth
 
 
+def _ray_masks(square: int) -> tuple[int, int, int, int]:
+    """The squares of each of ``square``'s four lines, as masks (the engine's order:
+    north, south, east, west)."""
+    masks = [0, 0, 0, 0]
+    for direction, ray in enumerate(RAYS[square]):
+        for target in ray:
+            masks[direction] |= 1 << target
+    return masks[0], masks[1], masks[2], masks[3]
+
+
+RAY_MASKS = tuple(_ray_masks(square) for square in range(64))
+
+
+def _reach(square: int, occupied: int) -> int:
+    """The empty squares a king on ``square`` sees along its four lines: up to the
+    first piece, the lowest one going north or east, the highest going south or west."""
+    north, south, east, west = RAY_MASKS[square]
+    reach = 0
+    for line in (north, east):
+        blockers = line & occupied
+        reach += (line & ((blockers & -blockers) - 1) if blockers else line).bit_count()
+    for line in (south, west):
+        blockers = line & occupied
+        reach += (line >> blockers.bit_length()).bit_count()
+    return reach
+
+
 def _kings_worth(kings: int, occupied: int) -> int:
     """``KING`` each, and ``KING_MOBILITY`` per empty square along its four lines."""
     worth = 0
-    for square in squares(kings):
-        worth += KING
-        for ray in RAYS[square]:
-            for target in ray:
-                if occupied >> target & 1:
-                    break
-                worth += KING_MOBILITY
+    while kings:
+        low = kings & -kings
+        worth += KING + KING_MOBILITY * _reach(low.bit_length() - 1, occupied)
+        kings ^= low
     return worth
 
 

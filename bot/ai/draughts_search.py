@@ -283,6 +283,8 @@ class FastSearcher:
             settled = self._settled(key, bits, ply, quiet, captures, can_step)
             if settled is not None:
                 return settled
+            if not captures:  # most leaves: the quiescence search would only stand pat
+                return self._stand(bits, side, quiet)
             return self._quiesce(
                 bits, side, captures, can_step, alpha, beta, ply, QUIESCENCE, quiet
             )
@@ -385,6 +387,13 @@ class FastSearcher:
             return self._draw(ply)
         return None
 
+    def _stand(self, bits: Bits, side: int, quiet: int) -> int:
+        """The standing-pat score: the evaluation, less a progress term for the
+        searching side (it likes lines that capture or move a man forward: it can't
+        see the game's repetitions, only the quiet plies)."""
+        stand = evaluate_bits(bits, side)
+        return stand - PROGRESS * quiet if side == self.root_side else stand + PROGRESS * quiet
+
     def _captures(self, key: Key, bits: Bits, side: int, last: int) -> tuple[list[RawMove], bool]:
         """The legal captures and whether a quiet move is legal (`captures`), once per
         position and search: the quiescence search needs no quiet moves."""
@@ -410,10 +419,7 @@ class FastSearcher:
         """Captures only; where a quiet move is legal the side may stand pat instead
         (give and take: captures are optional unless the last-moved piece can be taken)."""
         if can_step or left <= 0:
-            stand = evaluate_bits(bits, side)
-            # Progress: the searching side likes lines that capture or move a man
-            # forward (it can't see the game's repetitions, only the quiet plies).
-            stand += -PROGRESS * quiet if side == self.root_side else PROGRESS * quiet
+            stand = self._stand(bits, side, quiet)
             if not captures or left <= 0 or stand >= beta:
                 return stand
             alpha = max(alpha, stand)
@@ -430,6 +436,8 @@ class FastSearcher:
                 score = WIN - ply - 1
             elif not replies and self._two_pieces(child):
                 score = -self._draw(ply + 1)
+            elif not replies:  # it would only stand pat
+                score = -evaluate_bits(child, -side)
             else:
                 score = -self._quiesce(
                     child, -side, replies, replies_step, -beta, -alpha, ply + 1, left - 1
