@@ -25,6 +25,7 @@ from bot.engines.draughts import (
     WHITE_KING,
     WHITE_MAN,
     RawMove,
+    _dedupe,
 )
 
 Bits = tuple[int, int, int, int]
@@ -234,21 +235,6 @@ def _captures(
     return out
 
 
-def _dedupe(moves: list[RawMove]) -> list[RawMove]:
-    """One move per (start, end, pieces taken), the first found (the engine's rule)."""
-    if len(moves) < 2:
-        return moves
-    seen: set[tuple[int, int, frozenset[int]]] = set()
-    unique: list[RawMove] = []
-    for move in moves:
-        path, captured = move
-        key = (path[0], path[-1], frozenset(captured))
-        if key not in seen:
-            seen.add(key)
-            unique.append(move)
-    return unique
-
-
 StepTable = tuple[tuple[tuple[RawMove, ...], ...], ...]
 """Per rank, per byte of target squares on it: the quiet moves onto them."""
 
@@ -366,6 +352,27 @@ def generate(bits: Bits, side: int, last: int, turkish: bool) -> list[RawMove]:
     return moves
 
 
+def _moved(men: int, kings: int, start: int, end: int, crown: int) -> tuple[int, int]:
+    """One side's men and kings after its piece goes from ``start`` to ``end`` (bits),
+    a man ending on ``crown`` (its far rank) crowned."""
+    if men & start:
+        men &= ~start
+        if end & crown:
+            return men, kings | end
+        return men | end, kings
+    return men, (kings & ~start) | end
+
+
+def _taken(men: int, kings: int, taken: int, give_and_take: bool) -> tuple[int, int]:
+    """One side's men and kings after the pieces on ``taken`` (bits) come off; in give
+    and take, a last piece that is a man is crowned."""
+    men &= ~taken
+    kings &= ~taken
+    if give_and_take and not kings and men and not men & (men - 1):
+        return 0, men
+    return men, kings
+
+
 def make(bits: Bits, side: int, move: RawMove, give_and_take: bool) -> Bits:
     """The position after ``side`` plays ``move`` (the engine's `_make`): pieces taken
     come off, a man ending on the far rank is crowned, and in give and take a side
@@ -376,35 +383,14 @@ def make(bits: Bits, side: int, move: RawMove, give_and_take: bool) -> Bits:
     taken = 0
     for square in captured:
         taken |= 1 << square
-    kept = FULL ^ taken
     if side == WHITE:
-        if white_men & start:
-            white_men &= ~start
-            if end & WHITE_CROWN:
-                white_kings |= end
-            else:
-                white_men |= end
-        else:
-            white_kings = (white_kings & ~start) | end
+        white_men, white_kings = _moved(white_men, white_kings, start, end, WHITE_CROWN)
         if taken:
-            black_men &= kept
-            black_kings &= kept
-            if give_and_take and not black_kings and black_men and not black_men & (black_men - 1):
-                black_kings, black_men = black_men, 0
+            black_men, black_kings = _taken(black_men, black_kings, taken, give_and_take)
     else:
-        if black_men & start:
-            black_men &= ~start
-            if end & BLACK_CROWN:
-                black_kings |= end
-            else:
-                black_men |= end
-        else:
-            black_kings = (black_kings & ~start) | end
+        black_men, black_kings = _moved(black_men, black_kings, start, end, BLACK_CROWN)
         if taken:
-            white_men &= kept
-            white_kings &= kept
-            if give_and_take and not white_kings and white_men and not white_men & (white_men - 1):
-                white_kings, white_men = white_men, 0
+            white_men, white_kings = _taken(white_men, white_kings, taken, give_and_take)
     return white_men, white_kings, black_men, black_kings
 
 
