@@ -550,7 +550,7 @@ def _raw_text(move: RawMove) -> str:
 def fast_searcher(
     nodes: int | None = FAST_NODES, seconds: float | Literal["think"] | None = "think"
 ) -> Callable[[DraughtsView, SeededRng], str]:
-    """The ``hard`` chooser: `bot.ai.draughts_search` on the engine's move generator,
+    """The ``hard`` chooser: `bot.ai.draughts_search` on bitboards (`bot.ai.draughts_bits`),
     within ``nodes`` (reproducible) and ``seconds`` (a cap on a busy machine; by
     default `bot.ai.budget.think_seconds`, read at each decision; None for no cap).
     The rng shuffles the root moves, so equally good moves vary from game to game."""
