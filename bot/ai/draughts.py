@@ -20,9 +20,10 @@ alone decides legality: the last-moved piece taken first in give-and-take, the l
 capture in Turkish, last-man crowning. What the view can't tell (the repetition history)
 the search only sees along its own line: a position recurring on the line scores a draw.
 
-Evaluation, from the side to move: material (man 100, king `KING`), men's advancement
-and centre files, kings' open lines (their mobility), and, with a material lead,
-a bonus that grows as pieces come off (trading down wins the endgame). One piece each
+Evaluation (`bot.ai.draughts_bits.evaluate`), from the side to move: material (man
+100, king 300), men's advancement and centre files, kings' open lines (their
+mobility), and, with a material lead, a bonus that grows as pieces come off (trading
+down wins the endgame). One piece each
 is a draw, as is the 100th quiet ply counted on from the view's ``quiet_plies``; a
 draw scores a little below even for the searching side (`CONTEMPT`).
 
@@ -40,19 +41,17 @@ from typing import Literal
 
 from bot.ai import Chooser, Level
 from bot.ai.budget import cyclic_gc_paused, think_seconds
+from bot.ai.draughts_bits import bits_of
+from bot.ai.draughts_bits import evaluate as evaluate_bits
 from bot.ai.draughts_search import FastSearcher
-from bot.ai.draughts_search import evaluate as fast_evaluate
 from bot.engines.base import GameError, SeededRng
 from bot.engines.draughts import (
     ACCEPT_DRAW,
     BLACK_KING,
-    BLACK_MAN,
     QUIET_PLY_LIMIT,
-    RAYS,
     SQUARE_NAMES,
     WHITE,
     WHITE_KING,
-    WHITE_MAN,
     DraughtsView,
     Move,
     Position,
@@ -61,74 +60,20 @@ from bot.engines.draughts import (
 
 # --- Evaluation -------------------------------------------------------------------------
 
-MAN = 100
-KING = 300
-"""A king's worth in men's hundredths: flying orthogonal kings are strong."""
 WIN = 1_000_000
 """A won position's score; wins sooner score higher (``WIN - ply``)."""
 WON = WIN - 10_000
 """Scores beyond this are wins (or, negated, losses) found by the search."""
-
-ADVANCE = (0, 0, 3, 7, 13, 22, 36, 0)
-"""A man's bonus by how far it has come (ranks from its own side: 2nd … 7th)."""
-CENTRE = (0, 1, 3, 4, 4, 3, 1, 0)
-"""A man's bonus by file, a … h."""
-KING_MOBILITY = 3
-"""Per empty square a king reaches along its four lines."""
-TRADE = 5
-"""With a lead, ``lead * TRADE / pieces on the board`` more: fewer pieces, bigger lead."""
 CONTEMPT = 15
 """A draw counts this much below even for the player searching: rather than repeat
 moves in a level position, it plays on (the view has no history, so the search only
 sees a repetition along its own line)."""
 
 
-def _man_table(side: int) -> tuple[int, ...]:
-    table = []
-    for square in range(64):
-        rank, file = divmod(square, 8)
-        advanced = rank if side == WHITE else 7 - rank
-        table.append(MAN + ADVANCE[advanced] + CENTRE[file])
-    return tuple(table)
-
-
-WHITE_MEN = _man_table(WHITE)
-BLACK_MEN = _man_table(-WHITE)
-
-
-def _king_reach(board: tuple[int, ...], square: int) -> int:
-    reach = 0
-    for ray in RAYS[square]:
-        for target in ray:
-            if board[target]:
-                break
-            reach += 1
-    return reach
-
-
 def evaluate(position: Position) -> int:
-    """The position's worth to the side to move, in men's hundredths (no search)."""
-    board = position.board
-    white = black = white_count = black_count = 0
-    for square, piece in enumerate(board):
-        if not piece:
-            continue
-        if piece == WHITE_MAN:
-            white += WHITE_MEN[square]
-            white_count += 1
-        elif piece == BLACK_MAN:
-            black += BLACK_MEN[square]
-            black_count += 1
-        elif piece == WHITE_KING:
-            white += KING + KING_MOBILITY * _king_reach(board, square)
-            white_count += 1
-        else:
-            black += KING + KING_MOBILITY * _king_reach(board, square)
-            black_count += 1
-    score = white - black
-    trade = abs(score) * TRADE // (white_count + black_count + 1)
-    score += trade if score > 0 else -trade
-    return score if position.side == WHITE else -score
+    """The position's worth to the side to move, in men's hundredths (no search):
+    `bot.ai.draughts_bits.evaluate`, the one evaluation of every searching level."""
+    return evaluate_bits(bits_of(position.board), position.side)
 
 
 def material(position: Position, side: int) -> int:
@@ -567,7 +512,7 @@ def fast_searcher(
             result = FastSearcher(position.turkish, nodes, search_limit, view.quiet_plies).search(
                 board, position.side, last, raw
             )
-        score = result.score if result.depth else fast_evaluate(board, position.side)
+        score = result.score if result.depth else evaluate(position)
         if _offered(view) and score <= 0:
             return str(ACCEPT_DRAW)
         return _raw_text(result.move)

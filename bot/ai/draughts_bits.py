@@ -394,14 +394,19 @@ def make(bits: Bits, side: int, move: RawMove, give_and_take: bool) -> Bits:
     return white_men, white_kings, black_men, black_kings
 
 
-# --- Evaluation (`bot.ai.draughts.evaluate`'s, on bitboards) ----------------------------
+# --- Evaluation (every searching level's: `bot.ai.draughts.evaluate`) -----------------
 
 MAN = 100
 KING = 300
+"""A king's worth in men's hundredths: flying orthogonal kings are strong."""
 ADVANCE = (0, 0, 3, 7, 13, 22, 36, 0)
+"""A man's bonus by how far it has come (ranks from its own side: 2nd … 7th)."""
 CENTRE = (0, 1, 3, 4, 4, 3, 1, 0)
+"""A man's bonus by file, a … h."""
 KING_MOBILITY = 3
+"""Per empty square a king reaches along its four lines."""
 TRADE = 5
+"""With a lead, ``lead * TRADE / pieces on the board`` more: fewer pieces, bigger lead."""
 
 
 def _men_by_rank(side: int) -> tuple[tuple[int, ...], ...]:
@@ -467,7 +472,9 @@ def _kings_worth(kings: int, occupied: int) -> int:
 
 
 def evaluate(bits: Bits, side: int) -> int:
-    """The position's worth to ``side`` (as `bot.ai.draughts.evaluate`)."""
+    """The position's worth to ``side``, in men's hundredths: material, men's
+    advancement and centre files, kings' open lines, and, with a lead, a bonus that
+    grows as pieces come off (trading down wins the endgame)."""
     white_men, white_kings, black_men, black_kings = bits
     white = _men_worth(white_men, WHITE_MEN_BY_RANK)
     black = _men_worth(black_men, BLACK_MEN_BY_RANK)

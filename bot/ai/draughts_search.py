@@ -50,11 +50,6 @@ side's score drops by this much: in a level position it shuffles less and pushes
 instead of repeating moves it can't know it has made before."""
 
 
-def evaluate(board: list[int], side: int) -> int:
-    """The board's worth to ``side`` (as `bot.ai.draughts.evaluate`)."""
-    return evaluate_bits(bits_of(board), side)
-
-
 class OutOfBudget(Exception):
     """The node or time budget ran out in the middle of an iteration."""
 

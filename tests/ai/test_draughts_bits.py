@@ -1,7 +1,8 @@
 """The ``hard`` draughts search's bitboards (`bot.ai.draughts_bits`) against the engine:
 the same legal moves (as a set, move for move), the same position after each, the same
-captures and quiet-move flag, and `bot.ai.draughts.evaluate`'s score, on positions of
-random games and on random boards full of kings (where most multi-jumps are)."""
+captures and quiet-move flag, on positions of random games and on random boards full
+of kings (where most multi-jumps are); and the evaluation against its definition
+worked out square by square."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from bot.engines.draughts import (
     BLACK,
     BLACK_KING,
     BLACK_MAN,
-    ENGINE,
+    RAYS,
     WHITE,
     WHITE_KING,
     WHITE_MAN,
@@ -25,25 +26,10 @@ from bot.engines.draughts import (
     _make,
     position_of,
 )
+from tests.ai.test_draughts_ai import random_states
 
 RULESETS: tuple[Ruleset, ...] = ("give-and-take", "turkish")
 PIECES = (WHITE_MAN, WHITE_MAN, WHITE_MAN, WHITE_KING, BLACK_MAN, BLACK_MAN, BLACK_MAN, BLACK_KING)
-
-
-def game_positions(ruleset: Ruleset, games: int, seed: int) -> list[Position]:
-    """Every third position of random games, openings to endgames."""
-    chooser = random.Random(seed)
-    found = []
-    for game in range(games):
-        state = ENGINE.new_game(["w", "b"], game, ENGINE.Options(ruleset=ruleset))
-        while not ENGINE.is_over(state) and state.plies < 150:
-            if state.plies % 3 == 0:
-                found.append(position_of(state))
-            player = ENGINE.to_act(state)[0]
-            state = ENGINE.apply(
-                state, player, chooser.choice(ENGINE.view(state, player).legal_moves)
-            )
-    return found
 
 
 def random_positions(ruleset: Ruleset, count: int, seed: int) -> list[Position]:
@@ -68,7 +54,8 @@ def random_positions(ruleset: Ruleset, count: int, seed: int) -> list[Position]:
 
 
 def positions(ruleset: Ruleset) -> list[Position]:
-    return game_positions(ruleset, games=10, seed=3) + random_positions(ruleset, 600, seed=5)
+    played = [position_of(state) for state in random_states(ruleset, games=10, seed=3)]
+    return played + random_positions(ruleset, 600, seed=5)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -116,10 +103,43 @@ def test_captures_and_the_quiet_flag_agree_with_the_engine(ruleset: Ruleset) -> 
         assert free > 50  # captures there are optional unless the last-moved piece falls
 
 
+def worth_by_squares(board: list[int], side: int) -> int:
+    """The evaluation as defined, square by square on the engine's board: the
+    reference for `evaluate`'s masks and tables."""
+    white = black = pieces = 0
+    for square, piece in enumerate(board):
+        if not piece:
+            continue
+        pieces += 1
+        if abs(piece) == 1:
+            rank, file = divmod(square, 8)
+            advanced = rank if piece == WHITE_MAN else 7 - rank
+            worth = bits.MAN + bits.ADVANCE[advanced] + bits.CENTRE[file]
+        else:
+            reach = 0
+            for ray in RAYS[square]:
+                for target in ray:
+                    if board[target]:
+                        break
+                    reach += 1
+            worth = bits.KING + bits.KING_MOBILITY * reach
+        if piece > 0:
+            white += worth
+        else:
+            black += worth
+    score = white - black
+    trade = abs(score) * bits.TRADE // (pieces + 1)
+    score += trade if score > 0 else -trade
+    return score if side == WHITE else -score
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_evaluation_agrees_with_the_players(ruleset: Ruleset) -> None:
+def test_evaluation_is_worked_out_as_defined(ruleset: Ruleset) -> None:
     for position in positions(ruleset):
-        assert bits.evaluate(bits.bits_of(position.board), position.side) == evaluate(position)
+        board = list(position.board)
+        expected = worth_by_squares(board, position.side)
+        assert bits.evaluate(bits.bits_of(board), position.side) == expected
+        assert evaluate(position) == expected  # every searching level's
 
 
 def test_last_man_is_crowned_in_give_and_take_only() -> None:
