@@ -7,6 +7,12 @@ pool: a second-long search there would hold up the ~10 ms drawings of every othe
 table behind it. With no worker processes (``RENDER_PROCESSES=0``) a decision runs in
 a thread of the bot process, as before.
 
+Thinking workers run at a lower CPU priority (`THINKER_NICENESS`): on a busy machine
+the bot process, its render workers and Redis get a core first, so people's clicks are
+answered as fast as without computers at the tables, and a search that gets less CPU
+stops on its clock with a shallower result (a node budget keeps it reproducible on an
+idle machine).
+
 The budget runs from when the bot asks (`bot.ai.budget.seconds_left`): a decision that
 waited for a free worker thinks only for what is left of it, so a computer's move
 comes about on time also when many tables think at once.
@@ -30,6 +36,13 @@ from bot.ai.budget import deciding_within, seconds_left, set_think_seconds
 from bot.engines.base import SeededRng
 from bot.metrics import COMPUTER_DECISION_SECONDS, COMPUTER_THINK_SECONDS
 from bot.workers import Workers
+
+THINKER_NICENESS = 5
+"""How much lower thinking workers run than the bot process (`os.nice`). Linux's
+scheduler gives a process at +5 about a quarter of a core against one at 0 when both
+want it, and all of it when the core is otherwise idle. At +10 (a tenth) the computers'
+answers came too late under load (`bench.interactions --computers`, 50 tables: decisions
+p99 over the budget + 100 ms in one run of four)."""
 
 
 def players_of(game: str) -> Mapping[Level, Chooser]:
@@ -59,11 +72,19 @@ def choose_in_time(
 
 
 def start_thinker(think_seconds: float, games: tuple[str, ...]) -> None:
-    """Run in each worker as it starts: the decision budget, and the games' players
-    loaded (the first decision shouldn't pay for importing them)."""
+    """Run in each worker as it starts: a lower CPU priority, the decision budget, and
+    the games' players loaded (the first decision shouldn't pay for importing them)."""
+    lower_priority(THINKER_NICENESS)
     set_think_seconds(think_seconds)
     for game in games:
         players_of(game)
+
+
+def lower_priority(steps: int) -> None:
+    """Lower this process's CPU priority by ``steps`` (no-op where the OS has no
+    `os.nice`)."""
+    if hasattr(os, "nice"):
+        os.nice(steps)
 
 
 class Thinkers:

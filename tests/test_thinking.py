@@ -23,7 +23,7 @@ from bot.ai.budget import (
 from bot.engines.base import SeededRng
 from bot.engines.geschenkt import ENGINE, GeschenktAction, GeschenktView
 from bot.games import GAMES
-from bot.thinking import Thinkers, choose_in_time, players_of, start_thinker
+from bot.thinking import THINKER_NICENESS, Thinkers, choose_in_time, players_of, start_thinker
 from bot.workers import Workers
 
 
@@ -107,6 +107,22 @@ async def test_a_thinking_worker_gets_the_budget_it_was_given() -> None:
         workers.close()
     assert pid != os.getpid()
     assert budget == 0.25
+
+
+def niceness() -> int:
+    """This process's niceness (`os.nice` with no change)."""
+    return os.nice(0)
+
+
+async def test_a_thinking_worker_yields_the_cpu_to_the_bot_process() -> None:
+    ours = niceness()
+    workers = Workers(1, "test", start_thinker, (0.25, ()))
+    try:
+        theirs = await workers.run(niceness)
+    finally:
+        workers.close()
+    assert theirs == min(19, ours + THINKER_NICENESS)
+    assert niceness() == ours, "the bot process keeps its priority"
 
 
 async def test_decisions_are_made_in_a_worker_process_and_timed() -> None:
