@@ -14,9 +14,13 @@ With ``--computers`` each level is measured a second time with a hard computer
 player seated at every table as well (it thinks in the bot's worker processes): the
 click latency with and without, and the computers' decision times (from the bot's
 /metrics histograms: with the wait for a free worker, and the thinking alone).
+``--rounds N`` measures each level N times over, without and with the computers in
+turn, and sets the click p99 of all rounds' clicks with the computers against the one
+without: their difference and its 95 % bootstrap interval (one run's p99 is its 15th
+slowest click of 1,500, and varies by a factor of two from run to run).
 
     python -m bench.interactions [--quick] [--json PATH] [--level GAMES:CLICKS ...]
-        [--computers]
+        [--computers [--rounds N]]
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import re
 import socket
 import tempfile
@@ -64,6 +69,8 @@ DECISIONS = "tablebot_computer_decision_seconds"
 THINKS = "tablebot_computer_think_seconds"
 """The same decisions without the wait for a free worker: the search's own time."""
 LATE = ("late", "failed", "unanswered")
+RESAMPLES = 2000
+"""Bootstrap resamples for the interval of the pooled p99s' difference."""
 
 Outcome = Literal["ok", "refused", "late", "failed", "unanswered", "no_edit", "missing"]
 """What became of one interaction:
@@ -541,36 +548,75 @@ def summarize(measured: Measured) -> dict[str, Any]:
 
 
 async def run(
-    levels: list[Level], logs: Path | None = None, computers: bool = False
+    levels: list[Level], logs: Path | None = None, computers: bool = False, rounds: int = 1
 ) -> dict[str, Any]:
     """Measure each level, ours then the null bot (``computers``: then ours again with a
-    hard computer at every table); ``logs``: keep the bots' logs there."""
+    hard computer at every table), ``rounds`` times over; ``logs``: keep the bots' logs
+    there. With the computers, ``pooled`` sets all rounds' clicks against each other."""
     results: dict[str, Any] = {
         "levels_asked": [level.__dict__ for level in levels],
         "computers": computers,
+        "rounds": rounds,
         "levels": [],
+        "pooled": [],
     }
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp) if logs is None else logs
-        workdir.mkdir(parents=True, exist_ok=True)
         for level in levels:
-            started = time.perf_counter()
-            ours = summarize(await measure(OURS, level, workdir))
-            floor = summarize(await measure(NULL, level, workdir))
-            measured: dict[str, Any] = {
-                "games": level.games,
-                "clicks_per_game": level.clicks_per_game,
-                "ours": ours,
-                "null_bot": floor,
-                "p99_ratio": _ratio(ours["p99_ms"], floor["p99_ms"]),
-            }
-            if computers:
-                (workdir / "computers").mkdir(exist_ok=True)
-                with_computers = await measure(OURS_WITH_COMPUTERS, level, workdir / "computers")
-                measured["ours_with_computers"] = summarize(with_computers)
-            measured["seconds"] = time.perf_counter() - started
-            results["levels"].append(measured)
+            without: list[float] = []
+            with_: list[float] = []
+            for round_ in range(1, rounds + 1):
+                started = time.perf_counter()
+                here = workdir / f"round-{round_}" if rounds > 1 else workdir
+                here.mkdir(parents=True, exist_ok=True)
+                ours_measured = await measure(OURS, level, here)
+                ours = summarize(ours_measured)
+                floor = summarize(await measure(NULL, level, here))
+                measured: dict[str, Any] = {
+                    "games": level.games,
+                    "clicks_per_game": level.clicks_per_game,
+                    "round": round_,
+                    "ours": ours,
+                    "null_bot": floor,
+                    "p99_ratio": _ratio(ours["p99_ms"], floor["p99_ms"]),
+                }
+                if computers:
+                    (here / "computers").mkdir(exist_ok=True)
+                    with_computers = await measure(OURS_WITH_COMPUTERS, level, here / "computers")
+                    measured["ours_with_computers"] = summarize(with_computers)
+                    without += ours_measured.latencies
+                    with_ += with_computers.latencies
+                measured["seconds"] = time.perf_counter() - started
+                results["levels"].append(measured)
+            if computers and without and with_:
+                results["pooled"].append(
+                    {"games": level.games, "rounds": rounds, **p99_difference(without, with_)}
+                )
     return results
+
+
+def p99_difference(without: list[float], with_: list[float], seed: int = 0) -> Json:
+    """The click p99 (ms) of ``without`` and ``with_`` (latencies in seconds), the
+    difference with − without, and its 95 % percentile-bootstrap interval (``RESAMPLES``
+    resamples of each, seeded: the same clicks give the same interval)."""
+    rng = random.Random(seed)
+    without_ms = [value * 1000 for value in without]
+    with_ms = [value * 1000 for value in with_]
+    differences = sorted(
+        percentile(rng.choices(with_ms, k=len(with_ms)), 99)
+        - percentile(rng.choices(without_ms, k=len(without_ms)), 99)
+        for _ in range(RESAMPLES)
+    )
+    low, high = round(RESAMPLES * 0.025), round(RESAMPLES * 0.975) - 1
+    p99_without, p99_with = percentile(without_ms, 99), percentile(with_ms, 99)
+    return {
+        "clicks_without": len(without),
+        "clicks_with": len(with_),
+        "p99_without_ms": p99_without,
+        "p99_with_ms": p99_with,
+        "difference_ms": p99_with - p99_without,
+        "interval_ms": [differences[low], differences[high]],
+    }
 
 
 def _ratio(ours: float | None, floor: float | None) -> float | None:
@@ -586,6 +632,7 @@ def report(results: dict[str, Any]) -> list[str]:
         rows.append(
             [
                 level["games"],
+                level["round"],
                 ours["clicks"],
                 ours["late"],
                 ours["refused"],
@@ -607,6 +654,7 @@ def report(results: dict[str, Any]) -> list[str]:
         "Click to callback, Geschenkt (ms)",
         [
             "games",
+            "round",
             "clicks",
             "late",
             "refused",
@@ -659,6 +707,12 @@ def report(results: dict[str, Any]) -> list[str]:
         p99, ratio = at_50["ours"]["p99_ms"], at_50["p99_ratio"]
         notes.append(f"target p99 at 50 games within 2x the null bot: {target(ratio <= 2)}")
         notes.append(f"target p99 at 50 games under 50 ms ({p99:.1f} ms): {target(p99 < 50)}")
+    for pooled in results["pooled"] if results["rounds"] > 1 else []:
+        low = pooled["interval_ms"][0]
+        notes.append(
+            f"target at {pooled['games']} games, click p99 with the computers no worse than "
+            f"without (the interval of the difference reaches 0 or below): {target(low <= 0)}"
+        )
     return notes
 
 
@@ -670,6 +724,7 @@ def computer_report(results: dict[str, Any]) -> None:
         rows.append(
             [
                 level["games"],
+                level["round"],
                 with_["clicks"],
                 with_["late"],
                 without["p50_ms"],
@@ -690,6 +745,7 @@ def computer_report(results: dict[str, Any]) -> None:
         f"Clicks with a {COMPUTER_LEVEL} computer at every table (ms)",
         [
             "games",
+            "round",
             "clicks",
             "late",
             "p50 without",
@@ -706,6 +762,38 @@ def computer_report(results: dict[str, Any]) -> None:
             "thinking p99",
         ],
         rows,
+        digits=1,
+    )
+    if results["rounds"] > 1:
+        pooled_report(results["pooled"])
+
+
+def pooled_report(pooled: list[Json]) -> None:
+    print_table(
+        "Click p99 of all rounds, without and with the computers (ms)",
+        [
+            "games",
+            "rounds",
+            "clicks without",
+            "clicks with",
+            "p99 without",
+            "p99 with",
+            "with - without",
+            "95% interval",
+        ],
+        [
+            [
+                row["games"],
+                row["rounds"],
+                row["clicks_without"],
+                row["clicks_with"],
+                row["p99_without_ms"],
+                row["p99_with_ms"],
+                row["difference_ms"],
+                "{:.1f} to {:.1f}".format(*row["interval_ms"]),
+            ]
+            for row in pooled
+        ],
         digits=1,
     )
 
@@ -739,10 +827,20 @@ def main() -> None:
         help=f"measure each level again with a {COMPUTER_LEVEL} computer player at every "
         "table, and its decision times",
     )
+    args_parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        metavar="N",
+        help="with --computers: measure each level N times, without and with the computers "
+        "in turn, and compare the click p99 of all rounds' clicks (default 1)",
+    )
     args = args_parser.parse_args()
+    if args.rounds < 1 or (args.rounds > 1 and not args.computers):
+        args_parser.error("--rounds takes a number from 1, and more than 1 needs --computers")
     levels = args.level or (QUICK_LEVELS if args.quick else FULL_LEVELS)
     print_machine()
-    results = asyncio.run(run(levels, args.logs, args.computers))
+    results = asyncio.run(run(levels, args.logs, args.computers, args.rounds))
     print_notes(report(results))
     write_json(args.json, "interactions", results)
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bench import interactions
 from bench.ai_escalation import SEAT_KINDS, Table, shown_hands
 from bot.ai.escalation import unseen_kinds
 from bot.ai.escalation_sim import counts, kind_of
@@ -75,11 +76,28 @@ def test_interactions_bench_times_the_computers_with_and_without_the_wait(
 ) -> None:
     # 8 clicks: the bench takes at most every third card, so at least five refusals pass
     # the turn on and the computer acts at every table (with 4 it could sit them out).
-    (level,) = run_bench("interactions", tmp_path, "--level", "2:8", "--computers")["levels"]
-    decisions = level["ours_with_computers"]["computer_decisions"]
-    assert decisions["decisions"] == decisions["in_workers"] > 0
-    assert 0 < decisions["think_p50_ms"] <= decisions["p50_ms"]
-    assert 0 < decisions["think_p99_ms"] <= decisions["p99_ms"]
+    data = run_bench("interactions", tmp_path, "--level", "2:8", "--computers", "--rounds", "2")
+    assert [level["round"] for level in data["levels"]] == [1, 2]
+    for level in data["levels"]:
+        decisions = level["ours_with_computers"]["computer_decisions"]
+        assert decisions["decisions"] == decisions["in_workers"] > 0
+        assert 0 < decisions["think_p50_ms"] <= decisions["p50_ms"]
+        assert 0 < decisions["think_p99_ms"] <= decisions["p99_ms"]
+    (pooled,) = data["pooled"]
+    assert pooled["clicks_without"] == pooled["clicks_with"] == 2 * 16
+    low, high = pooled["interval_ms"]
+    assert low <= pooled["difference_ms"] <= high
+
+
+def test_the_pooled_p99s_interval_tells_a_shift_from_noise() -> None:
+    rng = random.Random(1)
+    clicks = [rng.lognormvariate(-3.5, 0.8) for _ in range(3000)]
+    same = interactions.p99_difference(clicks, [rng.choice(clicks) for _ in range(3000)])
+    low, high = same["interval_ms"]
+    assert low <= 0 <= high
+    slower = interactions.p99_difference(clicks, [click + 0.1 for click in clicks])
+    assert slower["difference_ms"] == pytest.approx(100)
+    assert 0 < slower["interval_ms"][0] < 100 < slower["interval_ms"][1]
 
 
 def test_ai_bench_plays_every_level_of_geschenkt(tmp_path: Path) -> None:
