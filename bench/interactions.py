@@ -16,8 +16,9 @@ click latency with and without, and the computers' decision times (from the bot'
 /metrics histograms: with the wait for a free worker, and the thinking alone).
 ``--rounds N`` measures each level N times over, without and with the computers in
 turn, and sets the click p99 of all rounds' clicks with the computers against the one
-without: their difference and its 95 % bootstrap interval (one run's p99 is its 15th
-slowest click of 1,500, and varies by a factor of two from run to run).
+without: their difference and its 95 % bootstrap interval, over rounds and clicks (one
+run's p99 is its 15th slowest click of 1,500, and varies by a factor of two from run
+to run).
 
     python -m bench.interactions [--quick] [--json PATH] [--level GAMES:CLICKS ...]
         [--computers [--rounds N]]
@@ -69,8 +70,14 @@ DECISIONS = "tablebot_computer_decision_seconds"
 THINKS = "tablebot_computer_think_seconds"
 """The same decisions without the wait for a free worker: the search's own time."""
 LATE = ("late", "failed", "unanswered")
-RESAMPLES = 2000
+RESAMPLES = 1000
 """Bootstrap resamples for the interval of the pooled p99s' difference."""
+LATE_SECONDS = 3.0
+"""What a click answered late or never counts as in the pooled p99s: Discord's limit,
+the least it took (so a click the computers make late counts against them)."""
+Round = tuple[list[float], list[float]]
+"""One round's clicks in seconds, late ones as `LATE_SECONDS`: without and with the
+computers."""
 
 Outcome = Literal["ok", "refused", "late", "failed", "unanswered", "no_edit", "missing"]
 """What became of one interaction:
@@ -563,8 +570,7 @@ async def run(
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp) if logs is None else logs
         for level in levels:
-            without: list[float] = []
-            with_: list[float] = []
+            paired: list[Round] = []
             for round_ in range(1, rounds + 1):
                 started = time.perf_counter()
                 here = workdir / f"round-{round_}" if rounds > 1 else workdir
@@ -584,38 +590,57 @@ async def run(
                     (here / "computers").mkdir(exist_ok=True)
                     with_computers = await measure(OURS_WITH_COMPUTERS, level, here / "computers")
                     measured["ours_with_computers"] = summarize(with_computers)
-                    without += ours_measured.latencies
-                    with_ += with_computers.latencies
+                    paired.append((timed(ours_measured), timed(with_computers)))
                 measured["seconds"] = time.perf_counter() - started
                 results["levels"].append(measured)
-            if computers and without and with_:
+            if rounds > 1 and paired:
                 results["pooled"].append(
-                    {"games": level.games, "rounds": rounds, **p99_difference(without, with_)}
+                    {
+                        "games": level.games,
+                        "clicks_per_game": level.clicks_per_game,
+                        "rounds": rounds,
+                        **p99_difference(paired),
+                    }
                 )
     return results
 
 
-def p99_difference(without: list[float], with_: list[float], seed: int = 0) -> Json:
-    """The click p99 (ms) of ``without`` and ``with_`` (latencies in seconds), the
-    difference with − without, and its 95 % percentile-bootstrap interval (``RESAMPLES``
-    resamples of each, seeded: the same clicks give the same interval)."""
+def timed(measured: Measured) -> list[float]:
+    """The measured clicks' times to the callback, one answered late or never as
+    `LATE_SECONDS`."""
+    late = sum(measured.outcomes[kind] for kind in LATE)
+    return measured.latencies + [LATE_SECONDS] * late
+
+
+def _pooled_p99_ms(rounds: list[Round], side: int) -> float:
+    return percentile([value * 1000 for pair in rounds for value in pair[side]], 99)
+
+
+def p99_difference(rounds: list[Round], seed: int = 0, resamples: int = RESAMPLES) -> Json:
+    """The click p99 (ms) of all rounds' clicks without and with the computers, the
+    difference with − without, and its 95 % interval: a two-stage bootstrap
+    (``resamples`` times: rounds drawn with replacement, each round's clicks with and
+    without kept together, then each drawn round's clicks drawn with replacement), so
+    the spread from round to round counts as well as the clicks' own. Seeded: the same
+    clicks give the same interval."""
     rng = random.Random(seed)
-    without_ms = [value * 1000 for value in without]
-    with_ms = [value * 1000 for value in with_]
-    differences = sorted(
-        percentile(rng.choices(with_ms, k=len(with_ms)), 99)
-        - percentile(rng.choices(without_ms, k=len(without_ms)), 99)
-        for _ in range(RESAMPLES)
-    )
-    low, high = round(RESAMPLES * 0.025), round(RESAMPLES * 0.975) - 1
-    p99_without, p99_with = percentile(without_ms, 99), percentile(with_ms, 99)
+    differences = []
+    for _ in range(resamples):
+        drawn = [
+            (rng.choices(without, k=len(without)), rng.choices(with_, k=len(with_)))
+            for without, with_ in rng.choices(rounds, k=len(rounds))
+        ]
+        differences.append(_pooled_p99_ms(drawn, 1) - _pooled_p99_ms(drawn, 0))
+    p99_without, p99_with = _pooled_p99_ms(rounds, 0), _pooled_p99_ms(rounds, 1)
     return {
-        "clicks_without": len(without),
-        "clicks_with": len(with_),
+        "timed_without": sum(len(without) for without, _ in rounds),
+        "timed_with": sum(len(with_) for _, with_ in rounds),
+        "late_without": sum(without.count(LATE_SECONDS) for without, _ in rounds),
+        "late_with": sum(with_.count(LATE_SECONDS) for _, with_ in rounds),
         "p99_without_ms": p99_without,
         "p99_with_ms": p99_with,
         "difference_ms": p99_with - p99_without,
-        "interval_ms": [differences[low], differences[high]],
+        "interval_ms": [percentile(differences, 2.5), percentile(differences, 97.5)],
     }
 
 
@@ -700,18 +725,28 @@ def report(results: dict[str, Any]) -> list[str]:
                 )
             if side["refusals"]:
                 notes.append(f"{level['games']} games, {who}: refusals {side['refusals']}")
-    if results.get("computers"):
+    if results["computers"]:
         computer_report(results)
-    at_50 = next((lv for lv in results["levels"] if lv["games"] == 50), None)
-    if at_50 is not None and at_50["p99_ratio"] is not None:
+    for at_50 in (level for level in results["levels"] if level["games"] == 50):
+        if at_50["p99_ratio"] is None:
+            continue
         p99, ratio = at_50["ours"]["p99_ms"], at_50["p99_ratio"]
-        notes.append(f"target p99 at 50 games within 2x the null bot: {target(ratio <= 2)}")
-        notes.append(f"target p99 at 50 games under 50 ms ({p99:.1f} ms): {target(p99 < 50)}")
-    for pooled in results["pooled"] if results["rounds"] > 1 else []:
-        low = pooled["interval_ms"][0]
+        where = f"round {at_50['round']}: " if results["rounds"] > 1 else ""
+        notes.append(f"{where}target p99 at 50 games within 2x the null bot: {target(ratio <= 2)}")
         notes.append(
-            f"target at {pooled['games']} games, click p99 with the computers no worse than "
-            f"without (the interval of the difference reaches 0 or below): {target(low <= 0)}"
+            f"{where}target p99 at 50 games under 50 ms ({p99:.1f} ms): {target(p99 < 50)}"
+        )
+    if results["pooled"]:
+        notes.append(
+            "all rounds: a click answered late or never counts as 3 s (Discord's limit); the "
+            "95% interval draws rounds, then each drawn round's clicks"
+        )
+    for pooled in results["pooled"]:
+        shown_slower = pooled["interval_ms"][0] > 0
+        notes.append(
+            f"target at {pooled['games']} games, the click p99 with the computers not shown "
+            f"slower than without (the difference's interval reaches 0): "
+            f"{target(not shown_slower)}"
         )
     return notes
 
@@ -764,7 +799,7 @@ def computer_report(results: dict[str, Any]) -> None:
         rows,
         digits=1,
     )
-    if results["rounds"] > 1:
+    if results["pooled"]:
         pooled_report(results["pooled"])
 
 
@@ -774,8 +809,10 @@ def pooled_report(pooled: list[Json]) -> None:
         [
             "games",
             "rounds",
-            "clicks without",
-            "clicks with",
+            "timed without",
+            "timed with",
+            "late without",
+            "late with",
             "p99 without",
             "p99 with",
             "with - without",
@@ -785,12 +822,14 @@ def pooled_report(pooled: list[Json]) -> None:
             [
                 row["games"],
                 row["rounds"],
-                row["clicks_without"],
-                row["clicks_with"],
+                row["timed_without"],
+                row["timed_with"],
+                row["late_without"],
+                row["late_with"],
                 row["p99_without_ms"],
                 row["p99_with_ms"],
                 row["difference_ms"],
-                "{:.1f} to {:.1f}".format(*row["interval_ms"]),
+                f"{row['interval_ms'][0]:.1f} to {row['interval_ms'][1]:.1f}",
             ]
             for row in pooled
         ],

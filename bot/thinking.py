@@ -8,10 +8,10 @@ table behind it. With no worker processes (``RENDER_PROCESSES=0``) a decision ru
 a thread of the bot process, as before.
 
 Thinking workers run at a lower CPU priority (`THINKER_NICENESS`): on a busy machine
-the bot process, its render workers and Redis get a core first, so people's clicks are
-answered as fast as without computers at the tables, and a search that gets less CPU
-stops on its clock with a shallower result (a node budget keeps it reproducible on an
-idle machine).
+the bot process and its render workers (and Redis, where it shares their scheduling
+group) get more of the CPU, so computers slow people's clicks less, and a search that
+gets less CPU stops on its clock with a shallower result (a node budget keeps it
+reproducible on an idle machine).
 
 The budget runs from when the bot asks (`bot.ai.budget.seconds_left`): a decision that
 waited for a free worker thinks only for what is left of it, so a computer's move
@@ -81,8 +81,8 @@ def start_thinker(think_seconds: float, games: tuple[str, ...]) -> None:
 
 
 def lower_priority(steps: int) -> None:
-    """Lower this process's CPU priority by ``steps`` (no-op where the OS has no
-    `os.nice`)."""
+    """Lower the CPU priority of this worker (its calling thread, on Linux) by ``steps``
+    (no-op where the OS has no `os.nice`)."""
     if hasattr(os, "nice"):
         os.nice(steps)
 

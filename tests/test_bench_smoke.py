@@ -84,20 +84,45 @@ def test_interactions_bench_times_the_computers_with_and_without_the_wait(
         assert 0 < decisions["think_p50_ms"] <= decisions["p50_ms"]
         assert 0 < decisions["think_p99_ms"] <= decisions["p99_ms"]
     (pooled,) = data["pooled"]
-    assert pooled["clicks_without"] == pooled["clicks_with"] == 2 * 16
+    for side, key in (("without", "ours"), ("with", "ours_with_computers")):
+        measured = [level[key] for level in data["levels"]]
+        timed = sum(side["clicks"] - side["outcomes"].get("missing", 0) for side in measured)
+        assert pooled[f"timed_{side}"] == timed > 0
+        assert pooled[f"late_{side}"] == sum(side["late"] for side in measured)
     low, high = pooled["interval_ms"]
     assert low <= pooled["difference_ms"] <= high
 
 
+def some_rounds(rng: random.Random, slower_by: float) -> list[interactions.Round]:
+    """Six rounds of 500 clicks each way, the machine faster or slower in each (a
+    round's clicks with and without share its speed); with ``slower_by`` seconds more
+    on every click with the computers."""
+    rounds = []
+    for _ in range(6):
+        speed = rng.uniform(0.5, 2)
+        without = [speed * rng.lognormvariate(-3.5, 0.8) for _ in range(500)]
+        with_ = [speed * rng.lognormvariate(-3.5, 0.8) + slower_by for _ in range(500)]
+        rounds.append((without, with_))
+    return rounds
+
+
 def test_the_pooled_p99s_interval_tells_a_shift_from_noise() -> None:
     rng = random.Random(1)
-    clicks = [rng.lognormvariate(-3.5, 0.8) for _ in range(3000)]
-    same = interactions.p99_difference(clicks, [rng.choice(clicks) for _ in range(3000)])
+    same = interactions.p99_difference(some_rounds(rng, 0), resamples=200)
     low, high = same["interval_ms"]
-    assert low <= 0 <= high
-    slower = interactions.p99_difference(clicks, [click + 0.1 for click in clicks])
-    assert slower["difference_ms"] == pytest.approx(100)
-    assert 0 < slower["interval_ms"][0] < 100 < slower["interval_ms"][1]
+    assert low < 0 < high
+    slower = interactions.p99_difference(some_rounds(rng, 0.2), resamples=200)
+    assert 0 < slower["interval_ms"][0] < 200 < slower["interval_ms"][1]
+
+
+def test_a_click_answered_late_counts_against_its_side() -> None:
+    rng = random.Random(2)
+    rounds = some_rounds(rng, 0)
+    late = [(without, with_[:-10] + [interactions.LATE_SECONDS] * 10) for without, with_ in rounds]
+    found = interactions.p99_difference(late, resamples=200)
+    assert found["late_with"] == 60 and found["late_without"] == 0
+    assert found["p99_with_ms"] == interactions.LATE_SECONDS * 1000
+    assert found["interval_ms"][0] > 0
 
 
 def test_ai_bench_plays_every_level_of_geschenkt(tmp_path: Path) -> None:
