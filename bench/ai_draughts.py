@@ -4,7 +4,7 @@ For each ruleset, the ``hard`` search (`bot.ai.draughts_search`, with the limits
 ``hard`` player uses) runs from the opening and from every 10th position of the first
 120 plies of two games between ``normal`` players; printed per position kind: the
 depth finished, the nodes searched and nodes/s (one pinned CPU). The clock is the
-search's share of a decision that didn't wait for a worker (0.855 s of the default
+search's share of a decision that didn't wait for a worker (0.902 s of the default
 1 s: `bot.ai.budget.seconds_left`, then `SEARCH_SHARE`). ``--seconds S`` searches by
 time only (no node budget), to show the depth a time budget reaches.
 
