@@ -56,6 +56,12 @@ def test_benchmark_runs_and_reports_figures(name: str, tmp_path: Path) -> None:
             if re.search(r"^ENGINE\b", path.read_text(encoding="utf-8"), re.MULTILINE)
         ]
         assert len(results) == len(modules) >= 2
+        (simulated,) = data["simulators"]  # Geschenkt's hard player's simulator
+        assert simulated["engine"] == "geschenkt"
+        assert [row["players"] for row in simulated["rows"]] == [3, 4, 5, 6, 7]
+        for row in simulated["rows"]:
+            assert row["ours"]["playouts_per_second"] > 0
+            assert row["ours"]["actions_per_playout"] > 24  # every card taken, some refused
     if name == "storage":  # the bot process's memory with live games
         memory = data["bot_process_memory"]
         assert memory["games"] == memory["games_asked"] == 30
