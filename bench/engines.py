@@ -321,9 +321,9 @@ def measure_simulator(
     def ours_for(players: int) -> Callable[[int], int]:
         return partial(simulator.playout, players)
 
-    low, high = engine.min_players, engine.max_players
+    players = range(engine.min_players, engine.max_players + 1)
     name = f"{engine.name} ({simulator.label})"
-    return measure(name, range(low, high + 1), ours_for, peer, settings, simulator.target)
+    return measure(name, players, ours_for, peer, settings, simulator.target)
 
 
 def measure(
