@@ -116,14 +116,12 @@ def niceness() -> int:
 
 async def test_a_thinking_worker_yields_the_cpu_to_the_bot_process() -> None:
     ours = niceness()
-    if ours + THINKER_NICENESS > 19:
-        pytest.skip(f"the tests run at niceness {ours}: a worker can't go lower by enough")
     workers = Workers(1, "test", start_thinker, (0.25, ()))
     try:
         theirs = await workers.run(niceness)
     finally:
         workers.close()
-    assert theirs == ours + THINKER_NICENESS
+    assert theirs == min(19, ours + THINKER_NICENESS)  # Linux's lowest priority is 19
 
 
 async def test_decisions_are_made_in_a_worker_process_and_timed() -> None:
