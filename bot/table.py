@@ -190,6 +190,9 @@ class Table(BaseModel):
     rematch_of: str | None = None
     """The game id of the finished game this rematch lobby follows, so that a click on
     that game's Rematch joins this lobby."""
+    held_until: float | None = None
+    """Until when a rematch lobby holds the seats of the invited people not seated yet
+    (Unix time): nobody else may take them before, unless the host opens them (None)."""
     message_id: int | None = Field(default=None, exclude=True)
     """The public table message; stored beside the data so moving it bumps no revision."""
     ping: Ping | None = Field(default=None, exclude=True)

@@ -17,6 +17,8 @@ from bot.table import Event, Seat, Table
 EVENTS_KEPT = 3
 """Events the table message shows (the newest last)."""
 MISSED_TURNS_LIMIT = 3
+INVITATION_SECONDS = 600
+"""How long a rematch lobby holds the invited people's seats for them."""
 """Turns in a row a person may let the clock run out before a computer takes over."""
 LEVEL_NAMES: dict[Level, str] = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
 COMPUTER_NAMES: dict[Level, str] = {
@@ -31,13 +33,16 @@ def person_seat(player: PlayerId, display_name: str) -> Seat:
     return Seat(id=player, name=plain_name(display_name))
 
 
-def joined(table: Table, seat: Seat, max_players: int) -> Table:
-    """``seat`` joins the lobby."""
+def joined(table: Table, seat: Seat, max_players: int, *, now: float) -> Table:
+    """``seat`` joins the lobby: into a seat held for them, if they were invited to a
+    rematch, or else into one nobody holds."""
     if table.phase != "lobby":
         raise GameError("The game has already started; wait for the next one.")
     if table.seat_of(seat.id) is not None:
         raise GameError("You're already at this table.")
     _check_room(table, max_players)
+    if seat.id not in table.invited:
+        _check_unheld_room(table, max_players, now)
     return table.model_copy(update={"seats": [*table.seats, seat]})
 
 
@@ -61,13 +66,36 @@ def left_lobby(table: Table, player: PlayerId) -> Table:
     return table.model_copy(update={"seats": seats, "host": host})
 
 
-def with_computer(table: Table, player: PlayerId, level: Level, max_players: int) -> Table:
-    """The host adds a computer seat of ``level`` to the lobby."""
+def with_computer(
+    table: Table, player: PlayerId, level: Level, max_players: int, *, now: float
+) -> Table:
+    """The host adds a computer seat of ``level`` to the lobby, in a seat nobody holds."""
     if player != table.host:
         raise GameError("Only the host can add computer players.")
     _check_room(table, max_players)
+    _check_unheld_room(table, max_players, now)
     seat = computer_seat(table.seats, level, table.lang)
     return table.model_copy(update={"seats": [*table.seats, seat]})
+
+
+def with_seats_opened(table: Table, player: PlayerId) -> Table:
+    """The host opens the seats a rematch lobby holds for its invited people to anyone
+    (the invited may still take them, while they are free)."""
+    if player != table.host:
+        raise GameError("Only the host can open the held seats.")
+    return table.model_copy(update={"held_until": None})
+
+
+def held_seats(table: Table, *, now: float) -> int:
+    """How many seats the rematch lobby holds for invited people not seated yet."""
+    if table.held_until is None or now >= table.held_until:
+        return 0
+    return len(awaited(table))
+
+
+def awaited(table: Table) -> list[PlayerId]:
+    """The people invited to the rematch lobby who haven't taken their seat yet."""
+    return [player for player in table.invited if table.seat_of(player) is None]
 
 
 def with_pings_toggled(table: Table, player: PlayerId) -> Table:
@@ -108,13 +136,16 @@ def rematch_lobby(finished: Table, seat: Seat, *, now: float) -> Table:
     """The lobby of a rematch, asked for by ``seat`` (a person who played the finished
     game to its end), its host and first seat: the same game and options, the finished
     game's computer seats seated again at their levels, and every person who played to
-    the end invited (`Table.invited`); nobody else is seated before they join. People who
-    left the finished game are not invited, and their seats are not filled. The host's
+    the end invited (`Table.invited`); nobody else is seated before they join, and their
+    seats are held for them for `INVITATION_SECONDS`. People who left the finished game
+    (a computer took their seat) are not invited, and their seats are not filled; a
+    resignation ends a game, so the one who resigned played it to the end. The host's
     chosen seat (draughts: the colour) holds only for the same host."""
     if finished.phase != "over":
         raise GameError("This game is still running.")
     _check_played_to_the_end(finished, seat.id)
     computers = [s.model_copy(update={"missed": 0}) for s in finished.seats if s.is_ai]
+    invited = [s.id for s in finished.seats if not s.is_computer]
     return Table(
         game=finished.game,
         opened=now,
@@ -127,17 +158,18 @@ def rematch_lobby(finished: Table, seat: Seat, *, now: float) -> Table:
         options=finished.options,
         host_seat=finished.host_seat if seat.id == finished.host else None,
         turn_seconds=finished.turn_seconds,
-        invited=[s.id for s in finished.seats if not s.is_computer],
+        invited=invited,
         rematch_of=finished.gid,
+        held_until=now + INVITATION_SECONDS if set(invited) - {seat.id} else None,
     )
 
 
-def joined_rematch(table: Table, seat: Seat, max_players: int) -> Table:
+def joined_rematch(table: Table, seat: Seat, max_players: int, *, now: float) -> Table:
     """``seat`` clicked the finished game's Rematch after its rematch lobby opened: they
     join it, if they were invited."""
     if seat.id not in table.invited:
         raise GameError("Only the players of this game can start a rematch.")
-    return joined(table, seat, max_players)
+    return joined(table, seat, max_players, now=now)
 
 
 def starts_itself(table: Table, joiner: PlayerId, min_players: int) -> bool:
@@ -147,7 +179,7 @@ def starts_itself(table: Table, joiner: PlayerId, min_players: int) -> bool:
     return (
         table.phase == "lobby"
         and joiner in table.invited
-        and all(table.seat_of(player) is not None for player in table.invited)
+        and not awaited(table)
         and len(table.seats) >= min_players
     )
 
@@ -266,6 +298,17 @@ def turn_mentions(players: list[PlayerId], table: Table) -> str | None:
 def _check_room(table: Table, max_players: int) -> None:
     if len(table.seats) >= max_players:
         raise GameError("The table is full ({n} players).", n=max_players)
+
+
+def _check_unheld_room(table: Table, max_players: int, now: float) -> None:
+    """Refuse a seat to someone not invited when every free seat is held."""
+    held = held_seats(table, now=now)
+    if held and len(table.seats) + held >= max_players:
+        raise GameError(
+            "The seats left are held until {time} for the players invited to the "
+            "rematch; the host can open them to everyone.",
+            time=f"<t:{int(table.held_until or now)}:t>",
+        )
 
 
 def _computer_plays(seat: Seat, lang: Lang) -> Seat:

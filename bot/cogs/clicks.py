@@ -150,8 +150,11 @@ class Clicks:
             table = table_life.left_lobby(table, player)
         elif verb == "pings":
             table = table_life.with_pings_toggled(table, player)
+        elif verb == "open":
+            table = table_life.with_seats_opened(table, player)
         else:
-            table = table_life.with_computer(table, player, level, self.engine.max_players)
+            now = await self.bot.clock.now()
+            table = table_life.with_computer(table, player, level, self.engine.max_players, now=now)
         if not table.seats:
             await self.bot.store.delete(stored.table, stored.rev)
             notice = self.messages.closed(
@@ -180,7 +183,10 @@ class Clicks:
         the join completes a rematch's invitation), or on the invitation to a rematch,
         answered privately."""
         player = player_of(interaction)
-        table = table_life.joined(stored.table, person_of(interaction), self.engine.max_players)
+        now = await self.bot.clock.now()
+        table = table_life.joined(
+            stored.table, person_of(interaction), self.engine.max_players, now=now
+        )
         if stored.table.message_id not in (None, message_id_of(interaction)):
             await self.parts.seat_taken(interaction, stored, table, player)
         elif table_life.starts_itself(table, player, self.engine.min_players):
@@ -221,8 +227,9 @@ class Clicks:
 
     async def _join_rematch(self, interaction: Interaction, stored: Stored) -> None:
         """A player of the finished game takes their seat in its rematch's lobby."""
+        now = await self.bot.clock.now()
         table = table_life.joined_rematch(
-            stored.table, person_of(interaction), self.engine.max_players
+            stored.table, person_of(interaction), self.engine.max_players, now=now
         )
         await self.parts.seat_taken(interaction, stored, table, player_of(interaction))
 

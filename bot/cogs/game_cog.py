@@ -203,7 +203,10 @@ class GameCog:
 
     async def join_command(self, interaction: Interaction) -> None:
         stored = await self.parts.load_running(interaction)
-        table = table_life.joined(stored.table, person_of(interaction), self.engine.max_players)
+        now = await self.bot.clock.now()
+        table = table_life.joined(
+            stored.table, person_of(interaction), self.engine.max_players, now=now
+        )
         await self.parts.seat_taken(interaction, stored, table, player_of(interaction))
 
     async def leave_command(self, interaction: Interaction) -> None:

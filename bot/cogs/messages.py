@@ -25,7 +25,7 @@ from bot.names import shown_name
 from bot.render import embeds
 from bot.render.workers import RenderWorkers
 from bot.table import Table
-from bot.table_life import LEVEL_NAMES, MISSED_TURNS_LIMIT, turn_mentions
+from bot.table_life import LEVEL_NAMES, MISSED_TURNS_LIMIT, awaited, turn_mentions
 from bot.texts import ButtonStyle, Picks, PrivatePanel
 
 RESULTS_COLOUR = 0x2ECC71
@@ -79,9 +79,9 @@ class Messages:
             lang,
         )
         embed.add_field(name=tr(lang, "Turn clock"), value=clock_line(table), inline=False)
-        awaited = awaited_line(table)
-        if awaited:
-            embed.add_field(name=tr(lang, "Rematch"), value=awaited, inline=False)
+        waiting = awaited_line(table)
+        if waiting:
+            embed.add_field(name=tr(lang, "Rematch"), value=waiting, inline=False)
         full = len(table.seats) >= self.engine.max_players
         buttons = [
             *([] if full else [self._button(table, rev, "join", tr(lang, "Join"), "success")]),
@@ -90,6 +90,8 @@ class Messages:
             self._button(table, rev, "pings", pings_label(table), "secondary"),
             self._button(table, rev, "rules", tr(lang, "Rules"), "secondary"),
         ]
+        if table.held_until is not None and awaited(table):
+            buttons.append(self._button(table, rev, "open", tr(lang, "Open seats"), "secondary"))
         if full:
             return TableMessage(None, embed, button_view(buttons), None)
         levels = GameSelect(
@@ -283,14 +285,22 @@ def pings_label(table: Table) -> str:
 def awaited_line(table: Table) -> str:
     """A rematch lobby's word on the invited people not seated yet ("" when none is
     awaited). Mentions in an embed notify nobody."""
-    awaited = [player for player in table.invited if table.seat_of(player) is None]
-    if not awaited:
+    people = awaited(table)
+    if not people:
         return ""
-    return tr(
+    waiting = tr(
         table.lang,
         "Waiting for {players}; the game begins as soon as they have all joined.",
-        players=", ".join(f"<@{player}>" for player in awaited),
+        players=", ".join(f"<@{player}>" for player in people),
     )
+    if table.held_until is None:
+        return waiting
+    held = tr(
+        table.lang,
+        "Their seats are held for them until {time}, unless the host opens them.",
+        time=f"<t:{int(table.held_until)}:t>",
+    )
+    return f"{waiting}\n{held}"
 
 
 def clock_line(table: Table) -> str:

@@ -4,8 +4,8 @@ A button's custom_id carries the game id and the revision it was drawn for (see
 `bot.cogs.components`). Whether a click drawn for an older revision still counts
 depends on what it does, and is decided here, once, for every game:
 
-- ``join``, ``leave``, ``ai``, ``pings``, ``start`` (the lobby): count while the game id
-  matches; joining means the same at any revision.
+- ``join``, ``leave``, ``ai``, ``pings``, ``open``, ``start`` (the lobby): count while
+  the game id matches; joining means the same at any revision.
 - ``act`` (a move button on the public table): refused unless drawn for the exact
   revision; someone moved first, and the button may mean something else now.
 - ``hand`` (the public table): counts while the game id matches; it only opens the
@@ -26,13 +26,24 @@ from __future__ import annotations
 from typing import Literal, get_args
 
 Verb = Literal[
-    "join", "leave", "ai", "pings", "start", "rules", "act", "hand", "do", "redraw", "rematch"
+    "join",
+    "leave",
+    "ai",
+    "pings",
+    "open",
+    "start",
+    "rules",
+    "act",
+    "hand",
+    "do",
+    "redraw",
+    "rematch",
 ]
 ALL_VERBS: tuple[Verb, ...] = get_args(Verb)
 
 Staleness = Literal["exact_revision", "same_game"]
 
-LOBBY_VERBS: frozenset[Verb] = frozenset({"join", "leave", "ai", "pings", "start"})
+LOBBY_VERBS: frozenset[Verb] = frozenset({"join", "leave", "ai", "pings", "open", "start"})
 PANEL_VERBS: frozenset[Verb] = frozenset({"do", "redraw"})
 """Verbs that only private (ephemeral) panels carry."""
 
@@ -41,6 +52,7 @@ STALE_POLICY: dict[Verb, Staleness] = {
     "leave": "same_game",
     "ai": "same_game",
     "pings": "same_game",
+    "open": "same_game",
     "start": "same_game",
     "rules": "same_game",
     "act": "exact_revision",

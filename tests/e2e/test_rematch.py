@@ -176,3 +176,62 @@ async def test_a_rematch_click_by_someone_who_did_not_play_is_refused_privately(
     after = await stored_game(driver, store)
     assert (after.rev, after.table.gid, after.table.phase) == (before.rev, before.table.gid, "over")
     assert len(driver.alive()) == messages and "Rematch" in results.labels
+
+
+async def resigned_draughts(driver: Driver, host: FakeUser, guest: FakeUser) -> FakeMessage:
+    """A draughts game of ``host`` (White) and ``guest``, ended by the guest's
+    `/draughts leave` (a resignation): its results message."""
+    table: FakeMessage = (await driver.slash(host, "draughts start")).message
+    await driver.click(guest, table, "Join")
+    await driver.click(host, table, "Start")
+    await driver.slash(guest, "draughts leave")
+    await driver.wait_for(lambda: "Rematch" in table.labels, what="the results")
+    return table
+
+
+async def test_a_stranger_cannot_take_the_seat_held_for_the_invited_player(
+    driver: Driver, store: GameStore, bot_process: BotFactory
+) -> None:
+    """The reported case: in a two-player draughts rematch an outsider's Join took the
+    seat held for Emma, and Emma's Join then found the table full."""
+    await bot_process("bot")
+    alice, emma, greta = (driver.user(name) for name in ("alice", "emma", "greta"))
+    results = await resigned_draughts(driver, alice, emma)
+    lobby = (await driver.click(alice, results, "Rematch")).message
+    (invitation,) = await driver.wait_for(lambda: invitations(driver), what="the invitation")
+    await driver.settle()
+    assert "Open seats" in lobby.labels
+    before = await stored_game(driver, store)
+
+    for message in (invitation, lobby):
+        refused = await driver.click(greta, message, "Join", expect_change=False)
+        assert refused.ephemeral.ephemeral_to == greta.id
+        assert "held until" in refused.ephemeral.text
+    await driver.settle()
+    after = await stored_game(driver, store)
+    assert (after.rev, seated(after)) == (before.rev, {str(alice.id)}), "nothing was saved"
+
+    await driver.click(emma, invitation, "Join")
+    await driver.wait_for(lambda: TURN.fullmatch(lobby.content) is not None, what="the deal")
+    started = await stored_game(driver, store)
+    assert started.table.phase == "playing"
+    assert seated(started) == {str(alice.id), str(emma.id)}, "the one who resigned is back"
+
+
+async def test_the_host_opens_the_held_seats_to_anyone(
+    driver: Driver, store: GameStore, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    alice, emma, greta = (driver.user(name) for name in ("alice", "emma", "greta"))
+    results = await resigned_draughts(driver, alice, emma)
+    lobby = (await driver.click(alice, results, "Rematch")).message
+    await driver.wait_for(lambda: invitations(driver), what="the invitation")
+    refused = await driver.click(emma, lobby, "Open seats", expect_change=False)
+    assert refused.ephemeral.text == "Only the host can open the held seats."
+
+    await driver.click(alice, lobby, "Open seats")
+    assert "Open seats" not in lobby.labels and "held" not in lobby.text
+    await driver.click(greta, lobby, "Join")
+    joined = await stored_game(driver, store)
+    assert seated(joined) == {str(alice.id), str(greta.id)}
+    assert joined.table.phase == "lobby", "the host starts a table of strangers"

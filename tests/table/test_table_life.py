@@ -33,39 +33,39 @@ def ids(table: Table) -> list[str]:
 
 
 def test_a_person_joins_once_and_not_past_the_limit() -> None:
-    table = table_life.joined(lobby("Ann"), Seat(id="bob", name="Bob"), max_players=3)
+    table = table_life.joined(lobby("Ann"), Seat(id="bob", name="Bob"), max_players=3, now=0)
     assert ids(table) == ["ann", "bob"]
     with pytest.raises(GameError, match="already"):
-        table_life.joined(table, Seat(id="bob", name="Bob"), max_players=3)
-    full = table_life.joined(table, Seat(id="cy", name="Cy"), max_players=3)
+        table_life.joined(table, Seat(id="bob", name="Bob"), max_players=3, now=0)
+    full = table_life.joined(table, Seat(id="cy", name="Cy"), max_players=3, now=0)
     with pytest.raises(GameError, match="full"):
-        table_life.joined(full, Seat(id="dee", name="Dee"), max_players=3)
+        table_life.joined(full, Seat(id="dee", name="Dee"), max_players=3, now=0)
 
 
 def test_joining_a_running_game_is_refused() -> None:
     running = lobby("Ann", "Bob").model_copy(update={"phase": "playing"})
     with pytest.raises(GameError, match="already started"):
-        table_life.joined(running, Seat(id="cy", name="Cy"), max_players=5)
+        table_life.joined(running, Seat(id="cy", name="Cy"), max_players=5, now=0)
 
 
 def test_a_leaving_host_hands_the_table_to_the_next_person() -> None:
-    table = table_life.with_computer(lobby("Ann", "Bob"), "ann", "easy", max_players=5)
+    table = table_life.with_computer(lobby("Ann", "Bob"), "ann", "easy", max_players=5, now=0)
     left = table_life.left_lobby(table, "ann")
     assert left.host == "bob"
     assert ids(left) == ["bob", "ai:1"]
 
 
 def test_the_last_person_leaving_empties_the_table_even_with_computers() -> None:
-    table = table_life.with_computer(lobby("Ann"), "ann", "hard", max_players=5)
+    table = table_life.with_computer(lobby("Ann"), "ann", "hard", max_players=5, now=0)
     assert table_life.left_lobby(table, "ann").seats == []
 
 
 def test_only_the_host_adds_computers_named_by_level_in_the_table_language() -> None:
     table = lobby("Ann", "Bob", lang="de")
     with pytest.raises(GameError, match="host"):
-        table_life.with_computer(table, "bob", "easy", max_players=5)
-    table = table_life.with_computer(table, "ann", "hard", max_players=5)
-    table = table_life.with_computer(table, "ann", "hard", max_players=5)
+        table_life.with_computer(table, "bob", "easy", max_players=5, now=0)
+    table = table_life.with_computer(table, "ann", "hard", max_players=5, now=0)
+    table = table_life.with_computer(table, "ann", "hard", max_players=5, now=0)
     names = [seat.name for seat in table.seats[2:]]
     assert names == ["🤖 Schwer", "🤖 Schwer 2"]
     assert ids(table)[2:] == ["ai:1", "ai:2"]
@@ -87,7 +87,9 @@ def finished(*names: str, host_seat: int | None = None) -> Table:
 
 
 def test_a_rematch_lobby_seats_only_its_asker_and_the_computers_and_invites_the_rest() -> None:
-    played = table_life.with_computer(lobby("Ann", "Bob", "Cy"), "ann", "hard", max_players=5)
+    played = table_life.with_computer(
+        lobby("Ann", "Bob", "Cy"), "ann", "hard", max_players=5, now=0
+    )
     played = played.model_copy(update={"phase": "over", "options": {"tactical": True}})
     rematch = table_life.rematch_lobby(played, Seat(id="bob", name="Bob"), now=1000.0)
     assert rematch.phase == "lobby" and rematch.state is None
@@ -125,12 +127,12 @@ def test_a_later_rematch_click_joins_the_lobby_if_invited() -> None:
     rematch = table_life.rematch_lobby(
         finished("Ann", "Bob", "Cy"), Seat(id="ann", name="Ann"), now=0
     )
-    rematch = table_life.joined_rematch(rematch, Seat(id="bob", name="Bob"), max_players=5)
+    rematch = table_life.joined_rematch(rematch, Seat(id="bob", name="Bob"), max_players=5, now=0)
     assert ids(rematch) == ["ann", "bob"]
     with pytest.raises(GameError, match="Only the players"):
-        table_life.joined_rematch(rematch, Seat(id="zed", name="Zed"), max_players=5)
+        table_life.joined_rematch(rematch, Seat(id="zed", name="Zed"), max_players=5, now=0)
     with pytest.raises(GameError, match="already"):
-        table_life.joined_rematch(rematch, Seat(id="bob", name="Bob"), max_players=5)
+        table_life.joined_rematch(rematch, Seat(id="bob", name="Bob"), max_players=5, now=0)
 
 
 def test_the_last_invited_person_to_join_starts_the_rematch() -> None:
@@ -138,19 +140,19 @@ def test_the_last_invited_person_to_join_starts_the_rematch() -> None:
         finished("Ann", "Bob", "Cy"), Seat(id="ann", name="Ann"), now=0
     )
     assert not table_life.starts_itself(rematch, "ann", min_players=3)
-    rematch = table_life.joined(rematch, Seat(id="bob", name="Bob"), max_players=5)
+    rematch = table_life.joined(rematch, Seat(id="bob", name="Bob"), max_players=5, now=0)
     assert not table_life.starts_itself(rematch, "bob", min_players=3)
-    with_zed = table_life.joined(rematch, Seat(id="zed", name="Zed"), max_players=5)
+    with_zed = table_life.joined(rematch, Seat(id="zed", name="Zed"), max_players=5, now=0)
     assert not table_life.starts_itself(with_zed, "zed", min_players=3)  # not invited
-    rematch = table_life.joined(rematch, Seat(id="cy", name="Cy"), max_players=5)
+    rematch = table_life.joined(rematch, Seat(id="cy", name="Cy"), max_players=5, now=0)
     assert table_life.starts_itself(rematch, "cy", min_players=3)
     assert not table_life.starts_itself(rematch, "cy", min_players=4)  # too few to play
     assert not table_life.starts_itself(lobby("Ann", "Bob"), "bob", min_players=2)  # no rematch
 
 
 def test_a_lone_person_with_computers_needs_nobody_to_join() -> None:
-    played = table_life.with_computer(finished("Ann"), "ann", "easy", max_players=5)
-    played = table_life.with_computer(played, "ann", "easy", max_players=5)
+    played = table_life.with_computer(finished("Ann"), "ann", "easy", max_players=5, now=0)
+    played = table_life.with_computer(played, "ann", "easy", max_players=5, now=0)
     rematch = table_life.rematch_lobby(played, Seat(id="ann", name="Ann"), now=0)
     assert ids(rematch) == ["ann", "ai:1", "ai:2"]
     assert table_life.starts_itself(rematch, "ann", min_players=3)
@@ -210,14 +212,14 @@ def test_turn_deadlines() -> None:
     assert deadline(table, ["ann"], over=False, has_timed_default=False, **common) == 1060.0
     assert deadline(table, ["ann"], over=False, has_timed_default=True, **common) == 1015.0
     assert deadline(table, ["ann"], over=True, has_timed_default=False, **common) is None
-    with_computer = table_life.with_computer(table, "ann", "easy", max_players=5)
+    with_computer = table_life.with_computer(table, "ann", "easy", max_players=5, now=0)
     assert deadline(with_computer, ["ai:1"], over=False, has_timed_default=True, **common) is None
     no_clock = table.model_copy(update={"turn_seconds": None})
     assert deadline(no_clock, ["ann"], over=False, has_timed_default=False, **common) is None
 
 
 def test_turn_mentions_name_people_only() -> None:
-    table = table_life.with_computer(lobby("Ann", "Bob"), "ann", "easy", max_players=5)
+    table = table_life.with_computer(lobby("Ann", "Bob"), "ann", "easy", max_players=5, now=0)
     assert table_life.turn_mentions(["ann"], table) == "<@ann>, your turn."
     assert table_life.turn_mentions(["ai:1"], table) is None
 
@@ -239,3 +241,68 @@ def test_a_warning_outlives_ordinary_moves_until_its_player_acts() -> None:
     table = table_life.moved_by(table, "ann", "take")
     assert all(event.warning_for is None for event in table.events)
     assert len(table.events) == table_life.EVENTS_KEPT
+
+
+def draughts_rematch(*, now: float = 0) -> Table:
+    """Emma's rematch of a two-player game with Ann: Emma's seat is held."""
+    return table_life.rematch_lobby(finished("Ann", "Emma"), Seat(id="ann", name="Ann"), now=now)
+
+
+def test_an_invited_seat_is_held_from_a_stranger_until_the_invitation_expires() -> None:
+    rematch = draughts_rematch(now=1000)
+    assert rematch.held_until == 1000 + table_life.INVITATION_SECONDS
+    assert table_life.held_seats(rematch, now=1000) == 1
+    with pytest.raises(GameError, match="held until"):
+        table_life.joined(rematch, Seat(id="zed", name="Zed"), max_players=2, now=1001)
+    with pytest.raises(GameError, match="held until"):
+        table_life.with_computer(rematch, "ann", "easy", max_players=2, now=1001)
+    expired = 1000 + table_life.INVITATION_SECONDS
+    assert table_life.held_seats(rematch, now=expired) == 0
+    late = table_life.joined(rematch, Seat(id="zed", name="Zed"), max_players=2, now=expired)
+    assert ids(late) == ["ann", "zed"]
+
+
+def test_the_invited_person_takes_the_held_seat() -> None:
+    rematch = draughts_rematch(now=1000)
+    emma = table_life.joined(rematch, Seat(id="emma", name="Emma"), max_players=2, now=1001)
+    assert ids(emma) == ["ann", "emma"]
+    assert table_life.held_seats(emma, now=1001) == 0
+    assert table_life.starts_itself(emma, "emma", min_players=2)
+
+
+def test_seats_beyond_the_held_ones_are_anyones() -> None:
+    rematch = table_life.rematch_lobby(
+        finished("Ann", "Bob", "Cy"), Seat(id="ann", name="Ann"), now=0
+    )
+    assert table_life.held_seats(rematch, now=1) == 2
+    zed = table_life.joined(rematch, Seat(id="zed", name="Zed"), max_players=4, now=1)
+    with pytest.raises(GameError, match="held until"):
+        table_life.joined(zed, Seat(id="yan", name="Yan"), max_players=4, now=1)
+    with_bob = table_life.joined(zed, Seat(id="bob", name="Bob"), max_players=4, now=1)
+    with_cy = table_life.joined(with_bob, Seat(id="cy", name="Cy"), max_players=4, now=1)
+    assert ids(with_cy) == ["ann", "zed", "bob", "cy"]
+
+
+def test_only_the_host_opens_the_held_seats_to_everyone() -> None:
+    rematch = draughts_rematch(now=1000)
+    with pytest.raises(GameError, match="Only the host"):
+        table_life.with_seats_opened(rematch, "emma")
+    opened = table_life.with_seats_opened(rematch, "ann")
+    assert opened.held_until is None and table_life.held_seats(opened, now=1001) == 0
+    zed = table_life.joined(opened, Seat(id="zed", name="Zed"), max_players=2, now=1001)
+    assert ids(zed) == ["ann", "zed"]
+
+
+def test_a_rematch_with_nobody_to_wait_for_holds_no_seat() -> None:
+    played = table_life.with_computer(finished("Ann"), "ann", "easy", max_players=5, now=0)
+    rematch = table_life.rematch_lobby(played, Seat(id="ann", name="Ann"), now=0)
+    assert rematch.held_until is None
+
+
+def test_one_who_resigned_played_to_the_end_and_is_invited() -> None:
+    """Draughts' leave resigns: it ends the game with a result and hands no seat to a
+    computer, so the one who resigned is a player of the finished game."""
+    played = finished("Ann", "Emma")
+    assert not any(seat.left for seat in played.seats)
+    rematch = table_life.rematch_lobby(played, Seat(id="ann", name="Ann"), now=0)
+    assert rematch.invited == ["ann", "emma"]
