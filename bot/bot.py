@@ -11,7 +11,6 @@ import discord
 import yarl
 from discord import app_commands
 from discord.ext import commands
-from redis.exceptions import RedisError
 
 from bot.cogs.components import GameButton, GameSelect
 from bot.cogs.followups import FollowUps
@@ -185,6 +184,6 @@ class TableBot(commands.AutoShardedBot):
         try:
             looked_at = await resume_all(self, after_start=True)
             log.info("Looked at %d stored games after start", looked_at)
-        except (StoreError, RedisError) as error:
+        except StoreError as error:
             log.warning("Could not resume the stored games yet: %s", error)
         await keep_games_moving(self, self.settings.followup_sweep_seconds)

@@ -64,5 +64,16 @@ class TimedDefault:
     """An action key, as for `GameAdapter.parse_action`."""
 
 
+@dataclass(frozen=True)
+class ExportFile:
+    """A finished game in its game's own file format (draughts: PDN)."""
+
+    name: str
+    text: str
+    words: str
+    """English template (`N_`) of the private answer that carries the file; ``{gid}``
+    is the game id."""
+
+
 Picks = Mapping[str, tuple[str, ...]]
 """What the player has chosen so far in each select of their panel, by select key."""

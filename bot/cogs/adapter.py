@@ -11,14 +11,17 @@ texts are English templates marked with `N_` that the cog translates.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
-from typing import Any, Generic, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
 from bot.engines.base import Engine, Outcome, PlayerId
 from bot.i18n import N_, Lang, tr
-from bot.texts import ActionButton, Picks, PrivatePanel, TableText, TimedDefault
+from bot.texts import ActionButton, ExportFile, Picks, PrivatePanel, TableText, TimedDefault
+
+if TYPE_CHECKING:
+    from bot.storage.records import GameRecord
 
 S = TypeVar("S", bound=BaseModel)
 A = TypeVar("A", bound=BaseModel)
@@ -131,6 +134,11 @@ class GameAdapter(ABC, Generic[S, A, V]):
     def concede(self, state: S, player: PlayerId) -> S | None:
         """``player`` gives the game up (leaving a two-player game), or None when the
         game has no way to concede and a computer takes the seat instead."""
+        return None
+
+    def export_file(self, record: GameRecord, states: Sequence[S]) -> ExportFile | None:
+        """The finished game ``record`` (``states``: its whole replay) in its game's own
+        file format, or None: the download is then the text log and the record's JSON."""
         return None
 
     def action_key(self, action: A) -> str:

@@ -3,13 +3,14 @@ move), `/draughts move c3-c4`, draw offers and resignation."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Literal, cast
 
 import discord
 from discord import app_commands
 
+from bot.cogs import draughts_pdn
 from bot.cogs.adapter import GameAdapter
 from bot.engines.base import IllegalAction, Outcome, PlayerId
 from bot.engines.draughts import (
@@ -25,10 +26,11 @@ from bot.engines.draughts import (
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.draughts import move_number, reason_sentence, render_board, render_table
 from bot.render.embeds import player_name
-from bot.texts import ActionButton, PanelSelect, Picks, PrivatePanel, TableText
+from bot.texts import ActionButton, ExportFile, PanelSelect, Picks, PrivatePanel, TableText
 
 if TYPE_CHECKING:
     from bot.cogs.game_cog import GameCog
+    from bot.storage.records import GameRecord
 
 PIECE, MOVE = "piece", "move"
 """Keys of the Move panel's two selects."""
@@ -211,6 +213,10 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
     ) -> str:
         played = played_text(before, after, lang)
         return tr(lang, YOUR_MOVE[move_kind(before, after)], move=played)
+
+    def export_file(self, record: GameRecord, states: Sequence[DraughtsState]) -> ExportFile:
+        text = draughts_pdn.pdn(record, states)
+        return ExportFile(draughts_pdn.file_name(record), text, N_("The game {gid} as PDN."))
 
     def concede(self, state: DraughtsState, player: PlayerId) -> DraughtsState:
         return ENGINE.resign(state, player)

@@ -24,7 +24,6 @@ import discord
 from discord import app_commands
 from pydantic import BaseModel
 
-from bot.cogs import export
 from bot.cogs.adapter import GameAdapter
 from bot.cogs.errors import answering_errors
 from bot.cogs.interactions import user_lang
@@ -46,6 +45,10 @@ HOW: dict[str, str] = {
     "computer": N_("computer"),
     "clock": N_("time ran out, the computer moved"),
 }
+
+
+def text_file(text: str, name: str) -> discord.File:
+    return discord.File(io.BytesIO(text.encode()), filename=name)
 
 
 def escaped(name: str) -> str:
@@ -291,16 +294,16 @@ class LookingBack:
         told = await asyncio.to_thread(
             tell, adapter, record.seats, record.seed, record.options, record.moves, "en"
         )
-        if record.game == "draughts" and told.broken_at is None:
-            text, name = export.pdn(record, told.states), export.file_name(record)
-            words = tr(lang, "The game {gid} as PDN.", gid=gid)
-        else:
-            text, name = export_text(record, adapter, told), f"{record.game}-{gid}.txt"
+        own = None if told.broken_at is not None else adapter.export_file(record, told.states)
+        if own is not None:
+            files = [text_file(own.text, own.name)]
+            words = tr(lang, own.words, gid=gid)
+        else:  # the text log, and the record itself for programs
+            files = [
+                text_file(export_text(record, adapter, told), f"{record.game}-{gid}.txt"),
+                text_file(record.model_dump_json(indent=1), f"{record.game}-{gid}.json"),
+            ]
             words = tr(lang, "The game {gid} as a text log.", gid=gid)
-        files = [discord.File(io.BytesIO(text.encode()), filename=name)]
-        if record.game != "draughts":  # the record itself, for programs
-            data = record.model_dump_json(indent=1).encode()
-            files.append(discord.File(io.BytesIO(data), filename=f"{record.game}-{gid}.json"))
         await interaction.response.send_message(words, files=files, ephemeral=True)
 
     async def _answer(

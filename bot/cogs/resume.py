@@ -21,7 +21,6 @@ import logging
 from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
-from redis.exceptions import RedisError
 
 from bot.engines.base import GameError
 from bot.storage.errors import Refusal, StoreError
@@ -73,7 +72,7 @@ async def keep_games_moving(bot: TableBot, interval: float) -> None:
         await asyncio.sleep(interval)
         try:
             swept = await resume_all(bot, after_start=False)
-        except (StoreError, RedisError) as error:
+        except StoreError as error:
             log.info("Sweep skipped: %s", error)
             continue
         if swept:

@@ -12,6 +12,7 @@ from collections.abc import Awaitable
 from typing import TypeVar
 
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.i18n import N_
@@ -82,8 +83,10 @@ class StaleRevision(StoreError):
 
 
 async def guarded(awaitable: Awaitable[T]) -> T:
-    """Await a Redis call; a connection fault or time-out becomes `StoreUnavailable`
-    (counted in the metrics and logged as a warning)."""
+    """Await a Redis call; any fault of Redis becomes a `StoreUnavailable` (counted in
+    the metrics and logged as a warning), so no `RedisError` leaves `bot.storage`: a
+    connection fault or time-out, and an error Redis answers (a replica refusing a write
+    mid-failover, a cluster still moving its slots)."""
     try:
         return await awaitable
     except (RedisConnectionError, RedisTimeoutError, OSError) as error:
@@ -91,6 +94,10 @@ async def guarded(awaitable: Awaitable[T]) -> T:
         log.warning("Redis unavailable: %s", error)
         if isinstance(error, RedisConnectionError) and str(error) == POOL_EXHAUSTED:
             raise NoConnectionFree() from error
+        raise StoreUnavailable() from error
+    except RedisError as error:
+        REDIS_ERRORS.inc()
+        log.warning("Redis refused a command: %s: %s", type(error).__name__, error)
         raise StoreUnavailable() from error
     except AttributeError as error:
         if not _inside_redis_client(error):

@@ -95,13 +95,21 @@ async def _index_tables(client: aioredis.Redis) -> int:
     return added
 
 
+async def _renamed(client: aioredis.Redis, old: str, new: str) -> bool | None:
+    """Whether ``old`` was renamed to ``new`` (False: ``new`` exists); None: ``old`` is
+    gone."""
+    try:
+        return bool(await client.renamenx(old, new))
+    except ResponseError:
+        return None
+
+
 async def _rename(client: aioredis.Redis, old: str) -> int:
     new = new_name(old)
     if new is None:
         return 0
-    try:
-        moved = await guarded(client.renamenx(old, new))
-    except ResponseError:  # gone meanwhile: another process renamed it first
+    moved = await guarded(_renamed(client, old, new))
+    if moved is None:  # gone meanwhile: another process renamed it first
         return 0
     if not moved:
         log.warning("Kept %s as it was: %s exists already", old, new)

@@ -138,7 +138,8 @@ async def test_a_resigned_draughts_game_replays_and_downloads_as_pdn(
     download = (await driver.click(alice, last, "Download")).ephemeral
     assert download.filenames[0].endswith(".pdn")
     text = download.attachments[0].data.decode()
-    assert '[GameType "Give and Take"]' in text and '[Result "2-0"]' in text
+    assert '[GameType "30"]' in text and '[Variant "Give and Take"]' in text
+    assert '[Result "2-0"]' in text
     assert "1. c3-c4 f6-f5 {resignation} 2-0" in text
     assert '[White "Alice"]' in text and '[Black "Bernd"]' in text
     listed = (await driver.slash(bernd, "history", player=bernd)).ephemeral

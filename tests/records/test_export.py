@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.cogs.export import GIVE_AND_TAKE_GAME_TYPE, options_of, pdn, read_pdn
+from bot.cogs.draughts_pdn import GIVE_AND_TAKE_VARIANT, options_of, pdn, read_pdn
 from bot.cogs.records import replay
 from bot.engines.draughts import ENGINE, DraughtsState
 from bot.games import game
@@ -60,7 +60,8 @@ def test_a_pdn_reads_back_and_replays_to_the_same_final_position(ruleset: str) -
         final = states[-1]
         assert tags["White"] == 'Ann "the" \\ one' and tags["Black"] == "🤖 Easy"
         assert tags["Date"] == "2025.11.24"
-        assert tags["GameType"] == ("30" if ruleset == "turkish" else GIVE_AND_TAKE_GAME_TYPE)
+        assert tags["GameType"] == "30"
+        assert tags.get("Variant") == (None if ruleset == "turkish" else GIVE_AND_TAKE_VARIANT)
         assert tags["SetUp"] == "1" and tags["FEN"] == states[0].position
         expected = {"white": "2-0", "black": "0-2", "draw": "1-1"}.get(final.result or "", "*")
         assert tags["Result"] == expected and text.rstrip().endswith(expected)
@@ -73,3 +74,7 @@ def test_a_pdn_reads_back_and_replays_to_the_same_final_position(ruleset: str) -
         assert state.plies == final.plies
         if final.reason == "resignation":
             assert "{resignation}" in text
+
+
+def test_a_give_and_take_pdn_of_earlier_exports_still_reads_as_give_and_take() -> None:
+    assert options_of({"GameType": "Give and Take"}) == {"ruleset": "give-and-take"}

@@ -1,11 +1,13 @@
-"""A finished game as a file: draughts as PDN, card games as a plain text log.
+"""A finished draughts game as PDN (Portable Draughts Notation), and read back.
 
-PDN (Portable Draughts Notation): the seven-tag roster, ``GameType`` 30 for Turkish
-draughts (the PDN standard's number) and ``GameType "Give and Take"`` with ``SetUp``
-and ``FEN`` for the give-and-take rules (no number of its own), the moves in the
-notation the bot reads and writes (``c3-c4``, ``c4xc6xc8``), a resignation or agreed
-draw as a comment, and the result (``2-0``, ``0-2``, ``1-1``). `read_pdn` reads it
-back: the moves then replay through the engine to the same final position.
+Both rulesets are played on the Turkish board with Turkish moves, so both carry the
+PDN standard's ``GameType`` 30 (Turkish draughts), which standard readers (pydraughts,
+tests/records/test_pdn_peer.py) load. The give-and-take rules, which have no number of
+their own, add ``[Variant "Give and Take"]``; ``SetUp`` and ``FEN`` give the start.
+Then the seven-tag roster, the moves in the notation the bot reads and writes
+(``c3-c4``, ``c4xc6xc8``), a resignation or agreed draw as a comment, and the result
+(``2-0``, ``0-2``, ``1-1``). `read_pdn` reads it back: the moves then replay through the
+engine to the same final position.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from bot.engines.draughts import START_FEN, DraughtsState
 from bot.storage.records import GameRecord
 
 TURKISH_GAME_TYPE = "30"
-GIVE_AND_TAKE_GAME_TYPE = "Give and Take"
+GIVE_AND_TAKE_VARIANT = "Give and Take"
+"""The ``Variant`` tag of the give-and-take rules (earlier exports put it in
+``GameType``, which standard readers refuse; `options_of` still reads those)."""
 RESULTS = {"white": "2-0", "black": "0-2", "draw": "1-1"}
 
 
@@ -48,10 +52,9 @@ def pdn(record: GameRecord, states: Sequence[BaseModel]) -> str:
         _tag("Black", names.get(first.players[1], first.players[1])),
         _tag("Result", result),
     ]
-    if first.ruleset == "turkish":
-        tags.append(_tag("GameType", TURKISH_GAME_TYPE))
-    else:
-        tags.append(_tag("GameType", GIVE_AND_TAKE_GAME_TYPE))
+    tags.append(_tag("GameType", TURKISH_GAME_TYPE))
+    if first.ruleset != "turkish":
+        tags.append(_tag("Variant", GIVE_AND_TAKE_VARIANT))
     tags += [_tag("SetUp", "1"), _tag("FEN", first.position or START_FEN)]
     tags.append(_tag("GameId", record.gid))
     words: list[str] = []
@@ -108,4 +111,6 @@ def file_name(record: GameRecord) -> str:
 
 
 def options_of(tags: dict[str, str]) -> dict[str, Any]:
-    return {"ruleset": "turkish" if tags.get("GameType") == TURKISH_GAME_TYPE else "give-and-take"}
+    """The options of the game whose PDN has ``tags``."""
+    turkish = tags.get("GameType") == TURKISH_GAME_TYPE and "Variant" not in tags
+    return {"ruleset": "turkish" if turkish else "give-and-take"}
