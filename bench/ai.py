@@ -60,18 +60,18 @@ Opponent = Level | Literal["random", "previous"]
 
 
 def previous_players() -> dict[str, Chooser]:
-    """Each game's ``hard`` player as it was before issue 28, where it changed."""
-    from bot.ai import draughts, escalation, geschenkt, take
+    """Each game's ``hard`` player as it was before issue 28, where it changed (those
+    that left `bot.ai` are in `bench.previous`)."""
+    from bench.previous import escalation as previous_escalation
+    from bench.previous import take as previous_take
+    from bot.ai import draughts, geschenkt
 
-    found: dict[str, Chooser] = {
+    return {
         "draughts": draughts.PREVIOUS_HARD,
-        "escalation": escalation.rollout_player(),
+        "escalation": previous_escalation.rollout_player(),
         "geschenkt": geschenkt.make_engine_hard(),
+        "take": previous_take.PREVIOUS_HARD,
     }
-    previous_take = getattr(take, "PREVIOUS_HARD", None)
-    if previous_take is not None:
-        found["take"] = previous_take
-    return found
 
 
 Z95 = 1.959963984540054

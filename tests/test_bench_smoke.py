@@ -13,10 +13,15 @@ from typing import Any
 import pytest
 
 from bench import interactions
+from bench.ai import play_pairing, previous_players
 from bench.ai_escalation import SEAT_KINDS, Table, shown_hands
+from bench.previous.escalation import ranked
 from bot.ai.escalation import unseen_kinds
 from bot.ai.escalation_sim import counts, kind_of
+from bot.engines.cards import Card
 from bot.engines.escalation import ENGINE as ESCALATION
+from bot.engines.escalation import play
+from bot.games import game
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -240,3 +245,26 @@ def test_draughts_search_bench_reports_depth_and_nodes_for_both_rulesets(
     for entry in openings.values():
         assert entry["depth"] >= 1 and entry["nodes"] > 0 and entry["seconds"] > 0
     assert any(entry["kind"] == "game positions" for entry in results)
+
+
+@pytest.mark.parametrize("name", ["escalation", "take"])
+def test_the_previous_hard_players_in_the_bench_play_whole_games(name: str) -> None:
+    """`bench.ai`'s ``previous`` of the games whose old ``hard`` left `bot.ai`
+    (`bench.previous`) plays legal moves to the end of a game."""
+    spec = game(name)
+    previous = previous_players()[name]
+    pairing = play_pairing(
+        spec.engine, spec.players, "normal", "previous", spec.typical_players, 1, None, previous
+    )
+    assert pairing.games == 1 and pairing.decisions
+
+
+def test_ranked_lists_each_distinct_move_once_best_first() -> None:
+    """The candidates of Escalation's previous ``hard`` (`bench.previous.escalation`)."""
+    hand = [Card.parse(text) for text in ("4C", "5D", "6H", "9S", "2C", "3D")]
+    moves = ranked(hand, 8, 10, 1)
+    assert moves[0] == play("9S")
+    texts = [str(move) for move in moves]
+    # 4/5/6 all count 6: one candidate per count that beats 8 (12 and 18); the 2 (not
+    # the 3 as well); take.
+    assert sorted(texts) == ["play 2C", "play 4C 5D", "play 4C 5D 6H", "play 9S", "take"]

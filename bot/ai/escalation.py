@@ -30,15 +30,13 @@ taken earlier in the deal (each was played face up; only ``hard`` counts them).
   decides the game: 1 for leaving the seat the sole leader (½ shared), and a little
   per chip (more while deals remain). The same samples serve every candidate, and a
   move replaces the first-ranked one only when its paired gain is clear of the
-  sampling noise (options, off: racing, which drops candidates clearly behind; and
-  once the stock is out in the last deal, solving each sample instead of playing it
-  out, `escalation_sim.wins`). The sample count follows a budget of simulated moves
-  (so a decision is reproducible from its rng), under `bot.ai.budget.think_seconds`
-  as a safety net.
+  sampling noise. The sample count follows a budget of simulated moves (so a
+  decision is reproducible from its rng), under `bot.ai.budget.think_seconds` as a
+  safety net.
   Of the earlier rounds the view keeps only which cards were taken, so the public
   counts, those cards and this round's plays are all a sample can be conditioned on.
-  The previous ``hard`` (rollouts for chips in the endgame only) stays as
-  `rollout_player` for `bench.ai`.
+  The previous ``hard`` (rollouts for chips in the endgame only) lives on in the
+  bench, as `bench.previous.escalation`, for `bench.ai`.
 """
 
 from __future__ import annotations
@@ -56,12 +54,9 @@ from bot.ai.budget import think_seconds
 from bot.engines.base import SeededRng
 from bot.engines.cards import Card, standard_deck
 from bot.engines.escalation import (
-    ENGINE,
     TAKE,
     EscalationAction,
-    EscalationState,
     EscalationView,
-    PlayRecord,
     card_value,
     is_pass_through,
 )
@@ -188,19 +183,6 @@ def decide(
     return _action(best)
 
 
-def ranked(
-    hand: Sequence[Card],
-    in_force: int | None,
-    stock: int,
-    round_cards: int,
-    weights: Weights = NORMAL,
-) -> list[EscalationAction]:
-    """Every distinct move, best first by the ``normal`` player's score."""
-    moves = list(_scored(hand, in_force, stock, round_cards, weights))
-    order = sorted(range(len(moves)), key=lambda i: (-moves[i][0], i))
-    return [_action(moves[i][1]) for i in order]
-
-
 def _normal(view: EscalationView, rng: SeededRng) -> EscalationAction:
     hand = view.my_hand or []
     in_force = None if view.must_lead else view.value_in_force
@@ -243,14 +225,6 @@ SEARCH_STOCK = 52
 """Search once the stock is down to this many cards (52: from the first card)."""
 SEARCH_MIN_SAMPLES = 8
 SEARCH_MAX_SAMPLES = 200
-SEARCH_RACE: float | None = None
-"""Racing (None: off): at 16, 32, 64, ... samples a candidate is dropped when its
-paired difference to the leader so far is below zero by this many standard errors
-(3.0 was tried, with a larger budget)."""
-SEARCH_SOLVE = 0
-"""Moves the endgame solver (`escalation_sim.wins`) may make on one sample and
-candidate before it gives up for a playout (0: off; 5,000 was tried: a solve needs
-about 30)."""
 SEARCH_MIN_GAIN = 0.02
 SEARCH_CONFIDENCE = 2.0
 """A move replaces ``normal``'s choice when its average gain (in wins) is at least
@@ -530,26 +504,6 @@ def _utility(view: EscalationView, seat: int, chips: Sequence[int]) -> float:
     return win + (CHIP_WEIGHT_LAST_DEAL if last else CHIP_WEIGHT) * chips[seat]
 
 
-def contenders(utilities: Sequence[Sequence[float]], active: list[int], margin: float) -> list[int]:
-    """The candidates still worth sampling: each one's paired difference to the
-    leader so far (the best mean among ``active``) is within ``margin`` standard errors
-    of zero. The first candidate (the policy's own choice, what the others must beat)
-    always stays."""
-    n = len(utilities[active[0]])
-    leader = max(active, key=lambda i: (statistics.fmean(utilities[i]), -i))
-    kept = []
-    for i in active:
-        if i == 0 or i == leader:
-            kept.append(i)
-            continue
-        diffs = [a - b for a, b in zip(utilities[i], utilities[leader], strict=True)]
-        gap = statistics.fmean(diffs)
-        noise = statistics.pstdev(diffs) / math.sqrt(n)
-        if gap + margin * max(noise, 1e-9) >= 0:
-            kept.append(i)
-    return kept
-
-
 def unseen_kinds(view: EscalationView) -> list[int]:
     """The kinds of the cards the seat can't place: the deck less its hand, the
     round's plays and the cards taken earlier in the deal (public, `EscalationView.taken`),
@@ -570,9 +524,6 @@ def hard_player(
     min_gain: float = SEARCH_MIN_GAIN,
     own: sim.Weights = COUNTER,
     infer_hands: bool = True,
-    race: float | None = SEARCH_RACE,
-    race_every: int = 16,
-    solve: int = SEARCH_SOLVE,
     sample: DealSampler = sample_deal,
 ) -> Chooser:
     """A ``hard`` chooser. Its wall-clock safety net is ``deadline`` seconds, by
@@ -581,10 +532,7 @@ def hard_player(
     ``normal`` decides). Its own seat plays ``normal``'s rule with the weights ``own``
     in the playouts (and they rank its candidates); the other seats play ``normal``.
     With ``infer_hands``, sampled deals are made to fit the others' plays of this round
-    (`last_plays`). ``race`` (standard errors; None for none) drops candidates clearly
-    behind at 16, 32, 64, ... samples (``race_every`` the first); ``solve`` (moves per
-    solve; 0 for none) solves the last deal's samples once the stock is out. ``sample``
-    deals each sample (`DealSampler`)."""
+    (`last_plays`). ``sample`` deals each sample (`DealSampler`)."""
 
     def choose(view: EscalationView, rng: SeededRng) -> EscalationAction:
         hand = view.my_hand or []
@@ -608,186 +556,30 @@ def hard_player(
         limit = think_seconds() if deadline is None else deadline
         stop = None if not timed else time.perf_counter() + limit
         seats = [own if i == seat else sim.NORMAL_WEIGHTS for i in range(len(view.seats))]
-        # With the stock out, the last deal, and the totals level (winning the deal is
-        # winning the game), each sample is solved: can the seat force a win against
-        # ``normal`` players holding the sampled hands?
-        solving = (
-            solve > 0
-            and view.stock_size == 0
-            and view.deal >= view.deals
-            and len({info.total for info in view.seats}) == 1
-        )
         utilities: list[list[float]] = [[] for _ in candidates]
-        active = list(range(len(candidates)))
-        checkpoint = max(min_samples, race_every)
         used = 0
         samples = 0
         while samples < max_samples and (samples < min_samples or used < work):
             root = sample(view, seat, unseen, rnd, plays)
-            memo: dict[tuple[int, ...], bool] = {}
-            for i in active:
+            for i, candidate in enumerate(candidates):
                 deal = root.copy()
-                deal.step(candidates[i])
-                if solving:
-                    budget = [solve]
-                    try:
-                        won = 1.0 if sim.wins(deal, seat, own, budget, memo) else 0.0
-                        used += 1 + solve - budget[0]
-                        utilities[i].append(won)
-                        continue
-                    except sim.Exhausted:
-                        used += solve
-                        deal = root.copy()
-                        deal.step(candidates[i])
+                deal.step(candidate)
                 used += 1 + deal.playout(seats=seats)
                 won = _utility(view, seat, deal.chips()) if deal.winner >= 0 else 0.0
                 utilities[i].append(won)
             samples += 1
             if stop is not None and time.perf_counter() > stop:
                 break
-            if race is not None and samples == checkpoint:
-                checkpoint *= 2
-                active = contenders(utilities, active, race)
-                if len(active) == 1:
-                    break
         # Leave normal's choice only for a gain clear of the sampling noise (the same
         # deals for every candidate, so the differences are paired).
         best, best_gain = 0, 0.0
-        for i in active[1:]:
+        for i in range(1, len(candidates)):
             diffs = [a - b for a, b in zip(utilities[i], utilities[0], strict=True)]
             gain = statistics.fmean(diffs)
             noise = statistics.pstdev(diffs) / math.sqrt(len(diffs))
             if gain > max(min_gain, confidence * noise) and gain > best_gain:
                 best, best_gain = i, gain
         return _cards_for(hand, candidates[best])
-
-    return choose
-
-
-# --- The previous hard player: endgame rollouts for chips ---------------------------
-
-HARD_STOCK = 12
-"""Rollouts once the stock is this small or smaller (before, ``normal`` decides)."""
-WORK = 6000
-"""Roughly how many cards a decision may play out across all its rollouts."""
-MIN_SAMPLES = 6
-MAX_SAMPLES = 48
-BREADTH = 3
-"""Candidates: the ``normal`` player's best few moves."""
-MIN_GAIN = 0.5
-CONFIDENCE = 1.0
-"""A candidate replaces the ``normal`` choice when its average gain in chips is at
-least ``MIN_GAIN`` and ``CONFIDENCE`` standard errors."""
-DEADLINE = 0.8
-"""Seconds: a safety cap on the whole decision (normally far from reached)."""
-
-
-def _policy(state: EscalationState) -> EscalationAction:
-    """``normal`` on a (sampled) state: the rollout policy for every seat."""
-    return decide(
-        state.hands[state.turn],
-        state.value_in_force,
-        len(state.stock),
-        sum(len(entry.cards) for entry in state.pile),
-    )
-
-
-def _playout(state: EscalationState, seat: int) -> int:
-    """Play the deal out with ``normal`` everywhere; the chips ``seat`` wins (or pays)."""
-    while not state.results:
-        player = state.players[state.turn]
-        state = ENGINE.apply(state, player, _policy(state))
-    return state.results[0].chips[seat]
-
-
-def _sample(view: EscalationView, seat: int, rng: SeededRng) -> EscalationState | None:
-    """A full state consistent with the view: the unseen cards dealt at random."""
-    hand = view.my_hand or []
-    seen = set(hand) | {card for entry in view.round for card in entry.cards}
-    unseen = [card for card in standard_deck() if card not in seen]
-    others = sum(s.hand_size for i, s in enumerate(view.seats) if i != seat)
-    stacks = sum(s.penalty_size for s in view.seats)
-    if len(unseen) < others + view.stock_size:
-        return None  # a short stacked deck: nothing sensible to sample
-    rng.shuffle(unseen)
-    hands: list[list[Card]] = []
-    at = 0
-    for i, info in enumerate(view.seats):
-        if i == seat:
-            hands.append(sorted(hand))
-        else:
-            hands.append(sorted(unseen[at : at + info.hand_size]))
-            at += info.hand_size
-    stock = unseen[at : at + view.stock_size]
-    at += view.stock_size
-    # Penalty stacks only count: any cards do (placeholders if the deck was short).
-    rest = unseen[at:] + [hand[0]] * stacks
-    penalties = []
-    for info in view.seats:
-        penalties.append(rest[: info.penalty_size])
-        rest = rest[info.penalty_size :]
-    index = {s.player: i for i, s in enumerate(view.seats)}
-    return EscalationState(
-        players=[s.player for s in view.seats],
-        hands=hands,
-        penalties=penalties,
-        stock=stock,
-        pile=[
-            PlayRecord(seat=index[entry.player], cards=list(entry.cards), value=entry.value)
-            for entry in view.round
-        ],
-        turn=seat,
-        direction=1 if view.direction == "clockwise" else -1,
-        deals=1,
-        totals=[0] * len(view.seats),
-        rng=SeededRng(state=0),
-    )
-
-
-def rollout_player(
-    work: int = WORK,
-    deadline: float | None = DEADLINE,
-    stock_limit: int = HARD_STOCK,
-    max_samples: int = MAX_SAMPLES,
-    breadth: int = BREADTH,
-) -> Chooser:
-    """The previous ``hard`` chooser (endgame rollouts for chips), kept for `bench.ai`;
-    ``deadline=None`` for no time cap (fully reproducible)."""
-
-    def choose(view: EscalationView, rng: SeededRng) -> EscalationAction:
-        hand = view.my_hand or []
-        in_force = None if view.must_lead else view.value_in_force
-        round_cards = sum(len(entry.cards) for entry in view.round)
-        candidates = ranked(hand, in_force, view.stock_size, round_cards)[:breadth]
-        fallback = candidates[0]
-        if view.stock_size > stock_limit or view.viewer is None or len(candidates) == 1:
-            return fallback
-        if view.stock_size == 0 and len(fallback.cards) == len(hand):
-            return fallback  # it wins the deal
-        seat = [s.player for s in view.seats].index(view.viewer)
-        left = view.stock_size + sum(s.hand_size for s in view.seats)
-        samples = max(MIN_SAMPLES, min(max_samples, work // (left * len(candidates))))
-        stop = None if deadline is None else time.perf_counter() + deadline
-        gains: list[list[int]] = [[] for _ in candidates]
-        for _ in range(samples):
-            state = _sample(view, seat, rng)
-            if state is None:
-                return fallback
-            chips = [
-                _playout(ENGINE.apply(state, view.viewer, action), seat) for action in candidates
-            ]
-            for i, won in enumerate(chips):
-                gains[i].append(won - chips[0])
-            if stop is not None and time.perf_counter() > stop:
-                break
-        # Leave the normal choice only for a gain clear of the sampling noise.
-        best, best_gain = fallback, 0.0
-        for action, diffs in zip(candidates[1:], gains[1:], strict=True):
-            mean = statistics.fmean(diffs)
-            noise = statistics.pstdev(diffs) / math.sqrt(len(diffs))
-            if mean > max(MIN_GAIN, CONFIDENCE * noise) and mean > best_gain:
-                best, best_gain = action, mean
-        return best
 
     return choose
 

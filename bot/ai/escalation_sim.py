@@ -10,8 +10,7 @@ stacks are counts. A move is an ``int``: ``0`` is take, ``value * 16 + count`` a
 rollout policy for every seat, read from tables precomputed per weights (`scored`
 lists the same moves with their scores); `tests/ai/test_escalation_ai.py` checks that
 it picks the same move as ``normal`` and as `scored`, and that a deal played on `Deal`
-ends as on the engine. `wins` solves a deal whose stock is out against ``normal``
-players (checked against trying every line).
+ends as on the engine.
 """
 
 from __future__ import annotations
@@ -358,48 +357,3 @@ class Deal:
 def shuffled(kinds: list[int], rng: random.Random) -> list[int]:
     rng.shuffle(kinds)
     return kinds
-
-
-class Exhausted(Exception):
-    """`wins` ran out of its node budget."""
-
-
-def wins(
-    deal: Deal,
-    seat: int,
-    order: Weights,
-    budget: list[int],
-    memo: dict[tuple[int, ...], bool],
-) -> bool:
-    """Whether ``seat`` can win this deal, the stock being out, against the other seats
-    playing ``normal`` (so, on a deal where every hand is known, their moves are
-    certain): a depth-first search over the seat's own moves (tried in the order of
-    ``normal``'s rule with the weights ``order``). Every move made takes one from
-    ``budget[0]``; `Exhausted` when it runs out. ``memo`` holds positions solved on
-    this deal (the penalty stacks don't change any play, so they are left out)."""
-    hands = deal.hands
-    sizes = deal.sizes
-    while deal.winner < 0 and deal.turn != seat:
-        turn = deal.turn
-        deal.step(decide(hands[turn], sizes[turn], deal.in_force, 0, deal.round_cards))
-        budget[0] -= 1
-    if deal.winner >= 0:
-        return deal.winner == seat
-    key = (deal.in_force, deal.round_cards, deal.direction, *[n for hand in hands for n in hand])
-    known = memo.get(key)
-    if known is not None:
-        return known
-    ranked = scored(hands[seat], sizes[seat], deal.in_force, 0, deal.round_cards, order)
-    ranked.sort(key=lambda scored_move: -scored_move[0])
-    won = False
-    for _, move in ranked:
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise Exhausted
-        child = deal.copy()
-        child.step(move)
-        if wins(child, seat, order, budget, memo):
-            won = True
-            break
-    memo[key] = won
-    return won

@@ -11,7 +11,7 @@ stack and the cards removed before play stay hidden.
   bonus for a card near one held, is below a threshold that rises as the chips run
   out. It sends a card that fits its run around the table for more chips while no one
   else has a neighbour of that card (until the pot reaches ``greed``). Tuned by play
-  against copies of itself and easy players (`tune_normal`).
+  against copies of itself and easy players (`TUNED`).
 - hard: determinized Monte Carlo. Each sample deals the hidden information so it
   agrees with the view (the variant, the other players' chips, the stack order, the
   removed cards); the chips are split by random shares (`CHIP_SPREAD`) and dealt to
@@ -29,15 +29,11 @@ stack and the cards removed before play stay hidden.
   `bot.ai.budget.think_seconds` (a safety net under load). One loop serves both this
   and the previous hard (rollouts through the engine, for the mean margin, chips
   dealt blindly), kept as `make_engine_hard` for `bench.ai`.
-
-    python -m bot.ai.geschenkt [--games N] [--passes N]   # re-run the normal tuning
 """
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import itertools
 import math
 import random
 import time
@@ -105,13 +101,15 @@ TUNED = Params(
     near_bonus=2.0,
     greed=3.0,
 )
-"""The normal policy's constants, found once by ``python -m bot.ai.geschenkt`` (see
-`tune_normal`: pattern search from `INITIAL`, each candidate against the incumbent in
-4,000 paired seeded 3-player games with a field of incumbents and easy players; 6
-passes, 74 candidates). Moves kept: chip_value 2.6 -> 3.6, late_chip_value 1.4 -> 0.9,
-threshold 3 -> 2; near_bonus wandered 4 -> 2 -> 0 -> 1 -> 2 (flat within the noise);
-low_chips and greed stayed. Tuning against copies of the incumbent alone drove
-chip_value to 4.6, which beat copies but won only 56% against two easy players."""
+"""The normal policy's constants, found once by self-play tuning (the tool is in the
+project's history, not in the product): pattern search from a hand-made guess
+(chip_value 2.6, late_chip_value 1.4, threshold 3, low_chips 14, near_bonus 4, greed 3),
+each candidate against the incumbent in 4,000 paired seeded 3-player games with a field
+of incumbents and easy players; 6 passes, 74 candidates. Moves kept: chip_value 2.6 -> 3.6,
+late_chip_value 1.4 -> 0.9, threshold 3 -> 2; near_bonus wandered 4 -> 2 -> 0 -> 1 -> 2
+(flat within the noise); low_chips and greed stayed. Tuning against copies of the
+incumbent alone drove chip_value to 4.6, which beat copies but won only 56% against two
+easy players."""
 
 
 COUNTER = Params(
@@ -533,129 +531,3 @@ PLAYERS: Mapping[Level, Chooser] = {
     "normal": make_normal(),
     "hard": make_hard(),
 }
-
-
-# --- tuning the normal policy by self-play -----------------------------------------------
-
-
-Policy = Callable[[GeschenktState, SeededRng], bool]
-"""Whether the seat to act takes, read off the state (fast for tuning)."""
-
-
-def threshold_policy(params: Params) -> Policy:
-    return lambda state, rng: state_takes(params, state)
-
-
-def easy_policy(state: GeschenktState, rng: SeededRng) -> bool:
-    seat = state.turn
-    assert state.current is not None
-    return easy_takes(state.current, state.pot, state.cards[seat], state.chips[seat], rng)
-
-
-def field_margin(
-    player: Policy, field: tuple[Policy, ...], seat: int, deal: int, seed: int
-) -> float:
-    """One seeded game, ``player`` in ``seat`` and ``field`` in the other seats: its
-    score less the mean of the others' (lower is better)."""
-    ids = [f"p{k}" for k in range(len(field) + 1)]
-    others = iter(field)
-    seats = [player if k == seat else next(others) for k in range(len(ids))]
-    state = ENGINE.new_game(ids, deal)
-    rng = SeededRng.from_seed(seed)
-    while state.current is not None:
-        take = seats[state.turn](state, rng)
-        state = ENGINE.apply(state, ids[state.turn], TAKE if take else REFUSE)
-    scores = ENGINE.outcome(state).scores
-    rest = [scores[ids[k]] for k in range(len(ids)) if k != seat]
-    return scores[ids[seat]] - sum(rest) / len(rest)
-
-
-def self_play(
-    candidate: Params, incumbent: Params, games: int, seed: int = 0, players: int = 3
-) -> tuple[float, float]:
-    """How much better the candidate does than the incumbent in the incumbent's seat:
-    the mean over ``games`` paired games of (candidate's margin - incumbent's margin),
-    each pair the same deal, seat and other players (lower is better), and its
-    standard error. The seat rotates, every deal is played from each seat; the others
-    are, deal by deal in turn, two copies of the incumbent, two easy players, one of
-    each. (Copies alone reward whatever beats a mirror: a player tuned on them alone
-    lost to easy players far more often.)"""
-    mine, theirs = threshold_policy(candidate), threshold_policy(incumbent)
-    others = players - 1
-    fields = [(theirs,) * others, (easy_policy,) * others, (theirs, easy_policy) * others]
-    edges: list[float] = []
-    for game in range(games):
-        seat, deal = game % players, seed * 1_000_003 + game // players
-        field = fields[(game // players) % len(fields)][:others]
-        edges.append(
-            field_margin(mine, field, seat, deal, seed + game)
-            - field_margin(theirs, field, seat, deal, seed + game)
-        )
-    mean = sum(edges) / games
-    spread = math.sqrt(sum((e - mean) ** 2 for e in edges) / max(games - 1, 1))
-    return mean, spread / math.sqrt(games)
-
-
-INITIAL = Params(
-    chip_value=2.6, late_chip_value=1.4, threshold=3.0, low_chips=14.0, near_bonus=4.0, greed=3.0
-)
-"""The hand-made guess the tuning starts from."""
-
-STEPS = Params(
-    chip_value=1.0, late_chip_value=0.5, threshold=2.0, low_chips=4.0, near_bonus=2.0, greed=2.0
-)
-"""The first step of each parameter in `tune_normal`."""
-
-
-def tune_normal(
-    start: Params = INITIAL,
-    games: int = 4000,
-    passes: int = 6,
-    log: Callable[[str], None] = print,
-) -> Params:
-    """Pattern search by self-play. A move of one parameter by its step is kept when
-    the candidate beats two copies of the incumbent by more than two standard errors
-    of the mean margin (`self_play` against a field of incumbents and easy players,
-    fresh seeds each time); a kept move is repeated
-    while it keeps winning, else the other direction is tried. After a pass over all
-    parameters without a kept move, the steps halve."""
-    best = start
-    steps = dataclasses.asdict(STEPS)
-    seeds = itertools.count(1)
-    for pass_ in range(1, passes + 1):
-        moved = False
-        for name in steps:
-            for direction in (1, -1):
-                kept = False
-                while True:
-                    value = round(getattr(best, name) + direction * steps[name], 3)
-                    if value < 0:
-                        break
-                    candidate = dataclasses.replace(best, **{name: value})
-                    edge, error = self_play(candidate, best, games, next(seeds))
-                    if edge >= -2 * error:
-                        log(f"pass {pass_}: {name}={value:g} margin {edge:+.2f} ± {error:.2f}")
-                        break
-                    log(f"pass {pass_}: {name}={value:g} margin {edge:+.2f} ± {error:.2f} kept")
-                    best, kept = candidate, True
-                if kept:
-                    moved = True
-                    break
-        if not moved:
-            steps = {name: step / 2 for name, step in steps.items()}
-        log(f"after pass {pass_}: {best}")
-    return best
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Tune the normal Geschenkt player")
-    parser.add_argument("--games", type=int, default=4000, help="games per candidate")
-    parser.add_argument("--passes", type=int, default=6, help="passes of the pattern search")
-    args = parser.parse_args(argv)
-    tuned = tune_normal(games=args.games, passes=args.passes)
-    print(f"TUNED = {tuned}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

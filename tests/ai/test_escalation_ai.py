@@ -16,11 +16,9 @@ from bot.ai.escalation import (
     PLAYERS,
     _draw_hands,
     _draw_weighted,
-    contenders,
     hard_player,
     last_plays,
     plays_fit,
-    ranked,
     unseen_kinds,
 )
 from bot.ai.random_player import choose_uniform
@@ -247,15 +245,6 @@ def test_normal_sheds_a_set_once_the_stock_is_out() -> None:
     assert choose(PLAYERS["normal"], out) == play("4D", "5S", "6D")
 
 
-def test_ranked_lists_each_distinct_move_once_best_first() -> None:
-    moves = ranked(cards("4C 5D 6H 9S 2C 3D"), 8, 10, 1)
-    assert moves[0] == play("9S")
-    texts = [str(move) for move in moves]
-    # 4/5/6 all count 6: one candidate per count that beats 8 (12 and 18); the 2 (not
-    # the 3 as well); take.
-    assert sorted(texts) == ["play 2C", "play 4C 5D", "play 4C 5D 6H", "play 9S", "take"]
-
-
 # --- Hidden cards stay hidden -----------------------------------------------------------
 
 
@@ -431,73 +420,6 @@ def test_simulator_decide_is_the_first_best_move_scored() -> None:
         takes += move == sim.TAKE_MOVE
         plays += move != sim.TAKE_MOVE
     assert takes > 1000 and plays > 1000
-
-
-def _plain_wins(deal: sim.Deal, seat: int) -> bool:
-    """`escalation_sim.wins` without a memo or a move order: every line tried."""
-    while deal.winner < 0 and deal.turn != seat:
-        turn = deal.turn
-        deal.step(
-            sim.decide(deal.hands[turn], deal.sizes[turn], deal.in_force, 0, deal.round_cards)
-        )
-    if deal.winner >= 0:
-        return deal.winner == seat
-    for move in deal.moves():
-        child = deal.copy()
-        child.step(move)
-        if _plain_wins(child, seat):
-            return True
-    return False
-
-
-def test_endgame_solver_agrees_with_trying_every_line() -> None:
-    """With the stock out and every hand known, `escalation_sim.wins` says whether the
-    seat can force a win against ``normal`` players as trying all its lines does."""
-    rnd = random.Random(9)
-    deck = [sim.kind_of(card) for card in standard_deck()]
-    found = {True: 0, False: 0}
-    for _ in range(400):
-        rnd.shuffle(deck)
-        hands = []
-        at = 0
-        for _ in TRIO:
-            size = rnd.randint(1, 5)
-            hand = [0] * sim.SIZE
-            for kind in deck[at : at + size]:
-                hand[kind] += 1
-            hands.append(hand)
-            at += size
-        turn = rnd.randrange(3)
-        in_force = -1 if rnd.random() < 0.5 else rnd.choice([0, 8, 12, 14, 20])
-        deal = sim.Deal(hands, [0, 0, 0], [], turn, rnd.choice([1, -1]), in_force, 3)
-        budget = [10**6]
-        solved = sim.wins(deal.copy(), 0, COUNTER, budget, {})
-        assert solved == _plain_wins(deal.copy(), 0)
-        assert budget[0] < 10**6
-        found[solved] += 1
-    assert found[True] > 50 and found[False] > 50
-    with pytest.raises(sim.Exhausted):
-        hands = [[0] * sim.SIZE for _ in TRIO]
-        dealt = ([7, 9, 11, 13, 6], [8, 10, 12, 14, 6], [7, 8, 9, 10, 6])
-        for hand, kinds in zip(hands, dealt, strict=True):
-            for kind in kinds:
-                hand[kind] += 1
-        sim.wins(sim.Deal(hands, [0, 0, 0], [], 0, 1, -1, 0), 0, COUNTER, [3], {})
-
-
-def test_racing_drops_only_candidates_clearly_behind_the_leader() -> None:
-    """`contenders` keeps the policy's own choice (candidate 0) however it does, the
-    leader, and whatever the noise can't tell from the leader."""
-    n = 64
-    utilities = [
-        [float(k % 4 == 0) for k in range(n)],  # 0: wins a quarter, behind but kept
-        [1.0] * n,  # 1: the leader
-        [0.0] * n,  # 2: far behind: dropped
-        [float(k % 16 != 0) for k in range(n)],  # 3: behind by 1/16, within 3 errors
-        [float(k % 2 == 0) for k in range(n)],  # 4: behind by half: dropped
-    ]
-    assert contenders(utilities, [0, 1, 2, 3, 4], 3.0) == [0, 1, 3]
-    assert contenders(utilities, [0, 2, 4], 3.0) == [0, 4]
 
 
 def test_hard_counts_the_taken_cards_and_deals_only_the_cards_still_hidden() -> None:
