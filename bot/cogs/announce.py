@@ -1,7 +1,7 @@
 """What follows a saved move in the channel: the table message edited, the other open
-panels refreshed, the summary of a deal that just ended, and the ping of whoever's
-turn it now is (one per table at a time); and the one ping that invites a finished
-game's players to its rematch."""
+panels refreshed, and the ping of whoever's turn it now is (one per table at a time);
+and the one ping that invites a finished game's players to its rematch. A deal that
+ended is shown on the table itself (its adapter's "Last deal"), not posted."""
 
 from __future__ import annotations
 
@@ -17,10 +17,8 @@ from bot.cogs.channel_messages import ChannelMessages
 from bot.engines.base import GameError, PlayerId
 from bot.i18n import tr
 from bot.names import shown_name
-from bot.render import embeds
 from bot.storage.errors import StoreError
 from bot.table import Ping, Table
-from bot.texts import TableText
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
@@ -29,7 +27,7 @@ log = logging.getLogger(__name__)
 
 
 class Announcer:
-    """One game's table edits, turn pings and deal summaries after a move."""
+    """One game's table edits and turn pings after a move."""
 
     def __init__(
         self, bot: TableBot, adapter: GameAdapter[Any, Any, Any], channel: ChannelMessages
@@ -38,11 +36,8 @@ class Announcer:
         self.adapter = adapter
         self.engine = adapter.engine
         self._channel = channel
-        self._summarises_deals = type(adapter).deal_summary is not GameAdapter.deal_summary
         self._announcing: dict[int, bool] = {}
         """Channels with pings on their way; True: another move came meanwhile."""
-        self._deal_summaries: dict[int, TableText] = {}
-        """Per channel: the summary of a deal just ended, posted with the next ping."""
 
     async def show(
         self, table: Table, state: BaseModel, rev: int, *, except_player: PlayerId | None = None
@@ -51,25 +46,13 @@ class Announcer:
         await self._channel.edit_table_message(table, state, rev)
         await self.announce(table, state, except_player=except_player)
 
-    def note_deal_summary(self, table: Table, state: BaseModel) -> None:
-        """Keep the summary of a deal this move ended, for `announce` to post. Games
-        without deals skip it: reading the previous state back costs a validation."""
-        if not self._summarises_deals or table.state is None or self.engine.is_over(state):
-            return
-        before = self.engine.view(self.engine.State.model_validate(table.state), None)
-        after = self.engine.view(state, None)
-        summary = self.adapter.deal_summary(before, after, table.shown_names(), table.lang)
-        if summary is not None:
-            self._deal_summaries[table.channel_id] = summary
-
     async def announce(
         self, table: Table, state: BaseModel, *, except_player: PlayerId | None = None
     ) -> None:
-        """Refresh the other open panels, and in the background post the summary of a
-        deal that just ended and ping whoever's turn it now is. The posts don't hold up
-        the click that caused them; they run one channel at a time (across processes:
-        the channel's "announce" lock), from the game as Redis holds it then, so a burst
-        of moves costs one ping."""
+        """Refresh the other open panels, and in the background ping whoever's turn it
+        now is. The ping doesn't hold up the click that caused it; pings run one channel
+        at a time (across processes: the channel's "announce" lock), from the game as
+        Redis holds it then, so a burst of moves costs one ping."""
         self.bot.panels.refresh(table, except_player=except_player)
         channel = table.channel_id
         if channel in self._announcing:
@@ -93,9 +76,6 @@ class Announcer:
             self._announcing.pop(channel, None)
 
     async def _announce_now(self, table: Table) -> None:
-        summary = self._deal_summaries.pop(table.channel_id, None)
-        if summary is not None:
-            await self._post_summary(table, summary)
         stored = await self.bot.store.load(table.guild_id, table.channel_id)
         if stored is None or stored.table.gid != table.gid or stored.table.state is None:
             return
@@ -114,15 +94,6 @@ class Announcer:
         ping = await self._post_ping(table, people) if people else None
         await self.bot.store.set_ping(table, ping)
         table.ping = ping
-
-    async def _post_summary(self, table: Table, summary: TableText) -> None:
-        title = tr(table.lang, "{title}: a deal ended", title=tr(table.lang, self.engine.title))
-        embed = embeds.table_embed(title, self.adapter.colour, summary, "", with_image=False)
-        try:
-            channel = self.bot.get_partial_messageable(table.channel_id)
-            await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
-        except (discord.HTTPException, aiohttp.ClientError) as error:
-            log.info("Could not post a deal summary in %s: %s", table.channel_id, error)
 
     async def _people_to_ping(self, table: Table, state: BaseModel) -> list[PlayerId]:
         """Who is pinged now: the people to act, but computers and those who turned their

@@ -10,7 +10,7 @@ import discord
 
 from bot import table_life
 from bot.ai import Level
-from bot.cogs.cog_base import GameParts
+from bot.cogs.cog_base import GameParts, Shown
 from bot.cogs.components import Click, Pick, chosen_in_message
 from bot.cogs.interactions import (
     Interaction,
@@ -49,17 +49,18 @@ class Clicks:
     async def on_click(self, interaction: Interaction, click: Click) -> None:
         await self.parts.handle(interaction, self._dispatch_click, interaction, click)
 
-    async def _dispatch_click(self, interaction: Interaction, click: Click) -> None:
+    async def _dispatch_click(self, interaction: Interaction, click: Click) -> Shown | None:
+        """The click's verb carried out; what it saved, to show once the lock is free."""
         verb = as_verb(click.verb)
         if verb is None:
             raise GameError("That button is not one I know.")
         stored = await self._load_for_click(interaction, click, verb)
         if verb in LOBBY_VERBS:
-            await self._lobby_click(interaction, stored, verb)
-        elif verb == "hand":
+            return await self._lobby_click(interaction, stored, verb)
+        if verb == "act":
+            return await self._action_click(interaction, stored, click)
+        if verb == "hand":
             await self.parts.send_panel(interaction, stored)
-        elif verb == "act":
-            await self._action_click(interaction, stored, click)
         elif verb == "do":
             await self._panel_action(interaction, stored, click.arg)
         elif verb == "redraw":
@@ -70,6 +71,7 @@ class Clicks:
             await interaction.response.send_message(embed=embed, ephemeral=True)
         else:
             await self._rematch(interaction, stored, click)
+        return None
 
     async def on_pick(self, interaction: Interaction, pick: Pick) -> None:
         """A choice in a select: the lobby's computer level, or a panel pick (the panel
@@ -135,17 +137,15 @@ class Clicks:
 
     async def _lobby_click(
         self, interaction: Interaction, stored: Stored, verb: Verb, *, level: Level = "normal"
-    ) -> None:
+    ) -> Shown | None:
         table = stored.table
         if table.phase != "lobby":
             raise GameError("The game has already started.")
         if verb == "start":
-            await self._start_game(interaction, stored)
-            return
-        player = player_of(interaction)
+            return await self._start_game(interaction, stored)
         if verb == "join":
-            await self._join(interaction, stored)
-            return
+            return await self._join(interaction, stored)
+        player = player_of(interaction)
         if verb == "leave":
             table = table_life.left_lobby(table, player)
         elif verb == "pings":
@@ -161,12 +161,13 @@ class Clicks:
                 table, tr(table.lang, "Everyone left; the table is closed.")
             )
             await interaction.response.edit_message(embed=notice, view=None)
-            return
+            return None
         rev = await self.bot.store.save(table, stored.rev)
         message = self.messages.lobby(table, rev)
         await interaction.response.edit_message(embed=message.embed, view=message.view)
+        return None
 
-    async def _start_game(self, interaction: Interaction, stored: Stored) -> None:
+    async def _start_game(self, interaction: Interaction, stored: Stored) -> Shown:
         if player_of(interaction) != stored.table.host:
             raise GameError("Only the host can start the game.")
         if len(stored.table.seats) < self.engine.min_players:
@@ -176,9 +177,9 @@ class Clicks:
                 n=self.engine.min_players,
             )
         table, state = self.parts.deal(stored.table)
-        await self.parts.save_and_show(interaction, stored, table, state)
+        return await self.parts.save_and_show(interaction, stored, table, state)
 
-    async def _join(self, interaction: Interaction, stored: Stored) -> None:
+    async def _join(self, interaction: Interaction, stored: Stored) -> Shown | None:
         """A person takes a seat: on the lobby message, which is redrawn (or dealt on, if
         the join completes a rematch's invitation), or on the invitation to a rematch,
         answered privately."""
@@ -189,13 +190,14 @@ class Clicks:
         )
         if stored.table.message_id not in (None, message_id_of(interaction)):
             await self.parts.seat_taken(interaction, stored, table, player)
-        elif table_life.starts_itself(table, player, self.engine.min_players):
+            return None
+        if table_life.starts_itself(table, player, self.engine.min_players):
             table, state = self.parts.deal(table)
-            await self.parts.save_and_show(interaction, stored, table, state)
-        else:
-            rev = await self.bot.store.save(table, stored.rev)
-            message = self.messages.lobby(table, rev)
-            await interaction.response.edit_message(embed=message.embed, view=message.view)
+            return await self.parts.save_and_show(interaction, stored, table, state)
+        rev = await self.bot.store.save(table, stored.rev)
+        message = self.messages.lobby(table, rev)
+        await interaction.response.edit_message(embed=message.embed, view=message.view)
+        return None
 
     async def _rematch(self, interaction: Interaction, stored: Stored, click: Click) -> None:
         """A Rematch click on a finished game's results: the first opens the rematch's
@@ -250,7 +252,7 @@ class Clicks:
             await self.channel.strip_buttons(stored.table, stored.table.message_id)
         await self.announcer.announce(table, state)
 
-    async def _action_click(self, interaction: Interaction, stored: Stored, click: Click) -> None:
+    async def _action_click(self, interaction: Interaction, stored: Stored, click: Click) -> Shown:
         table = stored.table.model_copy(deep=True)
         if table.phase == "over":
             raise GameError("This game is over.")
@@ -262,7 +264,7 @@ class Clicks:
         before, state = state, self.adapter.perform(state, player, click.arg)
         note(table, player, click.arg)
         move = self.saving.describe_move(table, click.arg, before, state)
-        await self.parts.save_and_show(
+        return await self.parts.save_and_show(
             interaction, stored, table_life.moved_by(table, player, move), state
         )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -47,10 +47,10 @@ LOCK_WAIT_SECONDS = 1.0
 answer after 3 s, and a store call may take up to 1.5 s when Redis stalls, so a click
 queued longer is told the table is busy instead of being answered too late."""
 
-Step = Callable[[], Awaitable[None]]
-AFTER_LOCK: ContextVar[list[Step] | None] = ContextVar("after_lock", default=None)
-"""The steps the interaction being handled left for after its channel lock (`after_lock`):
-drawing and showing a saved move, which the next click in the channel need not wait for."""
+Shown = Callable[[], Awaitable[None]]
+"""What a handler returns for after the channel's lock: drawing and showing the move it
+saved, which the next click in the channel need not wait for (`TableEdits` keeps the
+table's edits in revision order)."""
 
 
 class GameParts:
@@ -72,41 +72,26 @@ class GameParts:
     async def handle(
         self,
         interaction: Interaction,
-        work: Callable[..., Awaitable[None]],
+        work: Callable[..., Awaitable[Shown | None]],
         *args: Any,
     ) -> None:
         """The frame of every command and click: errors answered privately, the user's
         rate limit, the options checked, then ``work(*args)`` with the channel's lock
-        held (`bot.storage.locks`)."""
+        held (`bot.storage.locks`), and what it returns to show once the lock is free."""
         async with answering_errors(interaction):
             await self.bot.rate_limiter.check(interaction.user.id)
             check_options(interaction)
             if interaction.channel_id is None:
-                await work(*args)
-                return
-            guild_id = interaction.guild_id or 0
-            lock = self.bot.channel_locks.hold(
-                guild_id, interaction.channel_id, wait=LOCK_WAIT_SECONDS
-            )
-            later: list[Step] = []
-            token = AFTER_LOCK.set(later)
-            try:
+                shown = await work(*args)
+            else:
+                guild_id = interaction.guild_id or 0
+                lock = self.bot.channel_locks.hold(
+                    guild_id, interaction.channel_id, wait=LOCK_WAIT_SECONDS
+                )
                 async with lock:
-                    await work(*args)
-            finally:
-                AFTER_LOCK.reset(token)
-            for step in later:
-                await step()
-
-    async def after_lock(self, step: Step) -> None:
-        """Run ``step`` once the channel's lock is released, or now outside `handle`.
-        Only for what needs no lock: what a saved move shows (`TableEdits` keeps the
-        table's edits in revision order)."""
-        later = AFTER_LOCK.get()
-        if later is None:
-            await step()
-        else:
-            later.append(step)
+                    shown = await work(*args)
+            if shown is not None:
+                await shown()
 
     def deal(self, table: Table) -> tuple[Table, BaseModel]:
         """The table seated in playing order, and the engine's new game for it."""
@@ -119,11 +104,12 @@ class GameParts:
 
     async def save_and_show(
         self, interaction: Interaction, stored: Stored, table: Table, state: BaseModel
-    ) -> None:
+    ) -> Shown:
+        """Save the move and acknowledge the click at once; return the drawing of the new
+        table, for `handle` to run once the channel is free (the save was a
+        compare-and-set on the revision, so nothing needs the lock after it)."""
         table.message_id = message_id_of(interaction) or table.message_id
         rev = await self.saving.commit(table, stored.rev, state)
-        # The move is committed: acknowledge at once, then draw the new table without
-        # holding the channel (the save was a compare-and-set on the revision).
         try:
             await interaction.response.defer()
         except discord.NotFound as error:
@@ -132,9 +118,8 @@ class GameParts:
             # Too late to answer (a slow moment): the move stands, so the table is
             # still edited, through the channel rather than the dropped interaction.
             log.warning("Interaction %s expired; showing its saved move", interaction.id)
-            await self.after_lock(lambda: self.announcer.show(table, state, rev))
-            return
-        await self.after_lock(lambda: self._show_saved(interaction, table, state, rev))
+            return partial(self.announcer.show, table, state, rev)
+        return partial(self._show_saved, interaction, table, state, rev)
 
     async def _show_saved(
         self, interaction: Interaction, table: Table, state: BaseModel, rev: int

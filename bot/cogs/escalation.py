@@ -186,6 +186,9 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
                 name=taker,
             )
             fields.append((tr(lang, "Last take"), took))
+        if view.results:
+            headline, chips = self._last_deal(view, names, lang)
+            fields.append((tr(lang, "Last deal"), f"{headline}\n{chips}"))
         return TableText(description, fields)
 
     def private_text(self, view: EscalationView, lang: Lang) -> str:
@@ -296,15 +299,22 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
     ) -> TableText | None:
         if len(after.results) <= len(before.results):
             return None
-        result = after.results[-1]
+        headline, chips = self._last_deal(after, names, lang)
+        return TableText(headline, [(tr(lang, "Chips"), chips)])
+
+    def _last_deal(
+        self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang
+    ) -> tuple[str, str]:
+        """The last finished deal's winner, and each seat's chips of it and in all."""
+        result = view.results[-1]
         headline = tr(
             lang,
             "**{name}** went out and wins deal {deal} of {deals}.",
             name=player_name(result.winner, names),
             deal=result.deal,
-            deals=after.deals,
+            deals=view.deals,
         )
-        totals = "\n".join(
+        chips = "\n".join(
             tr(
                 lang,
                 "**{name}**: {chips} this deal · {total} in all",
@@ -312,9 +322,9 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
                 chips=signed(result.chips.get(seat.player, 0)),
                 total=signed(seat.total),
             )
-            for seat in sorted(after.seats, key=lambda seat: -result.chips.get(seat.player, 0))
+            for seat in sorted(view.seats, key=lambda seat: -result.chips.get(seat.player, 0))
         )
-        return TableText(headline, [(tr(lang, "Chips"), totals)])
+        return headline, chips
 
     def _seat_lines(self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang) -> str:
         return "\n".join(

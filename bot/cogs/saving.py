@@ -64,7 +64,6 @@ class Saving:
 
     async def commit(self, table: Table, rev: int, state: BaseModel) -> int:
         """Save ``state`` into ``table`` over revision ``rev``; return the new revision."""
-        self._announcer.note_deal_summary(table, state)
         table.state = state.model_dump(mode="json")
         table.phase = "over" if self.engine.is_over(state) else "playing"
         table.turn_deadline = await self.turn_deadline(table, state)

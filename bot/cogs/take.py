@@ -167,8 +167,8 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
         if view.last is not None:
             fields.append((tr(lang, "Last move"), self._last_line(view, names, lang)))
         if view.results:
-            last_hand = self._hand_line(view, view.results[-1].scores, names)
-            fields.append((tr(lang, "Last deal"), last_hand))
+            headline, scores = self._last_deal(view, names, lang)
+            fields.append((tr(lang, "Last deal"), f"{headline}\n{scores}"))
         return TableText(f"{status}\n{piles}", fields)
 
     def private_text(self, view: TakeView, lang: Lang) -> str:
@@ -320,7 +320,20 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
     ) -> TableText | None:
         if len(after.results) <= len(before.results):
             return None
-        result = after.results[-1]
+        headline, scores = self._last_deal(after, names, lang)
+        runs = "\n".join(
+            f"#{run.id} {player_name(run.owner, names)}: "
+            + " ".join(card_label(card) for card in run.stands_for)
+            for run in before.runs
+        )
+        fields = [(tr(lang, "Scores"), scores), (tr(lang, "Final runs"), runs or "—")]
+        return TableText(headline, fields)
+
+    def _last_deal(
+        self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang
+    ) -> tuple[str, str]:
+        """How the last finished deal ended, and each seat's score of it and in all."""
+        result = view.results[-1]
         if result.went_out is None:
             headline = tr(lang, "Deal {hand} ended: the stock ran out.", hand=result.hand)
         else:
@@ -340,15 +353,9 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
                 score=signed(result.scores[seat.player]),
                 total=number_text(seat.total),
             )
-            for seat in after.seats
+            for seat in view.seats
         )
-        runs = "\n".join(
-            f"#{run.id} {player_name(run.owner, names)}: "
-            + " ".join(card_label(card) for card in run.stands_for)
-            for run in before.runs
-        )
-        fields = [(tr(lang, "Scores"), scores), (tr(lang, "Final runs"), runs or "—")]
-        return TableText(headline, fields)
+        return headline, scores
 
     def _hand_line(
         self, view: TakeView, scores: Mapping[PlayerId, int], names: Mapping[PlayerId, str]

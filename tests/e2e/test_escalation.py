@@ -292,13 +292,13 @@ async def test_a_deal_ends_with_a_summary_and_moves_read_in_words(
     assert seen_disabled_take, "Take the pile was offered to a leader"
     (result,) = state.results
     winner = game.user(state.players[result.winner]).display_name
-    summaries = await game.driver.wait_for(
-        lambda: [m for m in game.driver.messages(game.driver.channel) if "a deal ended" in m.text],
-        what="the deal's summary",
+    headline = f"**{winner}** went out and wins deal 1 of 2."
+    await game.driver.wait_for(
+        lambda: headline in game.message.text, what="the deal's result on the table"
     )
-    assert len(summaries) == 1, [m.text for m in game.driver.messages(game.driver.channel)]
-    text = summaries[0].text
-    assert f"**{winner}** went out and wins deal 1 of 2." in text, text
+    text = game.message.text
+    posted = [m.text for m in game.driver.messages(game.driver.channel) if headline in m.text]
+    assert posted == [text], "the deal's result is on the table, not in a post of its own"
     for seat, chips in enumerate(result.chips):
         name = game.user(state.players[seat]).display_name
         shown = f"{chips:+d}".replace("-", "−") if chips else "0"
