@@ -50,3 +50,17 @@ def test_a_plain_name_loses_only_controls() -> None:
 def test_an_ordinary_name_reads_as_it_is() -> None:
     assert shown_name("山田太郎") == "\u2068山田太郎\u2069"
     assert shown_name("Ana María") == "\u2068Ana María\u2069"
+
+
+def test_a_name_is_cut_before_it_is_escaped() -> None:
+    name = "[Free Nitro](https://evil.example.com/x)"  # 40: the cut lands in the link
+    assert plain_name(name) == "[Free Nitro](https://evil.exampl"
+    assert shown_name(name) == (
+        "\u2068\\[Free Nitro\\]\\(https\\:\u200b/\u200b/evil\\.exampl\u2069"
+    )
+    assert plain_name("x" * 31 + " yz") == "x" * 31  # no space left at the cut
+
+
+def test_a_link_in_a_name_is_no_link() -> None:
+    assert "://" not in shown_name("https://x.io").replace("\\", "")
+    assert "discord.gg/" not in shown_name("discord.gg/free").replace("\\", "")

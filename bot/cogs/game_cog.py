@@ -36,6 +36,7 @@ from bot.cogs.records import note
 from bot.cogs.spec import GameSpec
 from bot.engines.base import GameError
 from bot.i18n import N_, tr
+from bot.names import shown_name
 from bot.storage.errors import TableSetAside
 from bot.storage.settings import allows_channel, turn_time_for
 from bot.storage.tables import Stored
@@ -278,7 +279,7 @@ class GameCog:
         await self.bot.store.delete(table, stored.rev)
         if table.ping is not None:
             await self.channel.delete_message(table, table.ping.message_id)
-        name = interaction.user.display_name
+        name = shown_name(interaction.user.display_name)
         await self.channel.close_message(table, tr(table.lang, "Abandoned by {name}.", name=name))
         await interaction.response.send_message(
             tr(

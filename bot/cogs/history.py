@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,7 @@ from bot.cogs.interactions import user_lang
 from bot.cogs.records import ReplayBroken, first_state, step
 from bot.engines.base import GameError, PlayerId
 from bot.i18n import N_, Lang, tr
+from bot.names import plain_name, shown_name
 from bot.storage.records import GameRecord
 from bot.table import Move, Seat, Table
 
@@ -49,10 +51,6 @@ HOW: dict[str, str] = {
 
 def text_file(text: str, name: str) -> discord.File:
     return discord.File(io.BytesIO(text.encode()), filename=name)
-
-
-def escaped(name: str) -> str:
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
 
 
 @dataclass
@@ -75,13 +73,16 @@ def tell(
     options: dict[str, Any],
     moves: list[Move],
     lang: Lang,
+    name_of: Callable[[str], str] = shown_name,
 ) -> Told:
-    """Replay ``moves`` and say each one in ``lang`` from the public views around it."""
+    """Replay ``moves`` and say each one in ``lang`` from the public views around it,
+    each name as ``name_of`` gives it (`shown_name` for Discord, `plain_name` for a
+    text file)."""
     engine = adapter.engine
-    shown = {seat.id: escaped(seat.name) for seat in seats}
+    shown = {seat.id: name_of(seat.name) for seat in seats}
     told = Told([first_state(adapter, seats, seed, options)], [])
     for n, move in enumerate(moves):
-        name = shown.get(move.p, escaped(move.p))
+        name = shown.get(move.p) or name_of(move.p)
         if move.by == "takeover":
             told.lines.append(tr(lang, "A computer player takes **{name}**'s seat.", name=name))
             told.states.append(told.states[-1])
@@ -266,7 +267,7 @@ class LookingBack:
             state = told.states[n]
             public = engine.view(state, None)
             if n == last and engine.is_over(state):
-                shown = {seat.id: escaped(seat.name) for seat in record.seats}
+                shown = {seat.id: shown_name(seat.name) for seat in record.seats}
                 result = adapter.results_text(public, engine.outcome(state), shown, lang)
                 words += "\n\n" + result.description
             png = await self.bot.renderer.run(adapter.render_table, public, names, lang)
@@ -291,8 +292,8 @@ class LookingBack:
         record = await self.record(interaction, gid)
         lang = user_lang(interaction)
         adapter = self.adapter(record.game)
-        told = await asyncio.to_thread(
-            tell, adapter, record.seats, record.seed, record.options, record.moves, "en"
+        told = await asyncio.to_thread(  # a text file: plain names, not markdown
+            tell, adapter, record.seats, record.seed, record.options, record.moves, "en", plain_name
         )
         own = None if told.broken_at is not None else adapter.export_file(record, told.states)
         if own is not None:
@@ -327,26 +328,27 @@ def players_line(record: GameRecord) -> str:
     parts = []
     for seat in ordered:
         place = record.places.get(seat.id)
-        name = escaped(seat.name)
+        name = shown_name(seat.name)
         parts.append(f"{place}. {name}" if place else name)
     return ", ".join(parts)
 
 
 def export_text(record: GameRecord, adapter: GameAdapter[Any, Any, Any], told: Told) -> str:
-    """A finished game as a plain text log a person can read (English, no markdown)."""
+    """A finished game as a plain text log a person can read (English, no markdown; the
+    names as written, `plain_name`, for a text file isn't markdown)."""
     ended = datetime.fromtimestamp(record.ended, UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         f"{adapter.engine.title}, game {record.gid}, ended {ended}",
         f"Options: {record.options or 'standard'}",
         f"Seed: {record.seed}",
-        "Players: " + ", ".join(seat.name for seat in record.seats),
+        "Players: " + ", ".join(plain_name(seat.name) for seat in record.seats),
     ]
     if record.places:
         lines.append(
             "Places: "
             + ", ".join(
-                f"{record.places.get(seat.id)}. {seat.name} ({record.scores.get(seat.id)})"
-                for seat in sorted(record.seats, key=lambda s: record.places.get(s.id, 99))
+                f"{record.places.get(s.id)}. {plain_name(s.name)} ({record.scores.get(s.id)})"
+                for s in sorted(record.seats, key=lambda s: record.places.get(s.id, 99))
             )
         )
     lines.append("")
@@ -387,7 +389,7 @@ def history_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]
             title = (
                 tr(lang, "Finished games")
                 if player is None
-                else tr(lang, "Finished games of {name}", name=escaped(player.display_name))
+                else tr(lang, "Finished games of {name}", name=shown_name(player.display_name))
             )
             embed = discord.Embed(
                 title=title,

@@ -11,6 +11,7 @@ import pytest
 
 from bot.cogs.history import tell
 from bot.games import GameSpec, game
+from bot.names import shown_name
 from tests.engines.conformance import EngineCase
 from tests.engines.registry import CASES
 from tests.records.test_records import played
@@ -39,7 +40,7 @@ def test_log_and_replay_are_the_same_whatever_the_hidden_information(case: Engin
                 move.k,
                 engine.view(other_before, None),
                 engine.view(other_after, None),
-                {p: name.replace("*", "\\*") for p, name in shown.items()},
+                {p: shown_name(name) for p, name in shown.items()},
                 "en",
             )
             assert words in told.lines[n], (n, words, told.lines[n])

@@ -173,7 +173,7 @@ def test_the_log_tells_every_move_in_words_grouped_by_deal() -> None:
     text, page, pages = log_page(entries, -1, "en")
     assert page == pages - 1 and text.splitlines()[-1].startswith(f"`{len(table.moves):>3}.`")
     first, _, _ = log_page(entries, 0, "en")
-    assert first.startswith("__Deal 1__\n`  1.` **🤖 ai:0**: drew")
+    assert first.startswith("__Deal 1__\n`  1.` **\u2068🤖 ai\\:0\u2069**: drew")
 
 
 def test_a_long_game_keeps_its_moves_packed_in_the_table() -> None:
