@@ -1,8 +1,9 @@
 """Shared fixtures: a real Redis server (one per pytest process, a database per test),
 the fake Discord, its driver, the bot process, and the bot's clock moved forward by the
-tests. Tests that start processes (the bot, its embedded Redis, a bench) and the few
-long CPU soaks in `SOAKS` are marked ``slow``: ``pytest -m "not slow"`` is the fast
-loop; plain ``pytest`` (CI) runs them all."""
+tests. Tests that start processes (the bot, its embedded Redis, a bench) are marked
+``slow`` here; the few long CPU soaks carry ``@pytest.mark.slow`` themselves (the
+longest of ``pytest -m "not slow" --durations=60``; docs/testing.md). ``pytest -m "not
+slow"`` is the fast loop; plain ``pytest`` (CI) runs them all."""
 
 from __future__ import annotations
 
@@ -40,26 +41,6 @@ SLOW_FILES = ("test_bench_smoke.py",)
 SLOW_FIXTURES = {"bot_process"}
 
 
-SOAKS = (
-    # pydraughts (the peer) replays every exported Turkish PDN: ~2 min of one core.
-    "tests/records/test_pdn_peer.py::",
-    # Searches that run to their time budget or depth, many times over.
-    "tests/ai/test_draughts_ai.py::test_hard_search_reaches_depth_8_from_the_opening[",
-    "tests/ai/test_draughts_ai.py::test_legal_move_from_many_positions[normal-",
-    "tests/ai/test_escalation_ai.py::test_the_same_view_and_rng_state_give_the_same_answer[hard]",
-    "tests/ai/test_escalation_ai.py::test_answers_ignore_the_cards_the_seat_cannot_see[hard]",
-    "tests/ai/test_escalation_ai.py::test_hard_is_legal_in_every_position_of_random_games",
-    "tests/ai/test_take_ai.py::test_every_level_is_legal_in_every_position_of_random_games[",
-    "tests/ai/test_take_ai.py::test_answers_ignore_the_cards_the_seat_cannot_see[hard]",
-    "tests/ai/test_take_ai.py::test_the_same_view_and_rng_state_give_the_same_answer[hard]",
-    # Whole games replayed and exported, for every hidden card or both rulesets.
-    "tests/records/test_privacy.py::test_log_and_replay_are_the_same_whatever_the_hidden_information[take]",
-    "tests/records/test_export.py::test_a_pdn_reads_back_and_replays_to_the_same_final_position[",
-)
-"""Node id prefixes of CPU-bound tests that take far longer than the rest (the longest
-of ``pytest -m "not slow" --durations=60``; see the README's testing section): slow as
-well, so the fast loop skips them and the full run (CI) runs them."""
-
 FAST_LOOP_CONFORMANCE_EXAMPLES = "2"
 """Games per combination of `tests/engines/test_conformance.py` in the fast loop
 (``-m "not slow"``) unless ``ENGINE_CONFORMANCE_EXAMPLES`` says otherwise; every other
@@ -89,17 +70,13 @@ def starts_processes(item: pytest.Item) -> bool:
     return parts[0] in SLOW_FOLDERS or parts[-1] in SLOW_FILES or bool(fixtures & SLOW_FIXTURES)
 
 
-def is_soak(item: pytest.Item) -> bool:
-    return item.nodeid.startswith(SOAKS)
-
-
 XDIST_WORKERS = 4
 """As `addopts` in `pyproject.toml` says (``-n 4``)."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if starts_processes(item) or is_soak(item):
+        if starts_processes(item):
             item.add_marker(pytest.mark.slow)
     items[:] = slow_first_in_each_share(items, XDIST_WORKERS)
 

@@ -97,7 +97,7 @@ def test_every_level_is_registered() -> None:
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-@pytest.mark.parametrize("level", ["easy", "normal"])
+@pytest.mark.parametrize("level", ["easy", pytest.param("normal", marks=pytest.mark.slow)])
 def test_legal_move_from_many_positions(ruleset: Ruleset, level: Level) -> None:
     states = random_states(ruleset, games=4, seed=7)
     assert len(states) > 40
@@ -320,6 +320,7 @@ def test_the_rng_varies_equal_moves() -> None:
 # --- The hard player's search -----------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_hard_search_reaches_depth_8_from_the_opening(ruleset: Ruleset) -> None:
     """Within the ``hard`` player's node budget (no clock: the same on any machine)."""

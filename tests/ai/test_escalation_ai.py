@@ -34,6 +34,7 @@ from bot.engines.escalation import (
     parse_action,
     play,
 )
+from tests.ai.levels import LEVELS_HARD_SLOW
 
 TRIO = ["ai:0", "ai:1", "ai:2"]
 QUICK_HARD = hard_player(work=1, timed=False)
@@ -127,6 +128,7 @@ def test_easy_and_normal_are_legal_in_every_position_of_random_games(level: Leve
     assert count > 300
 
 
+@pytest.mark.slow
 def test_hard_is_legal_in_every_position_of_random_games() -> None:
     endgame = 0
     for state in positions(8, seed=3):
@@ -161,7 +163,7 @@ def test_every_level_plays_whole_games_at_other_table_sizes(players: int) -> Non
 # --- Reproducible -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", LEVELS_HARD_SLOW)
 def test_the_same_view_and_rng_state_give_the_same_answer(level: Level) -> None:
     chooser = STEADY_HARD if level == "hard" else PLAYERS[level]
     checked = 0
@@ -262,7 +264,7 @@ def shuffle_hidden(state: EscalationState, seat: int, seed: int) -> EscalationSt
     return state.model_copy(update={"hands": hands, "stock": pool})
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", LEVELS_HARD_SLOW)
 def test_answers_ignore_the_cards_the_seat_cannot_see(level: Level) -> None:
     chooser = STEADY_HARD if level == "hard" else PLAYERS[level]
     checked = changed = 0

@@ -26,6 +26,7 @@ from bot.engines.take import (
     meld,
     parse_action,
 )
+from tests.ai.levels import LEVELS_HARD_SLOW
 
 
 @pytest.fixture(autouse=True)
@@ -106,6 +107,7 @@ def table(
 # --- Legal everywhere -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("players", [DUO, TRIO])
 def test_every_level_is_legal_in_every_position_of_random_games(
@@ -138,7 +140,7 @@ def test_every_level_plays_a_whole_match(level: Level) -> None:
 # --- Reproducible -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", LEVELS_HARD_SLOW)
 def test_the_same_view_and_rng_state_give_the_same_answer(level: Level) -> None:
     checked = 0
     for i, state in enumerate(positions(2, DUO, seed=11)):
@@ -240,7 +242,7 @@ def shuffle_hidden(state: TakeState, seed: int) -> TakeState:
     )
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", LEVELS_HARD_SLOW)
 def test_answers_ignore_the_cards_the_seat_cannot_see(level: Level) -> None:
     checked = changed = 0
     for i, state in enumerate(positions(2, TRIO, seed=21)):

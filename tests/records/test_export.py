@@ -51,6 +51,7 @@ def random_record(ruleset: str, seed: int) -> tuple[GameRecord, list[DraughtsSta
     return record, [s for s in states if isinstance(s, DraughtsState)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["turkish", "give-and-take"])
 def test_a_pdn_reads_back_and_replays_to_the_same_final_position(ruleset: str) -> None:
     for seed in range(25):

@@ -4,11 +4,14 @@ bot's engine; a give-and-take game loads as Turkish-board PDN that names its rul
 
 from __future__ import annotations
 
+import pytest
 from draughts import Board, Move
 from draughts.PDN import PDNReader
 
 from bot.cogs.draughts_pdn import GIVE_AND_TAKE_VARIANT, pdn
 from tests.records.test_export import random_record
+
+pytestmark = pytest.mark.slow  # replaying every game in the peer: minutes of one core
 
 
 def test_pydraughts_replays_every_exported_turkish_pdn_to_the_same_position() -> None:

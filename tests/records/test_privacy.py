@@ -16,7 +16,12 @@ from tests.engines.conformance import EngineCase
 from tests.engines.registry import CASES
 from tests.records.test_records import played
 
-HIDING = [case for case in CASES if case.scramble_private is not None]
+HIDING = [
+    pytest.param(case, marks=[pytest.mark.slow] if case.name == "take" else [])
+    for case in CASES
+    if case.scramble_private is not None
+]
+"""The games with hidden information; TAKE's whole games are the long ones."""
 
 
 @pytest.mark.parametrize("case", HIDING, ids=lambda case: case.name)
