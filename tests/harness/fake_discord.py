@@ -56,6 +56,8 @@ from tests.harness.models import (
     Snowflakes,
     Violation,
 )
+from tests.harness.rate_limits import SESSION_COUNTS as SESSION_REQUESTS
+from tests.harness.rate_limits import RateLimiter, RateLimits
 from tests.harness.spec import SESSION_COUNTS, SpecCounts
 from tests.harness.spec import load as load_spec
 
@@ -216,6 +218,7 @@ class FakeDiscord:
         heartbeat_interval_ms: int = 41_250,
         shard_count: int = 1,
         check_spec: bool = True,
+        rate_limits: RateLimits | None = None,
     ) -> None:
         self.clock: ClockLike = clock or Clock()
         self.shard_count = shard_count
@@ -253,6 +256,14 @@ class FakeDiscord:
         """False in the timing benches: the checks cost the fake's process (which shares
         the machine with the bot) CPU in proportion to what the bot sends, so they
         would slow a bot that sends more; the tests check every body."""
+        limits = rate_limits or RateLimits.from_env(default=False)
+        self.rate_limiter = RateLimiter(limits, message_age=self._age, violate=self.violate)
+        """Discord's rate limits (`tests.harness.rate_limits`): ``rate_limits=RateLimits()``
+        or ``FAKE_DISCORD_RATE_LIMITS=on`` (the ``fake_discord`` fixture: a test with a bot)."""
+        self.rate_limited = self.rate_limiter.rate_limited
+        """Every request answered 429: route, bucket, scope, retry_after."""
+        self.request_counts = self.rate_limiter.counts
+        """Requests with the bot token and through interaction tokens, and per route."""
         self.writes = 0
         self._ids = Snowflakes(self.clock)
         self._by_token: dict[str, FakeInteraction] = {}
@@ -288,6 +299,7 @@ class FakeDiscord:
             await self._runner.cleanup()
             self._runner = None
             SESSION_COUNTS.add(self.spec_counts)
+            SESSION_REQUESTS.add(self.request_counts)
 
     async def __aenter__(self) -> Self:
         return await self.start()
@@ -394,10 +406,13 @@ class FakeDiscord:
             await self._changed_or_timeout(left)
 
     async def wait_idle(self, quiet: float, *, timeout: float) -> None:
-        """Wait until no bot REST request is running and none started for ``quiet`` seconds."""
+        """Wait until no bot REST request is running and none started for ``quiet`` seconds,
+        nor a rate limit window the bot used up ended in that time (discord.py sleeps on a
+        bucket Discord reported empty, then sends)."""
         deadline = time.monotonic() + timeout
         while True:
-            idle_for = time.monotonic() - self._last_request
+            now = time.monotonic()
+            idle_for = min(now - self._last_request, now - self.rate_limiter.exhausted_until)
             if self._inflight == 0 and idle_for >= quiet:
                 return
             remaining = deadline - time.monotonic()
@@ -854,12 +869,16 @@ class FakeDiscord:
         self._inflight += 1
         self._last_request = time.monotonic()
         self._notify()
+        admission = self.rate_limiter.admit(request)
         try:
-            if self._needs_auth(request.path) and (
+            if admission.refusal is not None:
+                response: web.StreamResponse = admission.refusal
+            elif self._needs_auth(request.path) and (
                 request.headers.get("Authorization") != f"Bot {self.token}"
             ):
                 raise _Rejected(401, 0, "401: Unauthorized", "auth")
-            response = await handler(request)
+            else:
+                response = await handler(request)
         except _Rejected as rejected:
             if rejected.violation is not None:
                 self.violate(
@@ -875,7 +894,13 @@ class FakeDiscord:
             self._last_request = time.monotonic()
             self._notify()
         self._check_response(request, response)
+        self.rate_limiter.answered(admission, response)
         return response
+
+    def _age(self, message_id: int) -> float | None:
+        """How old the message is by the fake's clock (None: no such message)."""
+        message = self.messages.get(message_id)
+        return None if message is None or message.deleted else self.clock.now() - message.created_at
 
     def _check_request(self, request: web.Request, body: Any) -> None:
         """Refuse a JSON body that Discord's OpenAPI spec does not allow (400/50035)."""

