@@ -81,6 +81,11 @@ class Settings(BaseSettings):
     shard_ids: Annotated[list[int] | None, NoDecode] = None
     """The shards this process connects (``0,1``); unset: all of ``shard_count``. Each
     process resumes games, runs timers and records results only for its shards' guilds."""
+    ping_after_seconds: int = Field(default=20, ge=0, le=600)
+    """How long the turn waits for a person before the bot pings them, unless their
+    server set its own (`/settings ping_after`). People playing at a live table act
+    within it and are never pinged; one who is away is pinged once (as Board Game Arena
+    notifies only players who are away). 0 pings at once."""
     choice_timeout_seconds: float = Field(default=15.0, gt=0)
     """How long a player has for a choice that has a default (Give & Take's pile)
     before the default is made for them."""

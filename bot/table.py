@@ -177,6 +177,14 @@ class Table(BaseModel):
     """The engine state as JSON data, once the game has started."""
     pings: bool = True
     """Post a new message that notifies the next person when the turn passes to them."""
+    ping_after: int | None = None
+    """Seconds the turn waits for a person before they are pinged (the server's
+    setting when the table opened); None: the bot's ``PING_AFTER_SECONDS``."""
+    waiting_for: list[PlayerId] = Field(default_factory=list)
+    """The people (not computers) the running game waits for, as of the last save."""
+    ping_at: float | None = None
+    """When to ping ``waiting_for`` if they still haven't acted (the bot's clock, Unix
+    time); None: no ping due (nobody waited for, or they acted in this turn)."""
     events: list[Event] = Field(default_factory=list)
     """The last few things that happened (moves, timeouts, seats taken over), newest
     last, shown on the table message."""

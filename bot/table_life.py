@@ -153,6 +153,7 @@ def rematch_lobby(finished: Table, seat: Seat, *, now: float) -> Table:
         channel_id=finished.channel_id,
         lang=finished.lang,
         pings=finished.pings,
+        ping_after=finished.ping_after,
         host=seat.id,
         seats=[seat, *computers],
         options=finished.options,
@@ -285,10 +286,41 @@ def turn_deadline(
     return None
 
 
+def people_among(table: Table, players: list[PlayerId]) -> list[PlayerId]:
+    """Those of ``players`` who are people (their seats not played by the bot)."""
+    computers = table.computers(players)
+    return [player for player in players if player not in computers]
+
+
+def ping_due(
+    table: Table,
+    people: list[PlayerId],
+    *,
+    now: float,
+    ping_after: float,
+    deadline: float | None,
+) -> float | None:
+    """When to ping ``people``, whom the game waits for after the move being saved, if
+    they still haven't acted: ``ping_after`` seconds after the turn reached them, and
+    at the latest halfway to the turn's ``deadline`` (so someone away hears of it
+    before the clock runs out). A turn its people already acted in (a draw, then a
+    meld) pings nobody: they are at the table. None: no ping."""
+    if not people:
+        return None
+    if people == table.waiting_for:
+        last = table.moves[-1] if table.moves else None
+        if last is not None and last.by == "click" and last.p in people:
+            return None
+        return table.ping_at
+    wait = float(ping_after)
+    if deadline is not None:
+        wait = min(wait, max(deadline - now, 0.0) / 2)
+    return now + wait
+
+
 def turn_mentions(players: list[PlayerId], table: Table) -> str | None:
     """ "@Alice, your turn." for the people (not computers) among ``players``."""
-    computers = table.computers(players)
-    people = [p for p in players if p not in computers]
+    people = people_among(table, players)
     if not people:
         return None
     mentions = " ".join(f"<@{p}>" for p in people)

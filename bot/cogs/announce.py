@@ -54,6 +54,11 @@ class Announcer:
         at a time (across processes: the channel's "announce" lock), from the game as
         Redis holds it then, so a burst of moves costs one ping."""
         self.bot.panels.refresh(table, except_player=except_player)
+        self.ping_in_background(table)
+
+    def ping_in_background(self, table: Table) -> None:
+        """Bring the table's ping up to date with the game as Redis holds it, without
+        holding up the caller (`_ping_turn`)."""
         channel = table.channel_id
         if channel in self._announcing:
             self._announcing[channel] = True
@@ -82,16 +87,22 @@ class Announcer:
         await self._ping_turn(stored.table, self.engine.State.model_validate(stored.table.state))
 
     async def _ping_turn(self, table: Table, state: BaseModel) -> None:
-        """When the turn passes to other people, post a new message that mentions only
-        them (Discord notifies for a created message, never for an edit) and delete the
-        table's previous ping: a channel holds at most one ping per table."""
+        """Keep the table's one ping current. Once their ping is due (`Table.ping_at`;
+        `FollowUpMoves` wakes for it), the people the game waits for get a new message
+        that mentions only them (Discord notifies for a created message, never for an
+        edit); a ping for people no longer waited for is deleted first, so a channel
+        holds at most one ping per table. People who act before their ping is due are
+        never pinged."""
         people = await self._people_to_ping(table, state)
         previous = table.ping
         if previous is not None and previous.players == people:
             return  # the same person keeps acting
+        due = table.ping_at is not None and await self.bot.clock.now() >= table.ping_at
+        if previous is None and not (people and due):
+            return  # nothing to post or delete yet
         if previous is not None:  # first, so two pings are never alive at once
             await self._channel.delete_message(table, previous.message_id)
-        ping = await self._post_ping(table, people) if people else None
+        ping = await self._post_ping(table, people) if people and due else None
         await self.bot.store.set_ping(table, ping)
         table.ping = ping
 

@@ -156,10 +156,19 @@ class FollowUpMoves:
         self._announcer = announcer
 
     def schedule(self, table: Table, rev: int, state: BaseModel) -> None:
-        """Replace the channel's follow-ups with those the game at ``rev`` waits for."""
+        """Replace the channel's follow-ups with those the game at ``rev`` waits for:
+        its moves, and the ping of people who haven't acted when it is due."""
         self.bot.followups.cancel(table.channel_id)
         for follow_up in plan(table, state, self.adapter):
             self.bot.followups.keep(table.channel_id, self._move_later(table, rev, follow_up))
+        if table.ping_at is not None and table.pings:
+            self.bot.followups.keep(table.channel_id, self._ping_when_due(table, table.ping_at))
+
+    async def _ping_when_due(self, table: Table, due: float) -> None:
+        """Ping the people the game waits for at ``due``, unless it moves first (that
+        cancels this wait). The ping itself reads the game as Redis holds it then."""
+        await self.bot.clock.sleep_until(due)
+        self._announcer.ping_in_background(table)
 
     def close_lobby_later(self, table: Table) -> None:
         self.bot.followups.keep(table.channel_id, self._close_lobby(table))

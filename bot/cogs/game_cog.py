@@ -174,6 +174,7 @@ class GameCog:
             channel_id=channel_id,
             lang=public_lang(interaction) if server.language == "auto" else server.language,
             pings=server.pings,
+            ping_after=server.ping_after,
             host=player_of(interaction),
             seats=[person_of(interaction)],
             options=options.model_dump(mode="json"),

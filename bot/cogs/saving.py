@@ -66,7 +66,9 @@ class Saving:
         """Save ``state`` into ``table`` over revision ``rev``; return the new revision."""
         table.state = state.model_dump(mode="json")
         table.phase = "over" if self.engine.is_over(state) else "playing"
-        table.turn_deadline = await self.turn_deadline(table, state)
+        now = await self.bot.clock.now()
+        table.turn_deadline = self._deadline(table, state, now)
+        self._plan_ping(table, state, now)
         try:
             saved = await self.bot.store.save(table, rev)
         except NotReplicated as unconfirmed:
@@ -141,12 +143,27 @@ class Saving:
             log.warning("Stats of game %s not recorded yet: %s", table.gid, error)
         await keep_record(self.bot, self.adapter, table, state)
 
+    def _plan_ping(self, table: Table, state: BaseModel, now: float) -> None:
+        """Who the game now waits for, and when to ping them if they don't act."""
+        over = self.engine.is_over(state)
+        people = [] if over else table_life.people_among(table, self.engine.to_act(state))
+        ping_after = table.ping_after
+        if ping_after is None:
+            ping_after = self.bot.settings.ping_after_seconds
+        table.ping_at = table_life.ping_due(
+            table, people, now=now, ping_after=ping_after, deadline=table.turn_deadline
+        )
+        table.waiting_for = people
+
     async def turn_deadline(self, table: Table, state: BaseModel) -> float | None:
+        return self._deadline(table, state, await self.bot.clock.now())
+
+    def _deadline(self, table: Table, state: BaseModel, now: float) -> float | None:
         over = self.engine.is_over(state)
         return table_life.turn_deadline(
             table,
             [] if over else self.engine.to_act(state),
-            now=await self.bot.clock.now(),
+            now=now,
             over=over,
             has_timed_default=not over
             and self.adapter.timed_default(self.engine.view(state, None)) is not None,

@@ -17,7 +17,7 @@ from bot.cogs.errors import answering_errors
 from bot.cogs.options import check_options
 from bot.engines.base import GameError
 from bot.i18n import LANGS, N_, Lang, lang_of, language_name, tr
-from bot.storage.settings import MAX_TURN_TIME, GuildSettings, Language
+from bot.storage.settings import MAX_PING_AFTER, MAX_TURN_TIME, GuildSettings, Language
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
@@ -56,19 +56,33 @@ def seconds_text(lang: Lang, seconds: int | None) -> str:
     return tr(lang, "{n} s", n=seconds)
 
 
+def ping_after_text(lang: Lang, seconds: int | None, default: int) -> str:
+    """How long the turn waits before the next player is pinged, in ``lang``."""
+    if seconds is None:
+        return tr(lang, "{value} (the bot's default)", value=ping_after_text(lang, default, 0))
+    if seconds == 0:
+        return tr(lang, "none, ping at once")
+    return tr(lang, "{n} s", n=seconds)
+
+
 def channels_text(lang: Lang, channels: list[int]) -> str:
     if not channels:
         return tr(lang, "all channels")
     return ", ".join(f"<#{channel}>" for channel in channels)
 
 
-def settings_text(settings: GuildSettings, lang: Lang, titles: Mapping[str, str]) -> str:
-    """Every setting on its own line, in ``lang`` (``titles``: each game's, by name)."""
+def settings_text(
+    settings: GuildSettings, lang: Lang, titles: Mapping[str, str], ping_default: int
+) -> str:
+    """Every setting on its own line, in ``lang`` (``titles``: each game's, by name;
+    ``ping_default``: the bot's wait before a ping, for a server that set none)."""
     language = language_text(lang, settings.language)
     pings = tr(lang, SWITCH_NAMES["on" if settings.pings else "off"])
+    wait = ping_after_text(lang, settings.ping_after, ping_default)
     lines = [
         tr(lang, "Language of public messages: **{value}**", value=language),
         tr(lang, "Ping the next player: **{value}**", value=pings),
+        tr(lang, "Wait before a ping: **{value}**", value=wait),
         tr(lang, "Game channels: {value}", value=channels_text(lang, settings.channels)),
         tr(lang, "Turn clocks:"),
     ]
@@ -85,11 +99,16 @@ def settings_text(settings: GuildSettings, lang: Lang, titles: Mapping[str, str]
 
 
 def settings_embed(
-    settings: GuildSettings, lang: Lang, headline: str, titles: Mapping[str, str]
+    settings: GuildSettings,
+    lang: Lang,
+    headline: str,
+    titles: Mapping[str, str],
+    ping_default: int,
 ) -> discord.Embed:
+    text = settings_text(settings, lang, titles, ping_default)
     return discord.Embed(
         title=tr(lang, "Server settings"),
-        description=f"{tr(lang, headline)}\n\n{settings_text(settings, lang, titles)}",
+        description=f"{tr(lang, headline)}\n\n{text}",
         colour=COLOUR,
     )
 
@@ -179,7 +198,8 @@ def settings_group(bot: TableBot) -> app_commands.Group:
             settings, headline = await store.get(guild_id), N_("Current settings.")
         else:
             settings, headline = await store.update(guild_id, change), SAVED
-        embed = settings_embed(settings, lang_of(interaction.locale), headline, titles)
+        lang, ping_default = lang_of(interaction.locale), bot.settings.ping_after_seconds
+        embed = settings_embed(settings, lang, headline, titles, ping_default)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @group.command(name="show", description=N_("Show this server's settings"))
@@ -202,6 +222,17 @@ def settings_group(bot: TableBot) -> app_commands.Group:
     async def pings(interaction: Interaction, value: str) -> None:
         async with answering_errors(interaction):
             await answer(interaction, lambda s: s.model_copy(update={"pings": value == "on"}))
+
+    @group.command(
+        name="ping_after", description=N_("How long a turn waits before the player is pinged")
+    )
+    @app_commands.describe(seconds=N_("Seconds (0: ping at once); leave out for the bot's default"))
+    async def ping_after(
+        interaction: Interaction,
+        seconds: app_commands.Range[int, 0, MAX_PING_AFTER] | None = None,
+    ) -> None:
+        async with answering_errors(interaction):
+            await answer(interaction, lambda s: s.model_copy(update={"ping_after": seconds}))
 
     @group.command(name="turn_time", description=N_("A game's default turn clock"))
     @app_commands.describe(

@@ -34,6 +34,7 @@ NAMES: tuple[str, ...] = (
     C_("command name", "language"),
     C_("command name", "value"),
     C_("command name", "pings"),
+    C_("command name", "ping_after"),
     C_("command name", "seconds"),
     C_("command name", "channel_add"),
     C_("command name", "channel_remove"),

@@ -33,6 +33,8 @@ Language = str
 LANGUAGES: tuple[Language, ...] = ("auto", *LANGS)
 MAX_TURN_TIME = 3600
 """The longest turn clock a server may set, in seconds."""
+MAX_PING_AFTER = 600
+"""The longest a server may have the bot wait before it pings the next player."""
 MAX_CHANNELS = 25
 """How many channels a server may list as its game channels."""
 MAX_ATTEMPTS = 20
@@ -54,6 +56,9 @@ class GuildSettings(BaseModel):
     """Public messages: ``auto`` (the server's community locale, else the starter's)."""
     pings: bool = True
     """Whether the next player is pinged with a new message when the turn passes."""
+    ping_after: int | None = None
+    """Seconds the turn waits for a person before they are pinged; None: the bot's
+    ``PING_AFTER_SECONDS``."""
     turn_time: dict[str, int] = Field(default_factory=dict)
     """Game name → the default turn clock of its ``start``, in seconds."""
     channels: list[int] = Field(default_factory=list)
@@ -67,6 +72,16 @@ class GuildSettings(BaseModel):
                 "`{value}` is not a language setting; choose one of {choices}.",
                 value=str(value),
                 choices=", ".join(LANGUAGES),
+            )
+        return value
+
+    @field_validator("ping_after")
+    @classmethod
+    def _sane_ping_after(cls, value: int | None) -> int | None:
+        if value is not None and not 0 <= value <= MAX_PING_AFTER:
+            raise SettingRefused(
+                "The wait before a ping must be between 0 and {high} seconds.",
+                high=MAX_PING_AFTER,
             )
         return value
 

@@ -15,6 +15,8 @@ from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage, FakeUser
 
 DEADLINE = re.compile(r"<t:(\d+):R>")
+PING_AT_ONCE = {"PING_AFTER_SECONDS": "0"}
+"""For the tests of what a ping is: the turn pings at once, not after the wait."""
 
 
 def pings(driver: Driver) -> list[FakeMessage]:
@@ -32,7 +34,7 @@ async def draughts_table(driver: Driver, white: FakeUser, black: FakeUser) -> Fa
 async def test_the_turn_is_pinged_in_a_new_message_and_the_old_ping_deleted(
     driver: Driver, bot_process: BotFactory
 ) -> None:
-    await bot_process("bot")
+    await bot_process("bot", env=PING_AT_ONCE)
     alice, dmitri = driver.user("alice"), driver.user("dmitri")
     table = await draughts_table(driver, alice, dmitri)
     [first] = await driver.wait_for(lambda: pings(driver), what="the first ping")
@@ -53,7 +55,7 @@ async def test_a_game_with_a_computer_keeps_at_most_one_ping_and_posts_no_timeou
 ) -> None:
     """Alice and Dmitri against a computer: whenever the turn passes between people and
     the computer, the channel never holds two live pings, and nothing else is posted."""
-    await bot_process("bot")
+    await bot_process("bot", env=PING_AT_ONCE)
     alice, dmitri = driver.user("alice"), driver.user("dmitri")
     table = (await driver.slash(alice, "geschenkt start")).message
     await driver.click(dmitri, table, "Join")
@@ -180,7 +182,7 @@ async def test_no_interaction_token_reaches_the_log_even_at_debug(
 async def test_a_ping_links_to_the_table_and_carries_the_next_button(
     driver: Driver, bot_process: BotFactory
 ) -> None:
-    await bot_process("bot")
+    await bot_process("bot", env=PING_AT_ONCE)
     alice, dmitri = driver.user("alice"), driver.user("dmitri")
     table = await draughts_table(driver, alice, dmitri)
     [ping] = await driver.wait_for(lambda: pings(driver), what="the first ping")
@@ -196,7 +198,7 @@ async def test_a_ping_links_to_the_table_and_carries_the_next_button(
 async def test_a_player_who_turns_their_own_pings_off_is_not_pinged(
     driver: Driver, bot_process: BotFactory
 ) -> None:
-    await bot_process("bot")
+    await bot_process("bot", env=PING_AT_ONCE)
     alice, dmitri = driver.user("alice"), driver.user("dmitri")
     answer = await driver.slash(dmitri, "pings", value="off")
     assert "off" in answer.message.text and answer.message.ephemeral_to == dmitri.id
@@ -224,3 +226,63 @@ async def test_a_second_panel_retires_the_first(driver: Driver, bot_process: Bot
     assert not first.components, "a replaced panel keeps no controls"
     assert "Live panel" not in first.text
     assert "Live panel" in second.text and second.components
+
+
+async def test_people_who_play_at_once_are_never_pinged(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    """A live table: each move comes well within the wait (`PING_AFTER_SECONDS`,
+    20 s by default), so the channel holds the table and nothing else."""
+    await bot_process("bot")
+    alice, dmitri = driver.user("alice"), driver.user("dmitri")
+    table = await draughts_table(driver, alice, dmitri)
+    for player, move in ((alice, "c3-c4"), (dmitri, "f6-f5"), (alice, "c4-c5")):
+        await driver.slash(player, "draughts move", move=move)
+    await driver.settle()
+    assert driver.notified(alice) == driver.notified(dmitri) == []
+    assert [m for m in driver.messages() if not m.ephemeral] == [table]
+
+
+async def test_a_player_who_is_away_is_pinged_once_when_the_wait_is_over(
+    driver: Driver, bot_process: BotFactory, move_clock: Callable[[float], Awaitable[None]]
+) -> None:
+    await bot_process("bot")
+    alice, dmitri = driver.user("alice"), driver.user("dmitri")
+    table = await draughts_table(driver, alice, dmitri)
+    await driver.settle()
+    assert pings(driver) == [], "not before the wait is over"
+
+    await move_clock(21)
+    [ping] = await driver.wait_for(lambda: pings(driver), what="Alice's ping")
+    assert driver.notified(alice) == [ping] and ping.labels == ["Move"]
+    await move_clock(60)
+    await driver.settle()
+    assert driver.notified(alice) == [ping], "pinged once"
+
+    await driver.slash(alice, "draughts move", move="c3-c4")
+    await driver.wait_for(lambda: ping.deleted, what="Alice's ping deleted once she moved")
+    await driver.settle()
+    assert pings(driver) == [] and driver.notified(dmitri) == [], "Dmitri has his own wait"
+    await move_clock(21)
+    [second] = await driver.wait_for(lambda: pings(driver), what="Dmitri's ping")
+    assert driver.notified(dmitri) == [second]
+    assert table not in driver.notified(alice) + driver.notified(dmitri)
+
+
+async def test_a_player_who_acted_in_the_turn_is_not_pinged_for_its_rest(
+    driver: Driver, bot_process: BotFactory, move_clock: Callable[[float], Awaitable[None]]
+) -> None:
+    """In TAKE a turn is a draw, then a meld or a discard: someone who drew is at the
+    table, and the wait running out during the rest of the turn pings nobody."""
+    await bot_process("bot")
+    alice, dmitri = driver.user("alice"), driver.user("dmitri")
+    table = (await driver.slash(alice, "take start")).message
+    await driver.click(dmitri, table, "Join")
+    await driver.click(alice, table, "Start")
+    first = alice if alice.mention in table.content else dmitri
+    panel = (await driver.click(first, table, "My hand")).ephemeral
+    await driver.click(first, panel, "Draw from the stock")
+    await driver.settle()
+    await move_clock(21)
+    await driver.settle()
+    assert pings(driver) == [] and driver.notified(first) == []

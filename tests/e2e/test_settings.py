@@ -101,11 +101,14 @@ async def test_an_admin_sets_every_setting_and_show_reflects_it(
     defaults = await shown(driver, boss, "show")
     assert "Language of public messages: **automatic" in defaults
     assert "Ping the next player: **on**" in defaults
+    assert "Wait before a ping: **20 s (the bot's default)**" in defaults
     assert "Game channels: all channels" in defaults
     assert f"{GAME.engine.title}: **the game's default**" in defaults
 
     assert "**German**" in await shown(driver, boss, "language", value="de")
     assert "Ping the next player: **off**" in await shown(driver, boss, "pings", value="off")
+    waits = await shown(driver, boss, "ping_after", seconds=45)
+    assert "Wait before a ping: **45 s**" in waits
     saved = await shown(driver, boss, "turn_time", game=GAME.name, seconds=90)
     assert "\nSaved.\n" in saved
     assert f"{GAME.engine.title}: **90 s**" in saved
@@ -115,6 +118,7 @@ async def test_an_admin_sets_every_setting_and_show_reflects_it(
     text = await shown(driver, boss, "show")
     assert "Language of public messages: **German**" in text
     assert "Ping the next player: **off**" in text
+    assert "Wait before a ping: **45 s**" in text
     assert f"{GAME.engine.title}: **90 s**" in text
     assert f"Game channels: <#{first}>, <#{second}>" in text
 
@@ -194,3 +198,18 @@ async def test_the_games_follow_the_servers_settings(
     assert "🔕 Zug-Pings: aus" in lobby.labels, "the server's default for pings"
     timed = (await driver.slash(dmitri, "draughts start", channel=second)).message
     assert timed.ephemeral, "one table per channel"
+
+
+async def test_a_server_that_waits_no_time_pings_the_first_player_at_once(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    boss = admin(driver, "alice")
+    assert "none, ping at once" in await shown(driver, boss, "ping_after", seconds=0)
+    await shown(driver, boss, "language", value="en")
+    dmitri = driver.user("dmitri")
+    table = (await driver.slash(boss, "draughts start", colour="white")).message
+    await driver.click(dmitri, table, "Join")
+    await driver.click(boss, table, "Start")
+    [ping] = await driver.wait_for(lambda: driver.notified(boss), what="Alice's ping")
+    assert "your turn in" in ping.text

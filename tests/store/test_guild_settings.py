@@ -60,7 +60,13 @@ async def test_an_update_is_stored_as_json_and_read_back(
     saved = await store.update(
         GUILD,
         lambda s: s.model_copy(
-            update={"language": "de", "pings": False, "turn_time": {GAME: 90}, "channels": [7]}
+            update={
+                "language": "de",
+                "pings": False,
+                "ping_after": 45,
+                "turn_time": {GAME: 90},
+                "channels": [7],
+            }
         ),
     )
     assert saved == await store.get(GUILD)
@@ -69,6 +75,7 @@ async def test_an_update_is_stored_as_json_and_read_back(
     assert json.loads(raw) == {
         "language": "de",
         "pings": False,
+        "ping_after": 45,
         "turn_time": {GAME: 90},
         "channels": [7],
     }
@@ -150,3 +157,9 @@ async def test_redis_faults_become_store_unavailable() -> None:
     with pytest.raises(StoreUnavailable):
         await store.update(GUILD, lambda s: s)
     await client.aclose()
+
+
+async def test_a_wait_before_a_ping_past_the_limit_is_refused(store: GuildSettingsStore) -> None:
+    with pytest.raises(SettingRefused, match="wait before a ping"):
+        await store.update(GUILD, lambda s: s.model_copy(update={"ping_after": 601}))
+    assert await store.get(GUILD) == GuildSettings()
