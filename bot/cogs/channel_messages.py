@@ -72,6 +72,14 @@ class ChannelMessages:
     async def strip_buttons(self, table: Table, message_id: int) -> None:
         await self._edit(table, message_id, view=None)
 
+    async def retire_results(self, finished: Table) -> None:
+        """A finished game's results once a new game uses the channel: Replay stays,
+        Rematch goes (the game has had its rematch, or another game came first)."""
+        if finished.message_id is not None:
+            await self._edit(
+                finished, finished.message_id, view=self.messages.replay_view(finished)
+            )
+
     async def remember_message(self, table: Table, message_id: int | None) -> None:
         if message_id is not None and message_id != table.message_id:
             await self.bot.store.set_message(table, message_id)

@@ -6,7 +6,10 @@ Each click is checked against the channel's table by the one policy in
 
 from __future__ import annotations
 
+from functools import partial
+
 import discord
+from pydantic import BaseModel
 
 from bot import table_life
 from bot.ai import Level
@@ -24,7 +27,7 @@ from bot.cogs.interactions import (
 )
 from bot.cogs.records import note
 from bot.cogs.verbs import LOBBY_VERBS, PANEL_VERBS, STALE_POLICY, Verb, as_verb
-from bot.engines.base import GameError, IllegalAction
+from bot.engines.base import GameError, IllegalAction, PlayerId
 from bot.i18n import tr
 from bot.storage.errors import StaleRevision
 from bot.storage.tables import Stored
@@ -59,18 +62,18 @@ class Clicks:
             return await self._lobby_click(interaction, stored, verb)
         if verb == "act":
             return await self._action_click(interaction, stored, click)
+        if verb == "do":
+            return await self._panel_action(interaction, stored, click.arg)
+        if verb == "rematch":
+            return await self._rematch(interaction, stored, click)
         if verb == "hand":
             await self.parts.send_panel(interaction, stored)
-        elif verb == "do":
-            await self._panel_action(interaction, stored, click.arg)
         elif verb == "redraw":
             player, state = self.parts.seated_player_state(interaction, stored.table)
             await self.parts.redraw_panel(interaction, stored, state, player)
         elif verb == "rules":
             embed = self.messages.rules(user_lang(interaction))
             await interaction.response.send_message(embed=embed, ephemeral=True)
-        else:
-            await self._rematch(interaction, stored, click)
         return None
 
     async def on_pick(self, interaction: Interaction, pick: Pick) -> None:
@@ -189,8 +192,7 @@ class Clicks:
             stored.table, person_of(interaction), self.engine.max_players, now=now
         )
         if stored.table.message_id not in (None, message_id_of(interaction)):
-            await self.parts.seat_taken(interaction, stored, table, player)
-            return None
+            return await self.parts.seat_taken(interaction, stored, table, player)
         if table_life.starts_itself(table, player, self.engine.min_players):
             table, state = self.parts.deal(table)
             return await self.parts.save_and_show(interaction, stored, table, state)
@@ -199,43 +201,46 @@ class Clicks:
         await interaction.response.edit_message(embed=message.embed, view=message.view)
         return None
 
-    async def _rematch(self, interaction: Interaction, stored: Stored, click: Click) -> None:
+    async def _rematch(
+        self, interaction: Interaction, stored: Stored, click: Click
+    ) -> Shown | None:
         """A Rematch click on a finished game's results: the first opens the rematch's
         lobby, a later one (its game id is the finished game's) takes a seat in it."""
         if stored.table.gid != click.gid:
-            await self._join_rematch(interaction, stored)
-            return
+            return await self._join_rematch(interaction, stored)
         now = await self.bot.clock.now()
         table = table_life.rematch_lobby(stored.table, person_of(interaction), now=now)
         if table_life.starts_itself(table, player_of(interaction), self.engine.min_players):
-            await self._deal_rematch(interaction, stored, table)  # nobody else to invite
-            return
+            return await self._deal_rematch(interaction, stored, table)  # nobody to invite
         try:
             rev = await self.bot.store.save(table, stored.rev)
         except StaleRevision:  # a Rematch in another process came first: join its lobby
             opened = await self.bot.store.load(table.guild_id, table.channel_id)
             if opened is None or opened.table.rematch_of != stored.table.gid:
                 raise
-            await self._join_rematch(interaction, opened)
-            return
+            return await self._join_rematch(interaction, opened)
         self.parts.moves.close_lobby_later(table)
         message = self.messages.lobby(table, rev)
         response = await interaction.response.send_message(embed=message.embed, view=message.view)
         await self.channel.remember_message(table, response.message_id)
         table.message_id = response.message_id
-        if stored.table.message_id is not None:  # the old results' Rematch goes stale
-            await self.channel.strip_buttons(stored.table, stored.table.message_id)
-        self.bot.followups.run(self.announcer.invite(table, player_of(interaction)))
+        return partial(self._rematch_opened, stored.table, table, player_of(interaction))
 
-    async def _join_rematch(self, interaction: Interaction, stored: Stored) -> None:
+    async def _rematch_opened(self, finished: Table, lobby: Table, inviter: PlayerId) -> None:
+        """Once the lock is free: the finished game's results keep Replay and lose their
+        Rematch (it opened this lobby), and the invitation goes out."""
+        await self.channel.retire_results(finished)
+        self.bot.followups.run(self.announcer.invite(lobby, inviter))
+
+    async def _join_rematch(self, interaction: Interaction, stored: Stored) -> Shown | None:
         """A player of the finished game takes their seat in its rematch's lobby."""
         now = await self.bot.clock.now()
         table = table_life.joined_rematch(
             stored.table, person_of(interaction), self.engine.max_players, now=now
         )
-        await self.parts.seat_taken(interaction, stored, table, player_of(interaction))
+        return await self.parts.seat_taken(interaction, stored, table, player_of(interaction))
 
-    async def _deal_rematch(self, interaction: Interaction, stored: Stored, table: Table) -> None:
+    async def _deal_rematch(self, interaction: Interaction, stored: Stored, table: Table) -> Shown:
         """The rematch dealt at once, on a new message (the results stay above)."""
         table, state = self.parts.deal(table)
         rev = await self.saving.commit(table, stored.rev, state)
@@ -248,8 +253,10 @@ class Clicks:
             allowed_mentions=discord.AllowedMentions.none(),  # the turn ping notifies
         )
         await self.channel.remember_message(table, response.message_id)
-        if stored.table.message_id is not None:  # the old results' Rematch goes stale
-            await self.channel.strip_buttons(stored.table, stored.table.message_id)
+        return partial(self._rematch_dealt, stored.table, table, state)
+
+    async def _rematch_dealt(self, finished: Table, table: Table, state: BaseModel) -> None:
+        await self.channel.retire_results(finished)
         await self.announcer.announce(table, state)
 
     async def _action_click(self, interaction: Interaction, stored: Stored, click: Click) -> Shown:
@@ -268,7 +275,9 @@ class Clicks:
             interaction, stored, table_life.moved_by(table, player, move), state
         )
 
-    async def _panel_action(self, interaction: Interaction, stored: Stored, key: str) -> None:
+    async def _panel_action(
+        self, interaction: Interaction, stored: Stored, key: str
+    ) -> Shown | None:
         """A move made on a private panel, checked against the game as it is now (see
         `bot.cogs.verbs`). The panel is redrawn either way, and the public table
         edited after a move."""
@@ -282,13 +291,13 @@ class Clicks:
         except IllegalAction as refusal:
             notice = tr(user_lang(interaction), refusal.template, **refusal.params)
             await self.parts.redraw_panel(interaction, stored, state, player, notice=notice)
-            return
+            return None
         note(table, player, key)
         move = self.saving.describe_move(table, key, before, state)
         table = table_life.moved_by(table, player, move)
         rev = await self.saving.commit(table, stored.rev, state)
         await self.parts.redraw_panel(interaction, Stored(table, rev), state, player)
-        await self.announcer.show(table, state, rev, except_player=player)
+        return partial(self.announcer.show, table, state, rev, except_player=player)
 
 
 def _belongs(table: Table, click: Click | Pick, verb: Verb | None) -> bool:

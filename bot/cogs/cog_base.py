@@ -138,7 +138,7 @@ class GameParts:
 
     async def seat_taken(
         self, interaction: Interaction, stored: Stored, table: Table, player: PlayerId
-    ) -> None:
+    ) -> Shown | None:
         """Save ``player``'s join made away from the lobby message (a command, the
         invitation to a rematch, the finished game's Rematch), answered privately: the
         lobby message is refreshed, or, when the join completes a rematch's invitation
@@ -147,11 +147,11 @@ class GameParts:
             table, state = self.deal(table)
             rev = await self.saving.commit(table, stored.rev, state)
             await answer_privately(interaction, tr(user_lang(interaction), "You joined the table."))
-            await self.announcer.show(table, state, rev)
-            return
+            return partial(self.announcer.show, table, state, rev)
         rev = await self.bot.store.save(table, stored.rev)
         await self.channel.refresh_lobby_message(table, rev)
         await answer_privately(interaction, tr(user_lang(interaction), "You joined the table."))
+        return None
 
     # ----- private panels ---------------------------------------------------
 

@@ -203,6 +203,7 @@ class FollowUpMoves:
         else:
             await self.bot.clock.sleep_until(table.turn_deadline or 0.0)
         choice: object | None = None
+        made: tuple[Table, BaseModel, int] | None = None
         for attempt in itertools.count():
             try:
                 # A computer thinks before the channel is locked, so people's clicks
@@ -214,8 +215,8 @@ class FollowUpMoves:
                     choice = await self._think_ahead(table, rev, follow_up)
                 await asyncio.sleep(max(0.0, not_before - loop.time()))
                 async with self.bot.channel_locks.hold(table.guild_id, table.channel_id):
-                    await self._make_follow_up(table, rev, follow_up, choice)
-                return
+                    made = await self._make_follow_up(table, rev, follow_up, choice)
+                break
             except StoreError as error:
                 delay = min(RETRY_LONGEST_SECONDS, RETRY_FIRST_SECONDS * 2**attempt)
                 log.warning(
@@ -238,6 +239,8 @@ class FollowUpMoves:
             except Exception:
                 log.exception("The %s move in channel %s failed", follow_up.kind, table.channel_id)
                 return
+        if made is not None:  # shown once the channel is free, as a click's move is
+            await self._announcer.show(*made)
 
     async def _think_ahead(self, table: Table, rev: int, follow_up: FollowUp) -> object | None:
         """A computer's choice for the follow-up's seat at revision ``rev`` (a computer
@@ -253,7 +256,9 @@ class FollowUpMoves:
 
     async def _make_follow_up(
         self, table: Table, rev: int, follow_up: FollowUp, choice: object | None
-    ) -> None:
+    ) -> tuple[Table, BaseModel, int] | None:
+        """Make the follow-up's move, under the channel's lock; return the table, state
+        and revision it saved, to show (None: the game moved on, or was abandoned)."""
         stored = await self.bot.store.load(table.guild_id, table.channel_id)
         if stored is None or stored.table.gid != table.gid or stored.rev != rev:
             # The game moved first: a click, or this follow-up made by another process
@@ -264,7 +269,7 @@ class FollowUpMoves:
                 table.channel_id,
                 rev,
             )
-            return
+            return None
         current = stored.table.model_copy(deep=True)
         state = self.engine.State.model_validate(current.state)
         player = follow_up.player
@@ -292,14 +297,14 @@ class FollowUpMoves:
                 current = table_life.clock_ran_out(current, player)
                 if table_life.nobody_left(current):
                     await self.close_empty_table(stored.table, rev)
-                    return
+                    return None
             else:
                 move = self.saving.describe_move(current, str(action), before, state)
                 current = table_life.with_event(
                     current, N_("**{name}**: {move}"), name=name, move=move
                 )
         new_rev = await self.saving.commit(current, rev, state)
-        await self._announcer.show(current, state, new_rev)
+        return current, state, new_rev
 
     async def _computer_choice(
         self, table: Table, rev: int, state: BaseModel, player: PlayerId

@@ -12,6 +12,7 @@ stored game unchanged.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,7 +21,7 @@ from pydantic import BaseModel
 
 from bot import table_life
 from bot.cogs.clicks import Clicks
-from bot.cogs.cog_base import GameParts
+from bot.cogs.cog_base import GameParts, Shown
 from bot.cogs.interactions import (
     Interaction,
     answer_privately,
@@ -138,7 +139,7 @@ class GameCog:
         make_options: Callable[[], BaseModel],
         host_seat: int | None,
         turn_seconds: int,
-    ) -> None:
+    ) -> Shown | None:
         options = make_options()
         guild_id, channel_id = place_of(interaction)
         set_aside = False
@@ -183,8 +184,6 @@ class GameCog:
         )
         await self._check_table_cap(guild_id)
         rev = await self.bot.store.save(table, existing.rev if existing else 0)
-        if existing is not None and existing.table.message_id is not None:
-            await self.channel.strip_buttons(existing.table, existing.table.message_id)
         self.moves.close_lobby_later(table)
         message = self.messages.lobby(table, rev)
         response = await interaction.response.send_message(embed=message.embed, view=message.view)
@@ -192,6 +191,17 @@ class GameCog:
         if set_aside:
             notice = tr(user_lang(interaction), TableSetAside().template)
             await interaction.followup.send(notice, ephemeral=True)
+        if existing is None:
+            return None
+        return partial(self._retire, existing.table)
+
+    async def _retire(self, previous: Table) -> None:
+        """The channel's previous game's message, once a new one has opened: finished
+        results keep Replay; anything else loses its buttons."""
+        if previous.phase == "over":
+            await self.channel.retire_results(previous)
+        elif previous.message_id is not None:
+            await self.channel.strip_buttons(previous, previous.message_id)
 
     async def _check_table_cap(self, guild_id: int) -> None:
         """Refuse a new table past the server's cap (finished tables don't count)."""
@@ -203,19 +213,18 @@ class GameCog:
                 n=cap,
             )
 
-    async def join_command(self, interaction: Interaction) -> None:
+    async def join_command(self, interaction: Interaction) -> Shown | None:
         stored = await self.parts.load_running(interaction)
         now = await self.bot.clock.now()
         table = table_life.joined(
             stored.table, person_of(interaction), self.engine.max_players, now=now
         )
-        await self.parts.seat_taken(interaction, stored, table, player_of(interaction))
+        return await self.parts.seat_taken(interaction, stored, table, player_of(interaction))
 
-    async def leave_command(self, interaction: Interaction) -> None:
+    async def leave_command(self, interaction: Interaction) -> Shown | None:
         stored = await self.parts.load_running(interaction)
         if stored.table.phase == "playing":
-            await self._leave_running_game(interaction, stored)
-            return
+            return await self._leave_running_game(interaction, stored)
         table = table_life.left_lobby(stored.table, player_of(interaction))
         if not table.seats:
             await self.bot.store.delete(stored.table, stored.rev)
@@ -226,8 +235,9 @@ class GameCog:
             rev = await self.bot.store.save(table, stored.rev)
             await self.channel.refresh_lobby_message(table, rev)
         await answer_privately(interaction, tr(user_lang(interaction), "You left the table."))
+        return None
 
-    async def _leave_running_game(self, interaction: Interaction, stored: Stored) -> None:
+    async def _leave_running_game(self, interaction: Interaction, stored: Stored) -> Shown | None:
         """A computer takes the leaver's seat; in a two-player game with a way to
         concede (draughts: resigning), the leaver loses instead."""
         table = stored.table.model_copy(deep=True)
@@ -247,10 +257,10 @@ class GameCog:
                 interaction,
                 tr(user_lang(interaction), "You left; nobody is left, so the game was abandoned."),
             )
-            return
+            return None
         rev = await self.saving.commit(table, stored.rev, state)
         await answer_privately(interaction, tr(user_lang(interaction), answer))
-        await self.announcer.show(table, state, rev)
+        return partial(self.announcer.show, table, state, rev)
 
     async def hand_command(self, interaction: Interaction) -> None:
         stored = await self.parts.load_running(interaction)
@@ -299,7 +309,7 @@ class GameCog:
         """A move typed as a command option (``/draughts move c3-c4``)."""
         await self.parts.handle(interaction, self._move_by_text, interaction, move)
 
-    async def _move_by_text(self, interaction: Interaction, move: str) -> None:
+    async def _move_by_text(self, interaction: Interaction, move: str) -> Shown:
         stored = await self.parts.load_running(interaction)
         table = stored.table.model_copy(deep=True)
         player, state = self.parts.seated_player_state(interaction, table)
@@ -315,4 +325,4 @@ class GameCog:
             user_lang(interaction),
         )
         await answer_privately(interaction, answer)
-        await self.announcer.show(table, state, rev)
+        return partial(self.announcer.show, table, state, rev)

@@ -250,6 +250,12 @@ class Messages:
         view.add_item(log_button(table.gid, lang))
         return view
 
+    def replay_view(self, finished: Table) -> discord.ui.View:
+        """A finished game's results once its Rematch has gone: Replay alone."""
+        view = discord.ui.View(timeout=None)
+        view.add_item(replay_button(finished.gid, finished.lang))
+        return view
+
     def ping_view(self, table: Table) -> discord.ui.View:
         """The button a pinged player needs next: their private panel (draughts: Move)."""
         hand = tr(table.lang, self.adapter.hand_label)

@@ -144,6 +144,7 @@ async def test_a_new_game_takes_the_rematch_button_off_the_old_results(
     await driver.wait_for(lambda: "Rematch" in table.labels, what="the results")
     await driver.slash(dmitri, "geschenkt start")
     await driver.wait_for(lambda: "Rematch" not in table.labels, what="the old Rematch gone")
+    assert table.labels == ["Replay"], "the old results keep their Replay"
 
 
 async def test_the_host_can_turn_a_tables_pings_off(

@@ -82,6 +82,9 @@ async def test_a_rematch_click_deals_nothing_and_invites_the_others_in_one_ping(
     assert computer.level == "hard"
     assert seated(rematch) == {str(alice.id), computer.id}, "nobody was asked to agree"
     assert "Rematch" not in results.labels, "the old Rematch went stale"
+    assert results.labels == ["Replay"], "the old results keep their Replay"
+    placeholders = [select.get("placeholder") for select in lobby.selects]
+    assert "Add computer player…" in placeholders, "a rematch lobby is a lobby like any"
 
     (invitation,) = invitations(driver)
     pings = driver.fake.notifications[pinged_before:]
