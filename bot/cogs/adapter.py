@@ -111,9 +111,9 @@ class GameAdapter(ABC, Generic[S, A, V]):
         self, before: V, after: V, names: Mapping[PlayerId, str], lang: Lang
     ) -> TableText | None:
         """When a move ended a deal or hand (the public views before and after it): its
-        summary, posted as a message of its own so it stays in the channel's history
-        (who went out, the scores, …). None: nothing ended. The game's end is shown
-        by `results_text` instead."""
+        summary (who went out, the scores, …), which marks that move in the Log and the
+        Replay. None: nothing ended. The table shows the last deal itself, in
+        `table_text`; the game's end is shown by `results_text`."""
         return None
 
     def move_text(

@@ -241,7 +241,7 @@ class LookingBack:
         embed.set_footer(text=tr(lang, "Page {page} of {pages}", page=page + 1, pages=pages))
         view = discord.ui.View(timeout=None)
         moves = (("⏮", 0), ("◀", page - 1), ("▶", page + 1), ("⏭", pages - 1))
-        for slot, (label, target) in enumerate(moves, start=1):
+        for slot, (label, target) in enumerate(moves if pages > 1 else (), start=1):
             off = target == page or not 0 <= target < pages
             view.add_item(RecordButton("l", gid, target, label, disabled=off, slot=slot))
         await self._answer(interaction, embed, view, None)
@@ -258,7 +258,7 @@ class LookingBack:
         n = last if n < 0 else max(0, min(n, last))
         title = tr(lang, "Replay: {title}", title=tr(lang, engine.title))
         if n == 0:
-            words = tr(lang, "The start: {players}.", players=players_line(record))
+            words = tr(lang, "The start: {players}.", players=seating_line(record))
         else:
             words = told.lines[n - 1]
         names = record.names()
@@ -323,7 +323,13 @@ class LookingBack:
             )
 
 
+def seating_line(record: GameRecord) -> str:
+    """The players in their seating order (the order of play), as the game began."""
+    return ", ".join(shown_name(seat.name) for seat in record.seats)
+
+
 def players_line(record: GameRecord) -> str:
+    """The players by their final places ("1. Emma, 2. Alice")."""
     ordered = sorted(record.seats, key=lambda seat: record.places.get(seat.id, 99))
     parts = []
     for seat in ordered:

@@ -318,3 +318,28 @@ async def replay_to_the_end(
     last = driver.ephemerals(user)[-1]
     assert f"Move {moves} of {moves} · game {final.table.gid}" in last.text
     assert last.attachments[0].data == results.attachments[0].data, "not the final table"
+
+
+async def test_replay_starts_with_the_seats_in_order_and_a_short_log_has_no_page_buttons(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    """White resigns, so the places (Bernd first) differ from the seats (Alice first):
+    step 0 shows the seats in the order of play. A one-page Log offers no page buttons."""
+    await bot_process("bot")
+    alice, bernd = driver.user("alice"), driver.user("bernd")
+    table = (await driver.slash(alice, "draughts start", colour="white")).message
+    await driver.click(bernd, table, "Join")
+    await driver.click(alice, table, "Start")
+    await driver.slash(alice, "draughts move", move="c3-c4")
+    log = (await driver.click(alice, table, "Log")).ephemeral
+    assert "Page 1 of 1" in log.text
+    assert log.labels == [], "one page: nothing to turn"
+    await driver.slash(alice, "draughts leave")  # White resigns
+    await driver.wait_for(lambda: "Replay" in table.labels, what="the results")
+
+    start = (await driver.click(alice, table, "Replay")).ephemeral
+    assert "Move 0 of 2" in start.text
+    seats = start.text[start.text.index("The start:") :]
+    assert seats.index("Alice") < seats.index("Bernd"), seats
+    listed = (await driver.slash(alice, "history")).ephemeral
+    assert listed.text.index("Bernd") < listed.text.index("Alice"), "history lists places"
