@@ -268,3 +268,13 @@ def test_ranked_lists_each_distinct_move_once_best_first() -> None:
     # 4/5/6 all count 6: one candidate per count that beats 8 (12 and 18); the 2 (not
     # the 3 as well); take.
     assert sorted(texts) == ["play 2C", "play 4C 5D", "play 4C 5D 6H", "play 9S", "take"]
+
+
+def test_discord_budget_bench_counts_a_games_requests_and_moves(tmp_path: Path) -> None:
+    data = run_bench("discord_budget", tmp_path)
+    (played,) = data["games"]
+    assert played["game"] == "geschenkt"
+    assert played["moves"] > 24, "every card taken, some refused"
+    assert played["interaction"] > played["moves"], "each click is answered through Discord"
+    assert played["bot_per_move"] == pytest.approx(played["bot"] / played["moves"])
+    assert data["rate_limited"] == played["rate_limited"]
