@@ -80,6 +80,7 @@ from bot.storage.tables import GameStore
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import LOG_MARKERS, BotProcess, RedisServer, bot_env
 from tests.harness.models import FakeUser
+from tests.harness.rate_limits import RateLimits
 
 COMPUTER = "normal"
 """The computer player seated at every table (two people and this one: Geschenkt's 3)."""
@@ -475,7 +476,9 @@ async def soak(
     logging.getLogger("bot").setLevel(logging.ERROR)  # the store's warnings in this process
     redis = PersistentRedis(workdir / "redis")
     fake = FakeDiscord(
-        guild_locale=ENGLISH_SERVER, channel_names=[f"table-{i}" for i in range(tables)]
+        guild_locale=ENGLISH_SERVER,
+        channel_names=[f"table-{i}" for i in range(tables)],
+        rate_limits=RateLimits(),  # Discord's, as real Discord answers the bot
     )
     await fake.start()
     url = redis.start()
@@ -590,6 +593,9 @@ async def soak(
         "polls": run.polls,
         "failed_polls": run.failed_polls,
         "bench_failures": helper_failures + failed_people,
+        "bot_token_requests": fake.request_counts.bot,
+        "interaction_requests": fake.request_counts.interaction,
+        "rate_limited": fake.request_counts.rate_limited,
         **checked,
     }
 
@@ -697,6 +703,10 @@ def report(results: dict[str, Any], table_every: float) -> list[str]:
         f"{results['games_given_up']}; moves given up after {PLAY_TIMEOUT:.0f} s "
         f"{results['play_timeouts']}; people still busy at the end {results['people_still_busy']}",
         f"restarts: {events or 'none'}",
+        f"Discord's rate limits on: {results['bot_token_requests']} bot-token requests "
+        f"({results['bot_token_requests'] / max(1, results['clicks']):.2f} a click), "
+        f"{results['interaction_requests']} through interactions; 429s "
+        f"{results['rate_limited']}; target 0: {target(results['rate_limited'] == 0)}",
         f"{results['tables']} tables opened in {results['opened_in_seconds']} s; people click "
         f"every {results['think_seconds']:g} s on average; render workers "
         f"{results['render_processes']}; cores {len(allowed_cpus())}; load average before "
