@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
 
 from bot.engines.base import Engine, Outcome, PlayerId
-from bot.i18n import N_, Lang, tr
+from bot.i18n import N_, Lang, command_name, plural, tr
 from bot.texts import ActionButton, ExportFile, Picks, PrivatePanel, TableText, TimedDefault
 
 if TYPE_CHECKING:
@@ -29,6 +29,8 @@ V = TypeVar("V", bound=BaseModel)
 
 
 MOVE_TEXT_LIMIT = 40
+YES_NO = {True: N_("yes"), False: N_("no")}
+"""A switch's value in the lobby's options."""
 
 
 class GameAdapter(ABC, Generic[S, A, V]):
@@ -37,6 +39,16 @@ class GameAdapter(ABC, Generic[S, A, V]):
     hand_label: str = N_("My hand")
     hidden_options: frozenset[str] = frozenset()
     """Options set by the bot itself, not worth showing in the lobby."""
+    option_labels: ClassVar[Mapping[str, str]] = {}
+    """Each option's name in the lobby, by option key: English templates (`N_`),
+    capitalised as a label ("Turn limit")."""
+    option_values: ClassVar[Mapping[str, Mapping[Any, str]]] = {}
+    """The names of the values of an option that takes one of a few words, by option key
+    and value: English templates (`N_`) ("turkish": "Turkish draughts")."""
+    leave_description: str = N_("Leave the table (a computer takes your seat in a running game)")
+    """The ``leave`` command's description; games where leaving concedes say so."""
+    hand_description: str = N_("See your private hand (only you see it)")
+    """The ``hand`` command's description: what the private panel shows."""
     rules_summary: str = ""
     """English template (`N_`) of the rules summary with an example."""
     tagline: str = ""
@@ -97,10 +109,41 @@ class GameAdapter(ABC, Generic[S, A, V]):
         with the same person's routine click can spare them)."""
         return True
 
-    def lobby_options(self, options: Mapping[str, Any], lang: Lang) -> str | None:
-        """The options of a new table in words for its lobby; None: the cog writes each
-        option as ``name: value``."""
-        return None
+    def lobby_options(self, options: Mapping[str, Any], lang: Lang) -> str:
+        """The options of a new table in words for its lobby, one a line, each by its
+        name and value in ``lang`` ("Rules: Give and Take", "Tactical variant: no",
+        "Turn limit: 500"). Left out: the `hidden_options`, and an option left unset
+        (None: a shuffled deck)."""
+        return "\n".join(
+            tr(
+                lang,
+                "{option}: {value}",
+                option=self._option_label(key, lang),
+                value=self._option_value(key, value, lang),
+            )
+            for key, value in options.items()
+            if key not in self.hidden_options and value is not None
+        )
+
+    def _option_label(self, key: str, lang: Lang) -> str:
+        """The option's name in ``lang``; an option without one in `option_labels`, by
+        its command option's name ("Turn cap")."""
+        if key in self.option_labels:
+            return tr(lang, self.option_labels[key])
+        name = (command_name(lang, key) or key).replace("_", " ").replace("-", " ")
+        return name[:1].upper() + name[1:]
+
+    def _option_value(self, key: str, value: object, lang: Lang) -> str:
+        """A switch as yes or no, a number as written, a word by its name in
+        `option_values`, a stacked deck by its number of cards."""
+        if isinstance(value, bool):
+            return tr(lang, YES_NO[value])
+        if isinstance(value, list):
+            return plural(lang, len(value), "stacked, {n} card", "stacked, {n} cards")
+        names = self.option_values.get(key, {})
+        if isinstance(value, str) and value in names:
+            return tr(lang, names[value])
+        return str(value).replace("-", " ")
 
     def table_title(self, view: V, lang: Lang) -> str:
         """The table's title; games whose options change what is played (Turkish rules

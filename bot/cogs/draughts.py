@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Literal, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 import discord
 from discord import app_commands
@@ -168,10 +168,22 @@ RULESETS: dict[Ruleset, str] = {
 }
 
 
+def example_move(view: DraughtsView) -> str | None:
+    """A move the side to move may type now, for the table's hint: a capture when one
+    is forced (then every legal move is one); None once no move is left."""
+    captures = [move for move in view.moves if move.captures]
+    moves = captures if view.capture_required and captures else view.moves
+    return moves[0].notation if moves else None
+
+
 class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
     engine = ENGINE
     colour = 0x8E6E53
     hand_label = N_("Move")
+    hand_description = N_("Open your Move panel: pick a piece, then its move (only you see it)")
+    leave_description = N_("Leave the table (in a running game you resign and lose)")
+    option_labels: ClassVar[Mapping[str, str]] = {"ruleset": N_("Rules")}
+    option_values: ClassVar[Mapping[str, Mapping[Any, str]]] = {"ruleset": RULESETS}
     rules_summary = RULES
     tagline = N_("Turkish-style draughts: men step sideways too, kings fly, captures chain.")
 
@@ -254,13 +266,16 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
             lines.append(
                 tr(lang, "{name} offers a draw.", name=player_name(view.draw_offer_by, names))
             )
-        lines.append(
-            tr(
-                lang,
-                "Press **{button}** or type `/draughts move c3-c4`.",
-                button=tr(lang, self.hand_label),
+        example = example_move(view)
+        if example is not None:  # the side to move's own move, never the last one played
+            lines.append(
+                tr(
+                    lang,
+                    "Press **{button}** or type `/draughts move {move}`.",
+                    button=tr(lang, self.hand_label),
+                    move=example,
+                )
             )
-        )
         ruleset = tr(lang, RULESETS[view.ruleset])
         return TableText(
             "\n".join(lines),

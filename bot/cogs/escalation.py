@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import discord
 from discord import app_commands
@@ -127,6 +127,10 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
     engine = ENGINE
     colour = 0xC0392B
     rules_summary = RULES
+    option_labels: ClassVar[Mapping[str, str]] = {
+        "deals": N_("Number of deals"),
+        "deck": N_("Deck"),
+    }
     tagline = N_(
         "Beat the value in force with higher sets, or take the pile; 2s and 3s pass it on."
     )

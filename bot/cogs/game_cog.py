@@ -80,12 +80,9 @@ class GameCog:
     def _add_common_commands(self) -> None:
         common = [
             ("join", N_("Take a seat at the table in this channel"), self.join_command),
-            (
-                "leave",
-                N_("Leave the table (a computer takes your seat in a running game)"),
-                self.leave_command,
-            ),
-            ("hand", N_("See your private hand (only you see it)"), self.hand_command),
+            # The game says what leaving does (draughts: resigning) and what its panel is.
+            ("leave", self.adapter.leave_description, self.leave_command),
+            ("hand", self.adapter.hand_description, self.hand_command),
             (
                 "status",
                 N_("Post the table again at the bottom of the channel"),

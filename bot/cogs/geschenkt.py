@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import discord
 from discord import app_commands
@@ -54,6 +54,10 @@ class GeschenktAdapter(GameAdapter[GeschenktState, GeschenktAction, GeschenktVie
     engine = ENGINE
     colour = 0xE67E22
     rules_summary = RULES
+    option_labels: ClassVar[Mapping[str, str]] = {
+        "tactical": N_("Tactical variant"),
+        "deck": N_("Deck"),
+    }
     tagline = N_("Take the card or pay a chip to refuse it; runs count only their lowest card.")
 
     def table_buttons(self, view: GeschenktView, lang: Lang) -> list[ActionButton]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ClassVar
 
 import discord
 from discord import app_commands
@@ -205,23 +205,36 @@ def result_line(
     )
 
 
+def places_rule(view: GiveAndTakeView, lang: Lang) -> str | None:
+    """Why a player who went out holding many cards places below one with fewer: those
+    out before the end place by when they went out, not by their cards. None when
+    nobody placed so (everyone ranked was still in, or went out together at the end)."""
+    by_turn = view.eliminated[:-1] if view.ended == "all_out" else view.eliminated
+    if not by_turn:
+        return None
+    return tr(
+        lang,
+        "Whoever went out earlier places lower, whatever their cards: one empty pile "
+        "puts a player out, however full the other.",
+    )
+
+
 class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction, GiveAndTakeView]):
     engine = ENGINE
     colour = 0x16A085
     hand_label = N_("My piles")
     hidden_options = frozenset({"director"})
+    option_labels: ClassVar[Mapping[str, str]] = {
+        "auto": N_("Automatic reveal"),
+        "turn_cap": N_("Turn limit"),
+        "deck": N_("Deck"),
+    }
     rules_summary = RULES
     tagline = N_("A war game in a ring: the lowest duet captures everything on the table.")
 
     def wants_ping(self, view: GiveAndTakeView) -> bool:
         """The director presses Go at the start of every turn: pinged for the first only."""
         return view.phase != "go" or view.turn == 1
-
-    def lobby_options(self, options: Mapping[str, Any], lang: Lang) -> str | None:
-        parts = [tr(lang, "At most {n} turns", n=options.get("turn_cap", 500))]
-        if options.get("auto"):
-            parts.insert(0, tr(lang, "Turns revealed without the director's Go"))
-        return " · ".join(parts)
 
     def table_buttons(self, view: GiveAndTakeView, lang: Lang) -> list[ActionButton]:
         if view.phase == "go":
@@ -340,6 +353,9 @@ class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction, GiveAn
     ) -> TableText:
         ranked = sorted(view.seats, key=lambda seat: outcome.places[seat.player])
         lines = [result_line(view, seat, outcome, names, lang) for seat in ranked]
+        rule = places_rule(view, lang)
+        if rule is not None:
+            lines.append(f"*{rule}*")
         endings = {
             "last_standing": tr(lang, "the last player standing wins"),
             "all_out": tr(lang, "everyone left went out at once: most cards wins"),

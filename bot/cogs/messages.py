@@ -7,7 +7,6 @@ Redis (images are drawn by the render workers passed in).
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +19,7 @@ from bot.cogs.components import Click, GameButton, GameSelect, Pick, button_view
 from bot.cogs.history import log_button, replay_button
 from bot.cogs.verbs import Verb
 from bot.engines.base import PlayerId
-from bot.i18n import Lang, command_name, tr
+from bot.i18n import Lang, tr
 from bot.names import shown_name
 from bot.render import embeds
 from bot.render.workers import RenderWorkers
@@ -74,8 +73,7 @@ class Messages:
             shown_name(host.name) if host else "?",
             [shown_name(seat.name) for seat in table.seats],
             (self.engine.min_players, self.engine.max_players),
-            self.adapter.lobby_options(table.options, lang)
-            or options_line(table.options, self.adapter.hidden_options, lang),
+            self.adapter.lobby_options(table.options, lang),
             lang,
         )
         embed.add_field(name=tr(lang, "Turn clock"), value=clock_line(table), inline=False)
@@ -334,27 +332,3 @@ def missed_turns_lines(table: Table, lang: Lang) -> list[str]:
         for seat in table.seats
         if seat.missed and not seat.is_computer
     ]
-
-
-def options_line(options: Mapping[str, Any], hidden: frozenset[str], lang: Lang) -> str:
-    """The options set, in words of the table's language: a switch by its name alone,
-    anything else as ``name: value`` (``turn cap: 500``)."""
-    shown = [
-        (_option_name(key, lang), value)
-        for key, value in options.items()
-        if value not in (None, False, []) and key not in hidden
-    ]
-    return ", ".join(
-        name if value is True else f"{name}: {_option_value(value)}" for name, value in shown
-    )
-
-
-def _option_name(key: str, lang: Lang) -> str:
-    """``turn_cap`` as people write it: "turn cap" (in other languages: the command's
-    option name there)."""
-    return (command_name(lang, key) or key).replace("_", " ").replace("-", " ")
-
-
-def _option_value(value: object) -> str:
-    """A value as people write it: "give-and-take" → "give and take"."""
-    return str(value).replace("-", " ")

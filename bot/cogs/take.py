@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import discord
 from discord import app_commands
@@ -109,6 +109,11 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
     engine = ENGINE
     colour = 0x2980B9
     rules_summary = RULES
+    option_labels: ClassVar[Mapping[str, str]] = {
+        "hand_size": N_("Cards per player"),
+        "target": N_("Target score"),
+        "deck": N_("Deck"),
+    }
     tagline = N_("A rummy of runs where adding to someone else's run takes it from them.")
 
     def table_buttons(self, view: TakeView, lang: Lang) -> list[ActionButton]:
@@ -151,7 +156,7 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
                 name=player_name(seat.player, names),
                 cards=plural(lang, seat.hand_size, "{n} card", "{n} cards"),
                 laid=seat.laid_points,
-                total=seat.total,
+                total=number_text(seat.total),
             )
             for seat in view.seats
         )
@@ -258,13 +263,18 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
             plural(
                 lang,
                 scores.get(seat.player, seat.total),
-                "**{place}.** {name}: **{n}** point",
-                "**{place}.** {name}: **{n}** points",
+                "**{place}.** {name}: **{total}** point in all",
+                "**{place}.** {name}: **{total}** points in all",
                 place=outcome.places[seat.player],
                 name=player_name(seat.player, names),
+                total=number_text(scores.get(seat.player, seat.total)),
             )
             for seat in ranked
         )
+        fields = [(tr(lang, "Places"), places)]
+        if view.results:  # how the last deal ended, apart from the match totals above
+            headline, deal = self._last_deal(view, names, lang, with_totals=False)
+            fields.append((tr(lang, "Last deal"), f"{headline}\n{deal}"))
         hands = "\n".join(
             tr(
                 lang,
@@ -284,7 +294,7 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
                 "**{names}** win the match!",
                 names=names_text,
             ),
-            [(tr(lang, "Places"), places), (tr(lang, "Deals"), hands)],
+            [*fields, (tr(lang, "Deals"), hands)],
         )
 
     def move_text(
@@ -330,9 +340,15 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
         return TableText(headline, fields)
 
     def _last_deal(
-        self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang
+        self,
+        view: TakeView,
+        names: Mapping[PlayerId, str],
+        lang: Lang,
+        *,
+        with_totals: bool = True,
     ) -> tuple[str, str]:
-        """How the last finished deal ended, and each seat's score of it and in all."""
+        """How the last finished deal ended, and each seat's score of it and (with
+        ``with_totals``) in all."""
         result = view.results[-1]
         if result.went_out is None:
             headline = tr(lang, "Deal {hand} ended: the stock ran out.", hand=result.hand)
@@ -346,7 +362,9 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
         scores = "\n".join(
             tr(
                 lang,
-                "**{name}**: laid {laid} − held {held} = **{score}** · total {total}",
+                "**{name}**: laid {laid} − held {held} = **{score}** · total {total}"
+                if with_totals
+                else "**{name}**: laid {laid} − held {held} = **{score}**",
                 name=player_name(seat.player, names),
                 laid=result.laid[seat.player],
                 held=result.held[seat.player],

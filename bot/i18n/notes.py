@@ -22,6 +22,13 @@ NOTES: dict[str, str] = {
     ),
     " · rating **{rating}**": "Appended to a stats line; keep the leading space.",
     "**{place}.** {name}: {reason}": "A line of the results: place, player, how they placed.",
+    "{option}: {value}": (
+        "A lobby option: its name, then its value (Rules: Give and Take; Turn limit: 500)."
+    ),
+    "yes": "The value of a lobby option that is on (Tactical variant: yes).",
+    "no": "The value of a lobby option that is off (Tactical variant: no).",
+    "Deck": "A lobby option: the cards a table plays, stacked in advance (tests, puzzles).",
+    "stacked, {n} card": "The Deck option's value: the cards come in a set order, unshuffled.",
     # Draughts
     "Give and Take": (
         "The name of a draughts ruleset (the default); may stay in English as a name."
@@ -41,6 +48,10 @@ NOTES: dict[str, str] = {
         "take and play are typed as written (in English); 9H is the nine of hearts."
     ),
     # Geschenkt
+    "said no thanks to {card} ({n} chip on it now)": (
+        "{n} counts the chips lying on the card {card} now, never the player's own chips "
+        "(those are secret): say that they are on the card."
+    ),
     "Take": "Geschenkt: the button to take the face-up card with its chips.",
     "POT": "Geschenkt image: the chips lying on the face-up card.",
     "STACK": "Geschenkt image: the face-down cards still to come.",
@@ -55,6 +66,7 @@ NOTES: dict[str, str] = {
         "{pointer} and {marks} are symbols (▶, ⚔); give and take are the two piles."
     ),
     " (the lowest)": "Appended to a duet's difference; keep the leading space.",
+    "Automatic reveal": "Lobby option: turns are turned up without the director's Go.",
     "{text} is not a Give & Take move; say go, give or take.": (
         "go, give and take are typed as written (in English)."
     ),

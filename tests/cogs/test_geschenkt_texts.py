@@ -49,3 +49,19 @@ def test_results_name_card_points_and_chips_apart() -> None:
     assert "**3.** Alice: **18** points (8–10 · 21: 29 card points − 11 chips)" in places
     german = ADAPTER.results_text(view, ENGINE.outcome(state), NAMES, "de")
     assert "(8–10 · 21: 29 Kartenpunkte − 11 Chips)" in german.fields[0][1]
+
+
+def test_no_thanks_says_the_chips_on_the_card_never_the_player_s() -> None:
+    """A player's chips are secret: the line counts the chips lying on the card."""
+    state = started([12, 22, 30])
+    assert (
+        said(state, "a", "refuse", "es")
+        == "dijo «no, gracias» al 12 (ya hay 1 ficha sobre la carta)"
+    )
+    state = ENGINE.apply(state, "a", REFUSE)
+    assert said(state, "b", "refuse", "es") == (
+        "dijo «no, gracias» al 12 (ya hay 2 fichas sobre la carta)"
+    )
+    assert said(state, "b", "refuse", "tr") == (
+        "12 için hayır, sağ ol dedi (kartın üzerinde artık 2 fiş var)"
+    )

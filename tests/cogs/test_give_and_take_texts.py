@@ -94,7 +94,39 @@ def test_the_results_give_the_reason_and_the_cards_that_decided() -> None:
     lines = text.fields[0][1].split("\n")
     assert view.scores is not None
     assert lines[0] == f"**1.** Alice: last one standing ({view.scores['p0']} cards)"
-    assert lines[1:] == ["**2.** Bernd: went out on turn 3", "**2.** Chloe: went out on turn 3"]
+    assert lines[1:3] == ["**2.** Bernd: went out on turn 3", "**2.** Chloe: went out on turn 3"]
+
+
+RULE = (
+    "*Whoever went out earlier places lower, whatever their cards: one empty pile puts a "
+    "player out, however full the other.*"
+)
+
+
+def test_the_results_say_why_more_cards_can_place_lower() -> None:
+    """Bernd goes out in a fight holding 24 cards (his other pile ran dry) and places
+    below Chloe, the last one standing with 22: the places say the rule."""
+    final = playout(3, seed=5)[-1]
+    view, outcome = public(final), ENGINE.outcome(final)
+    assert outcome.scores["p1"] > outcome.scores["p2"] > 0
+    assert outcome.places["p1"] > outcome.places["p2"]
+    places = ADAPTER.results_text(view, outcome, NAMES, "en").fields[0][1].split("\n")
+    assert places[0] == "**1.** Chloe: last one standing (22 cards)"
+    assert "**2.** Bernd: went out in a fight on turn 6" in places
+    assert places[-1] == RULE
+    german = ADAPTER.results_text(view, outcome, NAMES, "de").fields[0][1]
+    assert german.endswith(
+        "*Wer früher ausgeschieden ist, landet weiter hinten, egal mit wie "
+        "vielen Karten: Ein leerer Stapel reicht zum Ausscheiden, wie voll "
+        "der andere auch ist.*"
+    )
+
+
+def test_places_all_decided_by_cards_need_no_rule() -> None:
+    """Everyone went out at once: ranked by cards, each reason says so."""
+    state = all_out()
+    text = ADAPTER.results_text(public(state), ENGINE.outcome(state), NAMES, "en")
+    assert RULE not in text.fields[0][1]
 
 
 def panel(state: GiveAndTakeState, player: str, lang: Lang = "en") -> PrivatePanel:
@@ -129,9 +161,3 @@ def test_the_director_is_pinged_for_the_first_go_only() -> None:
     assert not ADAPTER.wants_ping(public(later))
     choosing = next(s for s in playout(3, seed=4) if public(s).phase == "choose")
     assert ADAPTER.wants_ping(public(choosing)), "the capturer's choice is pinged"
-
-
-def test_the_lobby_says_the_options_in_words() -> None:
-    assert ADAPTER.lobby_options({"auto": False, "turn_cap": 300}, "en") == "At most 300 turns"
-    both = ADAPTER.lobby_options({"auto": True, "turn_cap": 500}, "de")
-    assert both == "Runden werden ohne „Los!“ aufgedeckt · Höchstens 500 Runden"
