@@ -30,7 +30,7 @@ from bot.cogs.errors import answering_errors
 from bot.cogs.interactions import user_lang
 from bot.cogs.records import ReplayBroken, first_state, step
 from bot.engines.base import GameError, PlayerId
-from bot.i18n import N_, Lang, tr
+from bot.i18n import N_, Lang, lang_of, tr
 from bot.names import plain_name, shown_name
 from bot.storage.records import GameRecord
 from bot.table import Move, Seat, Table
@@ -293,7 +293,14 @@ class LookingBack:
         lang = user_lang(interaction)
         adapter = self.adapter(record.game)
         told = await asyncio.to_thread(  # a text file: plain names, not markdown
-            tell, adapter, record.seats, record.seed, record.options, record.moves, "en", plain_name
+            tell,
+            adapter,
+            record.seats,
+            record.seed,
+            record.options,
+            record.moves,
+            public_lang(record),
+            plain_name,
         )
         own = None if told.broken_at is not None else adapter.export_file(record, told.states)
         if own is not None:
@@ -339,24 +346,33 @@ def players_line(record: GameRecord) -> str:
     return ", ".join(parts)
 
 
+def public_lang(record: GameRecord) -> Lang:
+    """The language the game was played in (its table's, the server's)."""
+    return lang_of(record.lang)
+
+
 def export_text(record: GameRecord, adapter: GameAdapter[Any, Any, Any], told: Told) -> str:
-    """A finished game as a plain text log a person can read (English, no markdown; the
-    names as written, `plain_name`, for a text file isn't markdown)."""
+    """A finished game as a plain text log a person can read, in the language it was
+    played in (``told`` says its moves in it), options in words as its lobby showed
+    them; no markdown, and the names as written (`plain_name`): a text file isn't
+    markdown."""
+    lang = public_lang(record)
     ended = datetime.fromtimestamp(record.ended, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    title = tr(lang, adapter.engine.title)
+    options = adapter.lobby_options(record.options, lang)
     lines = [
-        f"{adapter.engine.title}, game {record.gid}, ended {ended}",
-        f"Options: {record.options or 'standard'}",
-        f"Seed: {record.seed}",
-        "Players: " + ", ".join(plain_name(seat.name) for seat in record.seats),
+        tr(lang, "{title}, game {gid}, ended {ended}", title=title, gid=record.gid, ended=ended),
+        tr(lang, "Options:"),
+        *(f"  {line}" for line in options.splitlines() or [tr(lang, "none")]),
+        tr(lang, "Seed: {seed}", seed=record.seed),
+        tr(lang, "Seats: {players}", players=", ".join(plain_name(s.name) for s in record.seats)),
     ]
     if record.places:
-        lines.append(
-            "Places: "
-            + ", ".join(
-                f"{record.places.get(s.id)}. {plain_name(s.name)} ({record.scores.get(s.id)})"
-                for s in sorted(record.seats, key=lambda s: record.places.get(s.id, 99))
-            )
+        places = ", ".join(
+            f"{record.places.get(s.id)}. {plain_name(s.name)} ({record.scores.get(s.id)})"
+            for s in sorted(record.seats, key=lambda s: record.places.get(s.id, 99))
         )
+        lines.append(tr(lang, "Places: {places}", places=places))
     lines.append("")
     for n, line in enumerate(told.lines, start=1):
         lines.append(f"{n:>4}. {line.replace('**', '')}")

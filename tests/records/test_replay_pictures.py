@@ -33,3 +33,17 @@ def test_every_game_replays_in_words_and_pictures(spec: GameSpec[Any, Any, Any])
         record, adapter, tell(adapter, table.seats, table.seed, table.options, table.moves, "en")
     )
     assert text.count("\n") >= len(table.moves) + 5 and "**" not in text
+
+
+def test_a_card_games_download_is_in_the_language_it_was_played_in_with_options_as_words() -> None:
+    spec = next(spec for spec in GAMES if spec.name == "geschenkt")
+    table, final = played(spec, 2)
+    table.lang = "de"
+    table.options = {"tactical": False, "deck": None}
+    record = GameRecord.of(table, spec.engine.outcome(final), 1_764_000_000)
+    told = tell(spec.adapter, table.seats, table.seed, table.options, table.moves, "de")
+    text = export_text(record, spec.adapter, told)
+    assert text.startswith("Geschenkt, Partie ")
+    assert "Optionen:\n  Taktische Variante: nein\n" in text
+    assert "{" not in text and "tactical" not in text and "None" not in text
+    assert "Sitzordnung: 🤖 ai:0, 🤖 ai:1, 🤖 ai:2" in text
