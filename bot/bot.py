@@ -26,6 +26,7 @@ from bot.engines.base import player_range
 from bot.games import GAMES, check_registry
 from bot.i18n import N_, lang_of, tr
 from bot.i18n.commands import CommandTranslator
+from bot.pacing import RequestPacer, paced
 from bot.render.workers import RenderWorkers
 from bot.storage.clock import Clock, OffsetClock, SystemClock
 from bot.storage.errors import StoreError
@@ -65,6 +66,8 @@ class TableBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.store = store
+        pacer = RequestPacer(settings.discord_requests_per_second)
+        self.http.request = paced(self.http.request, pacer)  # type: ignore[method-assign,assignment]
         self.games: dict[str, GameCog] = {}
         self.renderer = RenderWorkers(settings.render_processes)
         self.thinkers = Thinkers(
