@@ -1,7 +1,8 @@
 """A check of what an image draws: while `auditing_text` is open, every text cut short
 that is not a name (`bot.render.text.fit_text`), and every text, label and sprite box
-on the image it was drawn on, so a test can find texts that overlap each other or a
-card, or that run off their image. Nothing is noted outside the block."""
+on the image it was drawn on, with each text's font size, so a test can find texts
+that overlap each other or a card, that run off their image, or that are too small to
+read on a phone. Nothing is noted outside the block."""
 
 from __future__ import annotations
 
@@ -23,6 +24,10 @@ class Drawn:
     """The text drawn, or a sprite's description."""
     box: Box
     shape: bool = False
+    size: float = 0.0
+    """The text's font size in px (0 for a sprite)."""
+    caption: bool = False
+    """Drawn in a caption's style (`bot.render.text.TextStyle.caption`)."""
 
 
 @dataclass
@@ -53,6 +58,20 @@ class TextAudit:
                     if wide > margin and high > margin:
                         found.append((a.text, b.text))
         return found
+
+    def too_small(
+        self, width: int, text_px: float, caption_px: float, shown_at: int = 400
+    ) -> list[tuple[str, float]]:
+        """(text, px) of the texts smaller than ``text_px`` (a caption: ``caption_px``)
+        when an image ``width`` px wide is shown ``shown_at`` px wide (a phone): sizes
+        are relative to the image's width, so a wider image needs larger text."""
+        scale = shown_at / width
+        return [
+            (d.text, round(d.size * scale, 2))
+            for _, items in self.drawn.values()
+            for d in items
+            if d.size and d.size * scale < (caption_px if d.caption else text_px) - 1e-9
+        ]
 
     def outside(self, slack: float = 1.0) -> list[str]:
         """Texts that run off the image they are drawn on."""
@@ -85,8 +104,17 @@ def current() -> TextAudit | None:
     return _AUDIT.get()
 
 
-def note(image: Image.Image | None, text: str, box: Box, *, shape: bool = False) -> None:
-    """Note ``text`` (or a sprite) drawn in ``box`` on ``image``, if an audit is open."""
+def note(
+    image: Image.Image | None,
+    text: str,
+    box: Box,
+    *,
+    shape: bool = False,
+    size: float = 0.0,
+    caption: bool = False,
+) -> None:
+    """Note ``text`` (or a sprite) drawn in ``box`` on ``image`` at font ``size`` (a
+    ``caption`` or not), if an audit is open."""
     audit = _AUDIT.get()
     if audit is not None and image is not None and text.strip():
-        audit.note(image, Drawn(text, box, shape))
+        audit.note(image, Drawn(text, box, shape, size, caption))

@@ -40,6 +40,7 @@ from bot.render.shapes import (
     with_shadow,
 )
 from bot.render.text import (
+    MIN_TEXT_SIZE,
     TextStyle,
     cut_name,
     display_name,
@@ -473,15 +474,18 @@ def _draw_status(
     if view.last_move:
         stamp_text(image, (left, y), tr(lang, "LAST MOVE"), LABEL, "lm")
         y += 24
-        style = shrink_to_fit(view.last_move, NOTATION, width, 16)
+        style = shrink_to_fit(view.last_move, NOTATION, width, MIN_TEXT_SIZE)
         for line in notation_lines(view.last_move, style, width, NOTATION_LINES):
             stamp_text(image, (left, y), line, style, "lm")
             y += 22
         y += 14
     elif not view.over:
         opening = tr(lang, "White opens the game") if view.plies == 0 else ""
-        stamp_text(image, (left, y), fit_text(opening, DETAIL, width), DETAIL, "lm")
-        y += 36
+        lines = wrap_text(opening, DETAIL, width, max_lines=2)
+        for line in lines:
+            stamp_text(image, (left, y), line, DETAIL, "lm")
+            y += 21
+        y += 36 - 21 * min(1, len(lines))
     if view.capture_required:
         pill(image, (left, y), tr(lang, "CAPTURE REQUIRED"), WARNING_TAG, WARNING)
         y += 24

@@ -12,12 +12,13 @@ are listed best first with places and scores, and each deal's winner and chips.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image
 
+from bot.engines.cards import Card
 from bot.engines.escalation import (
     DealResultView,
     EscalationView,
@@ -51,6 +52,7 @@ from bot.render.text import (
     TextStyle,
     badge,
     cut_name,
+    fit_names,
     fit_text,
     join_words,
     pill,
@@ -58,6 +60,7 @@ from bot.render.text import (
     signed,
     stamp_text,
     text_width,
+    whole_lines,
     wrap_text,
 )
 from bot.render.words import N_, Lang, plural, tr
@@ -74,9 +77,11 @@ CARDS_BOTTOM = CARDS_TOP + BIG_CARD.height
 CAPTION_Y = CARDS_BOTTOM + 16
 """Middle of the caption line under the cards."""
 HEADER_HEIGHT = CAPTION_Y + 26
+CAPTION_LINE = 24
+"""Between two lines of a caption (the stock's, when one line is too narrow)."""
 PLAY_LEFT = MARGIN + 14
-VALUE_X = 428
-INFO_X = 578
+VALUE_X = 398
+INFO_X = 570
 PLAY_RIGHT = VALUE_X - 26
 
 LATEST_CARD = BIG_CARD
@@ -88,11 +93,23 @@ TRAIL_GAP = 12
 """Between two earlier plays."""
 TRAIL_TO_LATEST = 22
 MORE_WIDTH = 44
-"""Room for the "+k earlier" note when not every earlier play fits."""
+"""Room for the "+k earlier" note when not every earlier play fits (more when its
+caption is wider)."""
+CAPTION_GAP = 8
+"""Between the captions of two plays side by side."""
 
 # --- final header geometry ---
 FINAL_MIN_HEADER = 172
 """Room for the headline and a detail of two lines under it."""
+FINAL_X = MARGIN + 12
+TITLE_Y = CARDS_TOP + 22
+"""Middle of the winners' first line."""
+TITLE_LINE = 40
+TITLE_MIN_SIZE = 26
+"""The winners' heading shrinks this far before it cuts a name."""
+TITLE_LINES = 3
+"""The winners' heading takes this many lines at most (a tie of many seats)."""
+FINAL_DETAIL_LINE = 22
 DEALS_X = 410
 DEAL_ROW = 25
 WIDE_DEALS = 5
@@ -101,6 +118,10 @@ DEAL_ROWS = 6
 
 # --- seat lanes ---
 LANE_HEIGHT = 66
+TALL_LANE_HEIGHT = 84
+"""Every lane, when one has two lines under its name."""
+DETAIL_LINE = 21
+"""Between the lines under a lane's name."""
 LANE_GAP = 8
 NAME_X = MARGIN + 18
 NAME_RIGHT = 250
@@ -109,18 +130,16 @@ HAND_STEP = 10
 HAND_SHOWN = 5
 HAND_COUNT_X = HAND_X + SMALL_CARD.width + (HAND_SHOWN - 1) * HAND_STEP + 12
 PENALTY_X = 432
-TAKE_X = 612
 TOTAL_RIGHT = WIDTH - MARGIN - 18
 
 LABEL = TextStyle(18, PALETTE.muted, bold=True)
 NAME = TextStyle(21, PALETTE.text, bold=True)
 DETAIL = TextStyle(18, PALETTE.muted)
-CAPTION = TextStyle(MIN_CAPTION_SIZE, PALETTE.muted, bold=True)
+CAPTION = TextStyle(MIN_CAPTION_SIZE, PALETTE.muted, bold=True, caption=True)
 COUNT = TextStyle(22, PALETTE.text, bold=True)
 BIG_NUMBER = TextStyle(34, PALETTE.text, bold=True)
 VALUE = TextStyle(64, PALETTE.text, bold=True)
 TAG = TextStyle(18, PALETTE.accent_ink, bold=True)
-TOOK = TextStyle(18, PALETTE.text, bold=True)
 TAG_PAD = 8
 
 
@@ -133,19 +152,25 @@ def render_table(view: EscalationView, names: Mapping[str, str], *, lang: Lang =
     player ids to display names (missing ids print as themselves)."""
     table = _Table(view, names, lang)
     lanes = [_lane(table, seat) for seat in _seat_order(view)]
-    header_height = _final_header_height(view) if view.over else HEADER_HEIGHT
-    height = header_height + len(lanes) * (LANE_HEIGHT + LANE_GAP) - LANE_GAP + MARGIN
+    lane_height = TALL_LANE_HEIGHT if any(len(lane.details) > 1 for lane in lanes) else LANE_HEIGHT
+    if view.over:
+        final = _final_words(table)
+        header_height = _final_header_height(view, final)
+    else:
+        stock_lines = _stock_caption(table)
+        header_height = HEADER_HEIGHT + CAPTION_LINE * (len(stock_lines) - 1)
+    height = header_height + len(lanes) * (lane_height + LANE_GAP) - LANE_GAP + MARGIN
     image = new_panel(WIDTH, height)
     if view.over:
-        _draw_final_header(image, table)
+        _draw_final_header(image, table, final)
     else:
         _draw_round(image, table)
         _draw_value(image, table)
-        _draw_info(image, table)
+        _draw_info(image, table, stock_lines)
     top = header_height
     for lane in lanes:
-        _draw_lane(image, table.lang, lane, top)
-        top += LANE_HEIGHT + LANE_GAP
+        _draw_lane(image, table.lang, lane, top, lane_height)
+        top += lane_height + LANE_GAP
     return to_png(image)
 
 
@@ -170,16 +195,33 @@ class _Table:
 @dataclass(frozen=True)
 class Lane:
     name: str
-    detail: str
+    details: tuple[str, ...]
+    """The lines under the name (none, one, or two for a long one): what the player to
+    act has to do; how many cards the last taker took (once another player acts: the
+    header says it until then); at the end, the deals won and chips paid."""
     hand: int
     penalty: int
     total: int
     active: bool
     show_total: bool
     """Running totals mean something only with several deals (or at the end)."""
-    took: int | None = None
-    """The size of the deal's latest take, on the lane of the player who took it."""
     place: int | None = None
+
+
+def _name_left(active: bool, place: int | None) -> int:
+    """Where a lane's name begins: after its place badge, or the turn marker."""
+    return NAME_X + (36 if place is not None else 16 if active else 0)
+
+
+def _details(detail: str, active: bool, place: int | None) -> tuple[str, ...]:
+    """``detail`` on one line under the name, or two when one is too narrow."""
+    if not detail:
+        return ()
+    width = NAME_RIGHT - _name_left(active, place)
+    lines = whole_lines(detail, DETAIL, width)
+    if lines is None or len(lines) > 2:
+        return (fit_text(detail, DETAIL, width),)
+    return tuple(lines)
 
 
 def _seat_order(view: EscalationView) -> list[SeatView]:
@@ -195,20 +237,18 @@ def _lane(table: _Table, seat: SeatView) -> Lane:
     view = table.view
     if view.over:
         score = table.score(seat)
-        better = sum(1 for other in view.seats if table.score(other) > score)
+        place = 1 + sum(1 for other in view.seats if table.score(other) > score)
+        detail = _final_detail(view.results, seat.player, table.lang)
         return Lane(
             name=table.name(seat.player),
-            detail=_final_detail(view.results, seat.player, table.lang),
+            details=_details(detail, False, place),
             hand=seat.hand_size,
             penalty=seat.penalty_size,
             total=score,
             active=False,
             show_total=True,
-            place=1 + better,
+            place=place,
         )
-    took = None
-    if view.last_take is not None and view.last_take.player == seat.player:
-        took = view.last_take.count
     active = seat.player == view.to_act
     detail = ""
     if active:
@@ -217,15 +257,17 @@ def _lane(table: _Table, seat: SeatView) -> Lane:
             detail = tr(table.lang, "to lead")
         else:
             detail = tr(table.lang, "to beat {value}", value=to_beat)
+    elif view.last_take is not None and view.last_take.player == seat.player:
+        count = view.last_take.count
+        detail = plural(table.lang, count, "took {n} card last", "took {n} cards last")
     return Lane(
         name=table.name(seat.player),
-        detail=detail,
+        details=_details(detail, active, None),
         hand=seat.hand_size,
         penalty=seat.penalty_size,
         total=seat.total,
         active=active,
         show_total=view.deals > 1,
-        took=took,
     )
 
 
@@ -243,17 +285,16 @@ def _final_detail(results: Sequence[DealResultView], player: str, lang: Lang) ->
     return " · ".join(parts)
 
 
-def _draw_lane(image: Image.Image, lang: Lang, lane: Lane, top: int) -> None:
+def _draw_lane(image: Image.Image, lang: Lang, lane: Lane, top: int, height: int) -> None:
     left, right = MARGIN, WIDTH - MARGIN
     highlighted = lane.active or lane.place == 1
     fill = PALETTE.lane_active if highlighted else PALETTE.lane
     outline = PALETTE.accent if highlighted else None
-    draw_rounded(image, (left, top, right, top + LANE_HEIGHT), 12, fill, outline, 2)
-    middle = top + LANE_HEIGHT / 2
+    draw_rounded(image, (left, top, right, top + height), 12, fill, outline, 2)
+    middle = top + height / 2
     _draw_lane_name(image, lane, middle)
     _draw_hand(image, lang, lane.hand, middle, fill)
-    penalty_right = _draw_penalty(image, lang, lane.penalty, middle, fill)
-    took_right = right - 10
+    _draw_penalty(image, lang, lane.penalty, middle, fill)
     if lane.show_total:
         winner = lane.place == 1
         style = BIG_NUMBER.but(size=28, fill=PALETTE.accent if winner else PALETTE.text)
@@ -261,56 +302,32 @@ def _draw_lane(image: Image.Image, lang: Lang, lane: Lane, top: int) -> None:
         stamp_text(image, (TOTAL_RIGHT, middle - 8), total, style, "rm")
         caption = tr(lang, "score") if lane.place is not None else tr(lang, "total")
         stamp_text(image, (TOTAL_RIGHT, middle + 17), caption, CAPTION, "rm")
-        widest = max(text_width(total, style), text_width(caption, CAPTION))
-        took_right = round(TOTAL_RIGHT - widest - 12)
-    if lane.took is not None:
-        text = plural(lang, lane.took, "took {n} card last", "took {n} cards last")
-        left = min(TAKE_X, round(penalty_right) + 14)
-        _draw_took(image, text, middle, left, took_right)
-
-
-def _draw_took(image: Image.Image, text: str, middle: float, left: int, right: int) -> None:
-    """The "took n cards last" note in a rounded box between ``left`` and ``right``
-    (as far left as the room allows): on one line, or on two when one is too
-    narrow."""
-    pad = 10
-    lines = wrap_text(text, TOOK, right - left - 2 * pad, max_lines=2)
-    width = round(max(text_width(line, TOOK) for line in lines)) + 2 * pad
-    x = max(left, min(TAKE_X, right - width))
-    if len(lines) == 1:
-        pill(image, (x, middle), lines[0], TOOK, PALETTE.panel, pad)
-        return
-    line_height = TOOK.size + 4
-    height = line_height * len(lines) + 8
-    top = round(middle - height / 2)
-    draw_rounded(image, (x, top, x + width, top + height), 12, PALETTE.panel)
-    for k, line in enumerate(lines):
-        y = middle + line_height * (k - (len(lines) - 1) / 2)
-        stamp_text(image, (x + pad, y), line, TOOK, "lm")
 
 
 def _draw_lane_name(image: Image.Image, lane: Lane, middle: float) -> None:
-    x = NAME_X
+    x = _name_left(lane.active, lane.place)
     if lane.place is not None:
         badge(
             image,
-            (x + 13, middle),
+            (NAME_X + 13, middle),
             13,
             str(lane.place),
             place_colour(lane.place),
             PALETTE.accent_ink,
         )
-        x += 36
     elif lane.active:
-        image.alpha_composite(triangle(14, PALETTE.accent), dest=(x - 2, round(middle - 19)))
-        x += 16
+        marker_y = middle - 11 - DETAIL_LINE / 2 * max(0, len(lane.details) - 1)
+        image.alpha_composite(triangle(14, PALETTE.accent), dest=(NAME_X - 2, round(marker_y - 8)))
     width = NAME_RIGHT - x
     style = NAME.but(fill=PALETTE.accent) if lane.active else NAME
-    if not lane.detail:
-        stamp_text(image, (x, middle), cut_name(lane.name, style, width), style, "lm")
+    name = cut_name(lane.name, style, width)
+    if not lane.details:
+        stamp_text(image, (x, middle), name, style, "lm")
         return
-    stamp_text(image, (x, middle - 11), cut_name(lane.name, style, width), style, "lm")
-    stamp_text(image, (x, middle + 14), fit_text(lane.detail, DETAIL, width), DETAIL, "lm")
+    name_y = middle - 11 - DETAIL_LINE / 2 * (len(lane.details) - 1)
+    stamp_text(image, (x, name_y), name, style, "lm")
+    for k, line in enumerate(lane.details):
+        stamp_text(image, (x, name_y + 25 + DETAIL_LINE * k), line, DETAIL, "lm")
 
 
 def _draw_count(image: Image.Image, x: float, middle: float, count: int, caption: str) -> None:
@@ -334,8 +351,8 @@ def penalty_left(lang: Lang) -> int:
     return max(PENALTY_X, round(HAND_COUNT_X + hand_words + 12))
 
 
-def _draw_penalty(image: Image.Image, lang: Lang, count: int, middle: float, ground: RGBA) -> float:
-    """The penalty stack and its count; returns where its words end on the right."""
+def _draw_penalty(image: Image.Image, lang: Lang, count: int, middle: float, ground: RGBA) -> None:
+    """The penalty stack and its count."""
     stack, layers = card_stack(SMALL_CARD, count)
     top = middle - SMALL_CARD.height / 2 - 1 - 1.5 * max(0, layers - 1)
     penalty_x = penalty_left(lang)
@@ -345,9 +362,7 @@ def _draw_penalty(image: Image.Image, lang: Lang, count: int, middle: float, gro
         slot_top = middle - SMALL_CARD.height / 2 - 1
         _draw_empty_slot(image, penalty_x, slot_top, SMALL_CARD, ground)
     x = penalty_x + SMALL_CARD.width + 3 * 3 + 12
-    caption = tr(lang, "penalty")
-    _draw_count(image, x, middle, count, caption)
-    return x + max(text_width(str(count), COUNT), text_width(caption, CAPTION))
+    _draw_count(image, x, middle, count, tr(lang, "penalty"))
 
 
 def _draw_empty_slot(
@@ -371,10 +386,18 @@ class PlacedPlay:
     step: int
 
 
-def layout_round(plays: Sequence[PlayView], left: int, right: int) -> tuple[int, list[PlacedPlay]]:
+def layout_round(
+    plays: Sequence[PlayView],
+    left: int,
+    right: int,
+    caption: Callable[[PlayView], float] | None = None,
+    more: float = MORE_WIDTH,
+) -> tuple[int, list[PlacedPlay]]:
     """Lay the round out left to right: earlier plays small, the latest big. Returns
     how many of the oldest plays did not fit, and the groups that did (oldest first,
-    the latest last). Nothing for an empty round."""
+    the latest last). Nothing for an empty round. ``caption`` gives the width of an
+    earlier play's caption (centred under it): plays stand far enough apart that
+    their captions don't touch; ``more`` is the room of the "+k earlier" note."""
     if not plays:
         return 0, []
     latest = plays[-1]
@@ -385,16 +408,22 @@ def layout_round(plays: Sequence[PlayView], left: int, right: int) -> tuple[int,
     latest_width = LATEST_CARD.width + step * (count - 1)
     earlier = plays[:-1]
     widths = [TRAIL_CARD.width + TRAIL_STEP * (len(play.cards) - 1) for play in earlier]
+    spans = [
+        max(width, math.ceil(caption(play)) + CAPTION_GAP) if caption else width
+        for play, width in zip(earlier, widths, strict=True)
+    ]
+    more_width = max(MORE_WIDTH, math.ceil(more))
     room = right - left - latest_width - TRAIL_TO_LATEST
-    shown = _fitting(widths, room)
+    shown = _fitting(spans, room)
     if shown < len(earlier):
-        shown = _fitting(widths, room - MORE_WIDTH)
+        shown = _fitting(spans, room - more_width)
     hidden = len(earlier) - shown
-    x = left + (MORE_WIDTH if hidden else 0)
+    x = left + (more_width if hidden else 0)
     groups = []
-    for play, width in zip(earlier[hidden:], widths[hidden:], strict=True):
-        groups.append(PlacedPlay(play, x, width, TRAIL_STEP))
-        x += width + TRAIL_GAP
+    for play, width, span in zip(earlier[hidden:], widths[hidden:], spans[hidden:], strict=True):
+        # A play whose caption is wider than its cards stands in the middle of its span.
+        groups.append(PlacedPlay(play, x + (span - width) // 2, width, TRAIL_STEP))
+        x += span + TRAIL_GAP
     if groups:
         x += TRAIL_TO_LATEST - TRAIL_GAP
     groups.append(PlacedPlay(latest, x, latest_width, step))
@@ -422,7 +451,13 @@ def _draw_round(image: Image.Image, table: _Table) -> None:
     if not plays:
         _draw_empty_round(image, table)
         return
-    hidden, groups = layout_round(plays, PLAY_LEFT, PLAY_RIGHT)
+    lang = table.lang
+    more = text_width(tr(lang, "earlier"), CAPTION) + CAPTION_GAP
+
+    def caption(play: PlayView) -> float:
+        return text_width(_play_caption(play, lang), CAPTION)
+
+    hidden, groups = layout_round(plays, PLAY_LEFT, PLAY_RIGHT, caption, more)
     if hidden:
         middle = CARDS_BOTTOM - TRAIL_CARD.height / 2
         stamp_text(
@@ -439,11 +474,15 @@ def _draw_trail_play(image: Image.Image, lang: Lang, group: PlacedPlay) -> None:
         sprite = playing_card(rank_text(card), card.suit, TRAIL_CARD)
         place(image, sprite, group.x + k * group.step, CARDS_BOTTOM - TRAIL_CARD.height)
     centre = (group.x + group.width / 2, CAPTION_Y)
-    if group.play.pass_through:
-        text = tr(lang, "reverse") if group.play.cards[0].rank == 3 else tr(lang, "pass")
-        stamp_text(image, centre, text, CAPTION.but(fill=PALETTE.accent), "mm")
-    else:
-        stamp_text(image, centre, str(group.play.value), CAPTION, "mm")
+    style = CAPTION.but(fill=PALETTE.accent) if group.play.pass_through else CAPTION
+    stamp_text(image, centre, _play_caption(group.play, lang), style, "mm")
+
+
+def _play_caption(play: PlayView, lang: Lang) -> str:
+    """What an earlier play did: its value, or "reverse" / "pass" for a 3 / a 2."""
+    if play.pass_through:
+        return tr(lang, "reverse") if play.cards[0].rank == 3 else tr(lang, "pass")
+    return str(play.value)
 
 
 def _draw_latest_play(image: Image.Image, table: _Table, group: PlacedPlay) -> None:
@@ -463,7 +502,7 @@ def _draw_latest_play(image: Image.Image, table: _Table, group: PlacedPlay) -> N
         tag = tr(table.lang, "REVERSE") if play.cards[0].rank == 3 else tr(table.lang, "PASS")
         tag_width = text_width(tag, TAG) + 2 * TAG_PAD
         x = group.x + LATEST_CARD.width / 2 - tag_width / 2
-        pill(image, (x, CARDS_BOTTOM - 14), tag, TAG, PALETTE.accent, TAG_PAD)
+        pill(image, (x, CARDS_BOTTOM - 14), tag, TAG, PALETTE.accent, TAG_PAD, overlay=True)
 
 
 def _draw_empty_round(image: Image.Image, table: _Table) -> None:
@@ -472,14 +511,15 @@ def _draw_empty_round(image: Image.Image, table: _Table) -> None:
     x = PLAY_LEFT + LATEST_CARD.width + 20
     width = PLAY_RIGHT - x
     middle = CARDS_TOP + LATEST_CARD.height / 2
+    who: list[str] = []
     if view.last_take is not None:
-        taker = table.name(view.last_take.player)
+        who = [table.name(view.last_take.player)]
         title = plural(
             table.lang,
             view.last_take.count,
             "{name} took {n} card",
             "{name} took {n} cards",
-            name=taker,
+            name="{}",
         )
         detail = tr(table.lang, "onto their penalty stack")
     else:
@@ -488,9 +528,18 @@ def _draw_empty_round(image: Image.Image, table: _Table) -> None:
             detail = tr(table.lang, "deal {deal} starts", deal=view.deal)
         else:
             detail = tr(table.lang, "the game starts")
-    style = NAME.but(size=20)
-    stamp_text(image, (x, middle - 12), fit_text(title, style, width), style, "lm")
-    stamp_text(image, (x, middle + 14), fit_text(detail, DETAIL, width), DETAIL, "lm")
+
+    def heading(shown: Sequence[str]) -> str:
+        return title.replace("{}", shown[0]) if shown else title
+
+    titles, style = fit_names(heading, who, NAME.but(size=20), width, 2)
+    details = wrap_text(detail, DETAIL, width, max_lines=2)
+    lines = [(line, style, 25) for line in titles]
+    lines += [(line, DETAIL, 22 if k else 27) for k, line in enumerate(details)]
+    y = middle - sum(pitch for _, _, pitch in lines[1:]) / 2
+    for k, (line, line_style, pitch) in enumerate(lines):
+        y += pitch if k else 0
+        stamp_text(image, (x, y + 1), line, line_style, "lm")
 
 
 def _draw_value(image: Image.Image, table: _Table) -> None:
@@ -519,7 +568,15 @@ def _draw_value(image: Image.Image, table: _Table) -> None:
     stamp_text(image, (x + 21, CAPTION_Y), fit_text(verb, DETAIL, width - 21), DETAIL, "lm")
 
 
-def _draw_info(image: Image.Image, table: _Table) -> None:
+def _stock_caption(table: _Table) -> list[str]:
+    """The stock's caption on one line, or two when one is too narrow."""
+    caption = tr(table.lang, "in stock") if table.view.stock_size else tr(table.lang, "stock empty")
+    width = WIDTH - MARGIN - INFO_X
+    lines = whole_lines(caption, CAPTION, width)
+    return lines if lines is not None and len(lines) <= 2 else [fit_text(caption, CAPTION, width)]
+
+
+def _draw_info(image: Image.Image, table: _Table, stock_lines: Sequence[str]) -> None:
     view, lang = table.view, table.lang
     x = INFO_X
     width = WIDTH - MARGIN - x
@@ -544,8 +601,8 @@ def _draw_info(image: Image.Image, table: _Table) -> None:
         _draw_empty_slot(image, x, middle - SMALL_CARD.height / 2, SMALL_CARD)
     number_x = x + 52
     stamp_text(image, (number_x, middle), str(view.stock_size), BIG_NUMBER.but(size=28), "lm")
-    caption = tr(lang, "in stock") if view.stock_size else tr(lang, "stock empty")
-    stamp_text(image, (x, CAPTION_Y), fit_text(caption, CAPTION, width), CAPTION, "lm")
+    for k, line in enumerate(stock_lines):
+        stamp_text(image, (x, CAPTION_Y + CAPTION_LINE * k), line, CAPTION, "lm")
 
 
 # --- header: game over -------------------------------------------------------------
@@ -558,34 +615,61 @@ def _deal_layout(count: int) -> tuple[int, int]:
     return 2, min(DEAL_ROWS, -(-count // 2))
 
 
-def _final_header_height(view: EscalationView) -> int:
+@dataclass(frozen=True)
+class _FinalWords:
+    """The final header's left column: the winners' heading (up to `TITLE_LINES` lines,
+    shrunk before a name is cut) and the detail under it."""
+
+    title: list[str]
+    title_style: TextStyle
+    detail: list[str]
+
+    @property
+    def detail_top(self) -> float:
+        return TITLE_Y + TITLE_LINE * (max(1, len(self.title)) - 1) + 36
+
+    @property
+    def bottom(self) -> float:
+        return self.detail_top + FINAL_DETAIL_LINE * max(2, len(self.detail))
+
+
+def _final_words(table: _Table) -> _FinalWords:
+    view, lang = table.view, table.lang
+    style = BIG_NUMBER.but(fill=PALETTE.accent)
+    if not view.seats:
+        return _FinalWords([], style, [])
+    best = max(table.score(seat) for seat in view.seats)
+    winners = [table.name(s.player) for s in view.seats if table.score(s) == best]
+
+    def heading(shown: Sequence[str]) -> str:
+        names = join_words(list(shown), lang)
+        return plural(lang, len(shown), "{names} wins", "{names} win", names=names)
+
+    width = DEALS_X - 24 - FINAL_X
+    title, style = fit_names(heading, winners, style, width, TITLE_LINES, TITLE_MIN_SIZE)
+    detail = " · ".join(
+        [
+            tr(lang, "{chips} chips", chips=signed(best)),
+            plural(lang, view.deals, "{n} deal", "{n} deals"),
+            tr(lang, "highest score wins"),
+        ]
+    )
+    return _FinalWords(title, style, wrap_text(detail, DETAIL, width, max_lines=3))
+
+
+def _final_header_height(view: EscalationView, words: _FinalWords) -> int:
     _, rows = _deal_layout(len(view.results))
-    return max(FINAL_MIN_HEADER, CARDS_TOP + rows * DEAL_ROW + 16)
+    deals = CARDS_TOP + rows * DEAL_ROW + 16
+    return max(FINAL_MIN_HEADER, deals, math.ceil(words.bottom) + 14)
 
 
-def _draw_final_header(image: Image.Image, table: _Table) -> None:
-    view = table.view
-    x = MARGIN + 12
-    lang = table.lang
-    stamp_text(image, (x, LABEL_Y), tr(lang, "GAME OVER"), LABEL)
-    if view.seats:
-        best = max(table.score(seat) for seat in view.seats)
-        winners = [table.name(s.player) for s in view.seats if table.score(s) == best]
-        style = BIG_NUMBER.but(fill=PALETTE.accent)
-        headline = plural(
-            lang, len(winners), "{names} wins", "{names} win", names=join_words(winners, lang)
-        )
-        title = fit_text(headline, style, DEALS_X - 24 - x)
-        stamp_text(image, (x, CARDS_TOP + 22), title, style, "lm")
-        detail = " · ".join(
-            [
-                tr(lang, "{chips} chips", chips=signed(best)),
-                plural(lang, view.deals, "{n} deal", "{n} deals"),
-                tr(lang, "highest score wins"),
-            ]
-        )
-        for k, line in enumerate(wrap_text(detail, DETAIL, DEALS_X - 24 - x, max_lines=2)):
-            stamp_text(image, (x, CARDS_TOP + 58 + 20 * k), line, DETAIL)
+def _draw_final_header(image: Image.Image, table: _Table, words: _FinalWords) -> None:
+    x = FINAL_X
+    stamp_text(image, (x, LABEL_Y), tr(table.lang, "GAME OVER"), LABEL)
+    for k, line in enumerate(words.title):
+        stamp_text(image, (x, TITLE_Y + TITLE_LINE * k), line, words.title_style, "lm")
+    for k, line in enumerate(words.detail):
+        stamp_text(image, (x, words.detail_top + FINAL_DETAIL_LINE * k), line, DETAIL)
     _draw_deals(image, table)
 
 
@@ -699,26 +783,23 @@ def render_hand(view: EscalationView, names: Mapping[str, str], *, lang: Lang = 
     """The viewer's own hand (``view.my_hand``) as PNG bytes, its words in ``lang``: the
     cards face up in the panel's order, each with its value (or what a 2 or 3 does)
     under it, and on the right what the viewer has to do now."""
-    image = new_panel(WIDTH, HAND_HEIGHT)
     cards = view.my_hand or []
-    label = tr(lang, "YOUR HAND")
-    if cards:
-        label += " · " + plural(lang, len(cards), "{n} CARD", "{n} CARDS")
-    stamp_text(image, (MARGIN + 14, LABEL_Y), label, LABEL, "lm")
     step = float(BIG_CARD.width + HAND_CARD_GAP)
     if len(cards) > 1:
         room = WIDTH - MARGIN - 14 - HAND_TASK_WIDTH - PLAY_LEFT - BIG_CARD.width
         step = min(step, room / (len(cards) - 1))
+    captions = _hand_captions(cards, step, lang)
+    rows = 1 + max((row for _, _, row in captions), default=0)
+    image = new_panel(WIDTH, HAND_HEIGHT + CAPTION_LINE * (rows - 1))
+    label = tr(lang, "YOUR HAND")
+    if cards:
+        label += " · " + plural(lang, len(cards), "{n} CARD", "{n} CARDS")
+    stamp_text(image, (MARGIN + 14, LABEL_Y), label, LABEL, "lm")
     x = float(PLAY_LEFT)
-    for k, card in enumerate(cards):
+    for card, (text, centre, row) in zip(cards, captions, strict=True):
         place(image, playing_card(rank_text(card), card.suit, BIG_CARD), x, CARDS_TOP)
-        shown = BIG_CARD.width if k == len(cards) - 1 else min(step, BIG_CARD.width)
-        centre = (x + shown / 2, CAPTION_Y)
-        if is_pass_through(card):
-            text = tr(lang, "reverse") if card.rank == 3 else tr(lang, "pass")
-            stamp_text(image, centre, text, CAPTION.but(fill=PALETTE.accent), "mm")
-        else:
-            stamp_text(image, centre, str(card_value(card)), CAPTION, "mm")
+        style = CAPTION.but(fill=PALETTE.accent) if is_pass_through(card) else CAPTION
+        stamp_text(image, (centre, CAPTION_Y + CAPTION_LINE * row), text, style, "mm")
         x += step
     if not cards:
         stamp_text(image, (PLAY_LEFT, CARDS_TOP + 40), tr(lang, "no cards"), DETAIL, "lm")
@@ -727,19 +808,40 @@ def render_hand(view: EscalationView, names: Mapping[str, str], *, lang: Lang = 
     return to_png(image)
 
 
+def _hand_captions(cards: Sequence[Card], step: float, lang: Lang) -> list[tuple[str, float, int]]:
+    """(text, centre, row) of each card's caption: its value, or what a 2 or 3 does,
+    centred under the part of the card in view; on a second row where it would touch
+    the caption before it (two long words under cards that overlap)."""
+    found: list[tuple[str, float, int]] = []
+    ends: dict[int, float] = {}
+    for k, card in enumerate(cards):
+        if is_pass_through(card):
+            text = tr(lang, "reverse") if card.rank == 3 else tr(lang, "pass")
+        else:
+            text = str(card_value(card))
+        shown = BIG_CARD.width if k == len(cards) - 1 else min(step, BIG_CARD.width)
+        centre = PLAY_LEFT + k * step + shown / 2
+        half = text_width(text, CAPTION) / 2
+        row = next(r for r in range(len(cards) + 1) if ends.get(r, -math.inf) <= centre - half)
+        ends[row] = centre + half + CAPTION_GAP
+        found.append((text, centre, row))
+    return found
+
+
 def _draw_hand_task(
     image: Image.Image, view: EscalationView, names: Mapping[str, str], lang: Lang, left: int
 ) -> None:
-    """On the right of the hand (from ``left``): the value to beat, or who is to
-    act."""
+    """On the right of the hand (from ``left``): the value to beat, or who is to act
+    (on two lines, the name cut only when they are too few)."""
     room = WIDTH - MARGIN - 14 - left
     centre = left + room / 2
     players = [seat.player for seat in view.seats]
+    who: list[str] = []
     if view.over:
         caption, big = tr(lang, "game over"), ""
     elif view.to_act != view.viewer:
-        who = seat_name(view.to_act or "", players, names, lang)
-        caption, big = tr(lang, "{name} to act", name=who), ""
+        who = [seat_name(view.to_act or "", players, names, lang)]
+        caption, big = tr(lang, "{name} to act", name="{}"), ""
     elif view.must_lead or view.value_in_force is None:
         caption, big = tr(lang, "you lead"), ""
     else:
@@ -747,5 +849,12 @@ def _draw_hand_task(
     if big:
         stamp_text(image, (centre, CARDS_TOP + BIG_CARD.height / 2), big, VALUE, "mm")
     style = CAPTION.but(fill=PALETTE.accent) if view.to_act == view.viewer else CAPTION
+
+    def line(shown: Sequence[str]) -> str:
+        return caption.replace("{}", shown[0]) if shown else caption
+
+    lines, style = fit_names(line, who, style, room, 1 if big else 2)
     middle = CAPTION_Y if big else CARDS_TOP + BIG_CARD.height / 2
-    stamp_text(image, (centre, middle), fit_text(caption, style, room), style, "mm")
+    for k, text in enumerate(lines):
+        y = middle + CAPTION_LINE * (k - (len(lines) - 1) / 2)
+        stamp_text(image, (centre, y), text, style, "mm")

@@ -39,10 +39,12 @@ from bot.render.text import (
     cut_name,
     display_name,
     draw_text,
+    fit_names,
     fit_text,
     join_words,
     number_text,
     seat_name,
+    whole_lines,
     wrap_text,
 )
 from bot.render.words import Lang, plural, tr
@@ -53,6 +55,12 @@ HEADER_HEIGHT = 178
 LABEL_Y, MIDDLE_Y, DETAIL_Y = 6, 56, 94
 """Header rows, below the top margin: small caps label, big figure, detail line."""
 FINAL_HEADER_HEIGHT = 140
+TITLE_LINE = 40
+"""Between the lines of the winners' heading."""
+TITLE_MIN_SIZE = 26
+"""The winners' heading shrinks this far before it cuts a name."""
+TITLE_LINES = 3
+"""The winners' heading takes this many lines at most (a tie of many seats)."""
 LANE_GAP = 8
 LANE_PAD = 10
 NAME_COLUMN = 272
@@ -66,8 +74,10 @@ SPACING = (35, 14)
 COMPACT_SPACING = (32, 8)
 """Used instead when it saves a line."""
 LINE_GAP = 8
-LANE_DETAIL_LINE = 25
+LANE_DETAIL_LINE = 27
 """Between the detail lines under a seat's name."""
+NAME_LINE = 26
+"""From a seat's name to the first line under it."""
 EMPTY_LANE_HEIGHT = 62
 REMOVED_STEP = 35
 REMOVED_PER_LINE = 9
@@ -75,7 +85,7 @@ REMOVED_PER_LINE = 9
 LABEL = TextStyle(18, PALETTE.muted, bold=True)
 NAME = TextStyle(21, PALETTE.text, bold=True)
 DETAIL = TextStyle(18, PALETTE.muted)
-CAPTION = TextStyle(MIN_CAPTION_SIZE, PALETTE.muted)
+CAPTION = TextStyle(MIN_CAPTION_SIZE, PALETTE.muted, caption=True)
 """A lane's card count and card points, and the score's caption."""
 BIG_NUMBER = TextStyle(34, PALETTE.text, bold=True)
 
@@ -85,12 +95,14 @@ def render_table(view: GeschenktView, names: Mapping[str, str], *, lang: Lang = 
     display names (missing ids print as themselves); words are in ``lang``."""
     seats = _seat_order(view)
     lanes = [_lane(view, seat, index, names, lang) for index, seat in seats]
-    header_height = _header_height(view)
+    words = _final_words(view, names, lang) if view.over else None
+    header_height = _header_height(view, words)
     height = header_height + sum(lane.height + LANE_GAP for lane in lanes) + MARGIN - LANE_GAP
     image = new_panel(WIDTH, height)
     draw = ImageDraw.Draw(image)
     if view.over:
-        _draw_final_header(image, draw, view, names, lang)
+        assert words is not None
+        _draw_final_header(image, draw, view, words, lang)
     else:
         _draw_header(image, draw, view, names, lang)
     top = header_height
@@ -137,7 +149,7 @@ class PlacedCard:
 class Lane:
     name: str
     details: tuple[str, ...]
-    """One or two lines under the name."""
+    """The lines under the name: one or two details, each on one line or two."""
     cards: list[PlacedCard]
     height: int
     active: bool
@@ -237,6 +249,8 @@ def _lane(
         details = (plural(lang, len(seat.cards), "{n} card", "{n} cards"), points)
     else:
         details = (tr(lang, "no cards yet"),)
+    details = _detail_lines(details, _name_width(view.over))
+    height = max(height, 2 * LANE_PAD + _name_block(len(details)))
     return Lane(
         name=name,
         details=details,
@@ -263,19 +277,50 @@ def _draw_lane(
         _draw_score(draw, lane, right, top, lang)
 
 
+def _name_width(over: bool) -> int:
+    """The room of a seat's name and details (after the place badge at the end)."""
+    return NAME_COLUMN - 12 - 18 - (36 if over else 0)
+
+
+def _detail_lines(details: Sequence[str], width: int) -> tuple[str, ...]:
+    """Each detail on one line, or two when one is too narrow."""
+    lines: list[str] = []
+    for detail in details:
+        wrapped = whole_lines(detail, CAPTION, width)
+        if wrapped is None or len(wrapped) > 2:
+            wrapped = [fit_text(detail, CAPTION, width)]
+        lines += wrapped
+    return tuple(lines)
+
+
+def _name_block(details: int) -> int:
+    """How tall a name with ``details`` lines under it is."""
+    return NAME_LINE + LANE_DETAIL_LINE * (details - 1) + 26
+
+
 def _first_line_middle(lane: Lane) -> float:
-    """Where the name block and score centre: on the first line of cards."""
+    """Where the score centres: on the first line of cards."""
     return LANE_PAD + ROW_CARD.height / 2 if lane.cards else lane.height / 2
+
+
+def _name_top(lane: Lane) -> float:
+    """Where the name's line centres: the name block centred on the first line of cards
+    (or the lane), or from the top when it is taller than that line."""
+    lines = len(lane.details)
+    centred = _first_line_middle(lane) - 12 - LANE_DETAIL_LINE * (lines - 1) / 2
+    return max(centred, LANE_PAD + 13)
 
 
 def _draw_lane_name(
     image: Image.Image, draw: ImageDraw.ImageDraw, lane: Lane, left: int, top: int
 ) -> None:
     x = left + 18
+    name_y = top + _name_top(lane)
     if lane.place is not None:
+        block_middle = name_y + 12 + LANE_DETAIL_LINE * (len(lane.details) - 1) / 2
         badge(
             image,
-            (x + 13, top + _first_line_middle(lane)),
+            (x + 13, block_middle),
             13,
             str(lane.place),
             place_colour(lane.place),
@@ -284,13 +329,10 @@ def _draw_lane_name(
         x += 36
     width = left + NAME_COLUMN - 12 - x
     name_style = NAME.but(fill=PALETTE.accent) if lane.active else NAME
-    middle = top + _first_line_middle(lane)
-    lines = len(lane.details)
-    name_y = middle - 12 - LANE_DETAIL_LINE * (lines - 1) / 2
     draw_text(draw, (x, name_y), cut_name(lane.name, name_style, width), name_style, "lm")
     for k, line in enumerate(lane.details):
-        y = name_y + 26 + k * LANE_DETAIL_LINE
-        draw_text(draw, (x, y), fit_text(line, CAPTION, width), CAPTION, "lm")
+        y = name_y + NAME_LINE + k * LANE_DETAIL_LINE
+        draw_text(draw, (x, y), line, CAPTION, "lm")
 
 
 def _draw_lane_cards(image: Image.Image, draw: ImageDraw.ImageDraw, lane: Lane, top: int) -> None:
@@ -313,12 +355,50 @@ def _draw_score(draw: ImageDraw.ImageDraw, lane: Lane, right: int, top: int, lan
 # --- header ------------------------------------------------------------------------
 
 
-def _header_height(view: GeschenktView) -> int:
-    if not view.over:
+def _header_height(view: GeschenktView, words: _FinalWords | None) -> int:
+    if words is None:
         return HEADER_HEIGHT
     lines = _removed_lines(len(view.removed or ()))
     removed = MARGIN + 30 + lines * (SMALL_CARD.height + LINE_GAP) + 12
-    return max(FINAL_HEADER_HEIGHT, removed)
+    return max(FINAL_HEADER_HEIGHT, removed, words.bottom + 16)
+
+
+@dataclass(frozen=True)
+class _FinalWords:
+    """The final header's words: the winners (up to `TITLE_LINES` lines, shrunk before
+    a name is cut) and the winning score under them (on one or two lines)."""
+
+    title: list[str]
+    title_style: TextStyle
+    detail: list[str]
+
+    @property
+    def detail_top(self) -> int:
+        return MARGIN + DETAIL_Y - 10 + TITLE_LINE * (max(1, len(self.title)) - 1)
+
+    @property
+    def bottom(self) -> int:
+        return self.detail_top + DETAIL_LINE * len(self.detail)
+
+
+def _final_words(view: GeschenktView, names: Mapping[str, str], lang: Lang) -> _FinalWords:
+    style = BIG_NUMBER.but(fill=PALETTE.accent)
+    scores = [s.score for s in view.seats if s.score is not None]
+    if not scores:
+        return _FinalWords([], style, [])
+    best = min(scores)
+    winners = [
+        display_name(s.player, names, i, lang) for i, s in enumerate(view.seats) if s.score == best
+    ]
+
+    def heading(shown: Sequence[str]) -> str:
+        who = join_words(list(shown), lang)
+        return plural(lang, len(shown), "{names} wins", "{names} win", names=who)
+
+    width = _title_width(view)
+    title, style = fit_names(heading, winners, style, width, TITLE_LINES, TITLE_MIN_SIZE)
+    detail = tr(lang, "with a score of {score} · the lowest score wins", score=best)
+    return _FinalWords(title, style, wrap_text(detail, DETAIL, width, DETAIL_LINES))
 
 
 def _draw_header(
@@ -398,26 +478,15 @@ def _draw_final_header(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
     view: GeschenktView,
-    names: Mapping[str, str],
+    words: _FinalWords,
     lang: Lang,
 ) -> None:
     x, y = MARGIN + 12, MARGIN
     draw_text(draw, (x, y + LABEL_Y), tr(lang, "GAME OVER"), LABEL)
-    scores = [s.score for s in view.seats if s.score is not None]
-    if scores:
-        best = min(scores)
-        winners = [
-            display_name(s.player, names, i, lang)
-            for i, s in enumerate(view.seats)
-            if s.score == best
-        ]
-        who = join_words(winners, lang)
-        title = plural(lang, len(winners), "{names} wins", "{names} win", names=who)
-        style = BIG_NUMBER.but(fill=PALETTE.accent)
-        title = fit_text(title, style, _title_width(view))
-        draw_text(draw, (x, y + MIDDLE_Y - 6), title, style, "lm")
-        detail = tr(lang, "with a score of {score} · the lowest score wins", score=best)
-        draw_text(draw, (x, y + DETAIL_Y - 10), detail, DETAIL)
+    for k, line in enumerate(words.title):
+        draw_text(draw, (x, y + MIDDLE_Y - 6 + TITLE_LINE * k), line, words.title_style, "lm")
+    for k, line in enumerate(words.detail):
+        draw_text(draw, (x, words.detail_top + DETAIL_LINE * k), line, DETAIL)
     if view.removed:
         _draw_removed(image, draw, view.removed, lang)
 

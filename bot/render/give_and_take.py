@@ -43,6 +43,7 @@ from bot.render.text import (
     badge,
     cut_name,
     fit_name,
+    fit_names,
     fit_text,
     join_words,
     number_text,
@@ -60,15 +61,15 @@ RING_X = WIDTH // 2
 """The ring's centre, horizontally; vertically it depends on the layout."""
 
 # --- seats ---
-SEAT_W, SEAT_H = 184, 104
-SEAT_PAD = 12
-PILE_ROW = 61
+SEAT_W, SEAT_H = 184, 110
+SEAT_PAD = 8
+PILE_ROW = 60
 """Middle of a seat's pile row, below the seat's top edge."""
-PILE_CAPTION = PILE_ROW + 35
+PILE_CAPTION = PILE_ROW + 40
 """Middle of the piles' captions (under the stacks: room for "Nehmen")."""
 STACK_WIDTH = SMALL_CARD.width + 3 * 3
 """A pile's face-down stack at its tallest (four backs, 3 px apart)."""
-PILL_OVERHANG = 10
+PILL_OVERHANG = 13
 """The director tag sits on a seat's top edge (and a duet's tag on its bottom edge)."""
 
 # --- duets ---
@@ -87,6 +88,8 @@ TRACK_WIDTH = 8
 # --- centre ---
 BOX_W, BOX_H = 330, 188
 BOX_PAD = 16
+CAPTION_LINE = 24
+"""Between the two lines of the leftovers' caption."""
 
 
 def capture_label(turn: int, fight: bool, choosing: bool, lang: Lang) -> str:
@@ -113,13 +116,19 @@ OUT_COLUMNS = 3
 
 # --- the final standings ---
 FINAL_TOP = MARGIN + 100
+TITLE_LINE = 36
+"""Between the lines of the winners' heading."""
+TITLE_MIN_SIZE = 24
+"""The winners' heading shrinks this far before it cuts a name."""
 LANE_H = 56
 LANE_GAP = 8
 
 LABEL = TextStyle(18, PALETTE.muted, bold=True)
 NAME = TextStyle(18, PALETTE.text, bold=True)
 COUNT = TextStyle(18, PALETTE.text, bold=True)
-CAPTION = TextStyle(MIN_CAPTION_SIZE, PALETTE.muted, bold=True)
+CAPTION = TextStyle(MIN_CAPTION_SIZE, PALETTE.muted, bold=True, caption=True)
+PILE_CAPTION_STYLE = TextStyle(MIN_CAPTION_SIZE, PALETTE.muted, caption=True)
+"""A seat's "give" and "take": regular weight, so both fit a seat side by side."""
 OUT_NOTE = TextStyle(18, PALETTE.muted)
 """When a player went out: a sentence under their name, not a caption."""
 HEADLINE = TextStyle(19, PALETTE.text, bold=True)
@@ -136,8 +145,8 @@ SEAT_SPOTS: dict[int, tuple[Point, ...]] = {
     1: ((0, 165),),
     2: ((0, 165), (0, -165)),
     3: ((0, 200), (262, -100), (-262, -100)),
-    4: ((-250, 165), (250, 165), (250, -165), (-250, -165)),
-    5: ((0, 230), (292, 60), (180, -187), (-180, -187), (-292, 60)),
+    4: ((-250, 172), (250, 172), (250, -172), (-250, -172)),
+    5: ((0, 230), (292, 66), (180, -190), (-180, -190), (-292, 66)),
 }
 DUET_SPOTS: dict[int, tuple[Point, ...]] = {
     0: (),
@@ -145,7 +154,7 @@ DUET_SPOTS: dict[int, tuple[Point, ...]] = {
     2: ((245, 0), (-245, 0)),
     3: ((240, 100), (0, -150), (-240, 100)),
     4: ((0, 172), (300, 0), (0, -172), (-300, 0)),
-    5: ((182, 190), (292, -58), (0, -226), (-292, -58), (-182, 190)),
+    5: ((182, 198), (292, -58), (0, -226), (-292, -58), (-182, 198)),
 }
 
 
@@ -360,16 +369,18 @@ def _draw_seat(image: Image.Image, table: _Table, spot: SeatSpot) -> None:
     middle = top + PILE_ROW
     # The second pile sits at the middle of the seat, or further right when the
     # first pile's caption is wider; both captions whole where they fit at all.
-    first_width = max(STACK_WIDTH + 8 + text_width("00", COUNT), text_width(piles[0][1], CAPTION))
+    caption_style = PILE_CAPTION_STYLE
+    pile_width = STACK_WIDTH + 8 + text_width(str(piles[0][0]), COUNT)
+    first_width = max(pile_width, text_width(piles[0][1], caption_style))
     inner_right = left + SEAT_W - SEAT_PAD
     second_x = left + SEAT_PAD + max(SEAT_W // 2 - 2, round(first_width) + 8)
-    second_x = min(second_x, inner_right - round(text_width(piles[1][1], CAPTION)))
+    second_x = min(second_x, inner_right - round(text_width(piles[1][1], caption_style)))
     for k, (size, caption) in enumerate(piles):
         x = left + SEAT_PAD if k == 0 else second_x
         _draw_pile(image, x, middle, size, fill)
         room = (second_x - 8 if k == 0 else inner_right) - x
-        caption = fit_text(caption, CAPTION, room)
-        stamp_text(image, (x, top + PILE_CAPTION), caption, CAPTION, "lm")
+        caption = fit_text(caption, caption_style, room)
+        stamp_text(image, (x, top + PILE_CAPTION), caption, caption_style, "lm")
     if seat.director:
         _draw_director_tag(image, left + SEAT_W - SEAT_PAD, top, active, table.lang)
 
@@ -563,10 +574,10 @@ def _draw_leftovers(
     text_x = x + STACK_WIDTH + 8
     caption = _leftovers_caption(count, lang)
     lines = wrap_text(caption, CAPTION, right - text_x, max_lines=1 if one_line else 2)
-    number_y = middle - 7 - 10 * (len(lines) - 1)
+    number_y = middle - 7 - CAPTION_LINE / 2 * (len(lines) - 1)
     stamp_text(image, (text_x, number_y), str(count), COUNT, "lm")
     for k, line in enumerate(lines):
-        stamp_text(image, (text_x, number_y + 19 + 20 * k), line, CAPTION, "lm")
+        stamp_text(image, (text_x, number_y + 20 + CAPTION_LINE * k), line, CAPTION, "lm")
 
 
 def _capture_words(table: _Table) -> tuple[str, str]:
@@ -729,24 +740,28 @@ def _draw_final(table: _Table) -> Image.Image:
     order = _final_order(view, places)
     x = MARGIN + 14
     endings = wrap_text(ending_text(view, lang), DETAIL, WIDTH - 2 * x, max_lines=2)
-    below = FINAL_TOP + 21 * (len(endings) - 1)
+    winners = [table.name(seat.player) for seat in order if places.get(seat.player) == 1]
+    title_style = TextStyle(30, PALETTE.accent, bold=True)
+    room = WIDTH - 2 * x
+
+    def heading(shown: Sequence[str]) -> str:
+        if len(shown) == 1:
+            return tr(lang, "{name} wins", name=shown[0])
+        if shown:
+            return tr(lang, "Draw: {names}", names=join_words(list(shown), lang))
+        return tr(lang, "Game over")
+
+    titles, title_style = fit_names(heading, winners, title_style, room, 2, TITLE_MIN_SIZE)
+    extra = TITLE_LINE * (len(titles) - 1)
+    below = FINAL_TOP + extra + 21 * (len(endings) - 1)
     height = below + len(order) * (LANE_H + LANE_GAP) - LANE_GAP + MARGIN
     image = new_panel(WIDTH, height)
     label = tr(lang, "GAME OVER · TURN {turn}", turn=view.turn)
     stamp_text(image, (x, MARGIN + 16), label, LABEL, "lm")
-    winners = [table.name(seat.player) for seat in order if places.get(seat.player) == 1]
-    title_style = TextStyle(30, PALETTE.accent, bold=True)
-    room = WIDTH - 2 * x
-    if len(winners) == 1:
-        title = fit_name(tr(lang, "{name} wins", name="{}"), winners[0], title_style, room)
-    elif winners:
-        draw = tr(lang, "Draw: {names}", names=join_words(winners, lang))
-        title = fit_text(draw, title_style, room)
-    else:
-        title = tr(lang, "Game over")
-    stamp_text(image, (x, MARGIN + 48), title, title_style, "lm")
+    for k, title in enumerate(titles):
+        stamp_text(image, (x, MARGIN + 48 + TITLE_LINE * k), title, title_style, "lm")
     for k, ending in enumerate(endings):
-        stamp_text(image, (x, MARGIN + 78 + 21 * k), ending, DETAIL, "lm")
+        stamp_text(image, (x, MARGIN + 78 + extra + 21 * k), ending, DETAIL, "lm")
     top = below
     scores = view.scores or {}
     for seat in order:

@@ -40,6 +40,7 @@ from bot.engines.take import (
     TakeView,
     card_points,
 )
+from bot.render import audit
 from bot.render.cards import (
     CardSize,
     card_stack,
@@ -64,11 +65,13 @@ from bot.render.shapes import (
 )
 from bot.render.text import (
     MIN_CAPTION_SIZE,
+    MIN_TEXT_SIZE,
     MINUS,
     TextStyle,
     badge,
     cut_name,
     display_name,
+    fit_names,
     fit_text,
     join_words,
     number_text,
@@ -77,6 +80,8 @@ from bot.render.text import (
     signed,
     stamp_text,
     text_width,
+    whole_lines,
+    wrap_text,
 )
 from bot.render.words import Lang, plural, tr
 
@@ -93,16 +98,25 @@ CARDS_TOP = MARGIN + 34
 CARDS_BOTTOM = CARDS_TOP + PILE_CARD.height
 HEADER_HEIGHT = CARDS_BOTTOM + 26
 STOCK_X = INSET
-DISCARD_X = 214
-INFO_X = 384
-INFO_LINE = 25
-"""Between the lines of the turn column."""
-INFO_LINES = 3
-"""Lines under the player to act: the card they took, the last action, the last hand."""
+DISCARD_X = 210
+INFO_X = 394
+TURN_Y = CARDS_TOP + 12
+"""Middle of the line saying who is to act."""
+INFO_LINE = 27
+"""Between the lines of the turn column (room for a card tag on each)."""
+INFO_LINES = 5
+"""Lines under the player to act at most: the card they took, the last action, the last
+hand (the header grows below the piles for the fourth and fifth)."""
 
 # --- final header geometry ---
-SHEET_TOP = MARGIN + 112
-SHEET_ROW = 24
+TITLE_Y = MARGIN + 50
+"""Middle of the winners' first line."""
+TITLE_LINE = 36
+TITLE_MIN_SIZE = 24
+"""The winners' heading shrinks this far before it cuts a name."""
+DETAIL_LINE = 23
+SHEET_ROW = 28
+"""A row of the score sheet: room for an OUT tag in every row."""
 SHEET_ROWS = 6
 """Hands listed on the score sheet; earlier ones are summed up in one line."""
 SHEET_HAND_WIDTH = 92
@@ -149,7 +163,7 @@ LABEL = TextStyle(18, PALETTE.muted, bold=True)
 NAME = TextStyle(19, PALETTE.text, bold=True)
 DETAIL = TextStyle(18, PALETTE.muted)
 PROSE = TextStyle(18, PALETTE.text)
-CAPTION = TextStyle(MIN_CAPTION_SIZE, PALETTE.muted, bold=True)
+CAPTION = TextStyle(MIN_CAPTION_SIZE, PALETTE.muted, bold=True, caption=True)
 SMALL = TextStyle(18, PALETTE.muted, bold=True)
 COUNT = TextStyle(20, PALETTE.text, bold=True)
 BIG_NUMBER = TextStyle(28, PALETTE.text, bold=True)
@@ -157,6 +171,9 @@ TITLE = TextStyle(30, PALETTE.accent, bold=True)
 TAG = TextStyle(18, PALETTE.accent_ink, bold=True)
 RUN_STYLE = TextStyle(RUN_TEXT, PALETTE.text, bold=True)
 RUN_POINTS = TextStyle(RUN_TEXT, PALETTE.muted, bold=True)
+
+COUNT_LINE = 24
+"""Between the lines of a count's caption."""
 
 HAND_SUITS = "SHCD"
 """Suit order in a hand: alternating colours."""
@@ -233,9 +250,14 @@ def _runs_text(lang: Lang, ids: Sequence[str], separator: str) -> str:
 def _draw_count(
     image: Image.Image, x: float, middle: float, number: str, caption: str, room: float = WIDTH
 ) -> None:
-    """A big number with its caption below, the caption cut to ``room``."""
-    stamp_text(image, (x, middle - 9), number, BIG_NUMBER, "lm")
-    stamp_text(image, (x, middle + 16), fit_text(caption, CAPTION, room), CAPTION, "lm")
+    """A big number with its caption below, the caption on two lines (the block moved
+    up) when one is narrower than it."""
+    lines = whole_lines(caption, CAPTION, room) or [fit_text(caption, CAPTION, room)]
+    lines = lines if len(lines) <= 2 else [fit_text(caption, CAPTION, room)]
+    lift = COUNT_LINE / 2 * (len(lines) - 1)
+    stamp_text(image, (x, middle - 9 - lift), number, BIG_NUMBER, "lm")
+    for k, line in enumerate(lines):
+        stamp_text(image, (x, middle + 16 - lift + COUNT_LINE * k), line, CAPTION, "lm")
 
 
 # --- prose with card tags ------------------------------------------------------------
@@ -246,7 +268,7 @@ Token = str | tuple[Card, Card | None]
 
 def _tag(token: tuple[Card, Card | None], style: TextStyle) -> Image.Image:
     card, stand = token
-    size = style.size - 2
+    size = max(MIN_TEXT_SIZE, style.size - 2)
     if card.is_joker:
         return card_tag("JK", "", size, None if stand is None else (rank_text(stand), stand.suit))
     return card_tag(rank_text(card), card.suit, size)
@@ -276,6 +298,7 @@ def layout_prose(
             while last and used + space + text_width("…", style) > width:
                 used -= _token_width(last.pop(), style) + space
             last.append("…")
+            _note_cut(tokens, lines)
             return lines
         if isinstance(token, str) and token_width > width:
             token = fit_text(token, style, width)
@@ -283,6 +306,19 @@ def layout_prose(
         lines.append([token])
         used = token_width
     return lines
+
+
+def _token_text(token: Token) -> str:
+    return token if isinstance(token, str) else f"[{token[0]}]"
+
+
+def _note_cut(tokens: Sequence[Token], lines: Sequence[Sequence[Token]]) -> None:
+    """Note a sentence cut short (the end dropped for an ellipsis) for an open audit."""
+    checking = audit.current()
+    if checking is not None:
+        whole = " ".join(_token_text(token) for token in tokens)
+        shown = " / ".join(" ".join(_token_text(token) for token in line) for line in lines)
+        checking.cuts.append((whole, shown))
 
 
 def _stamp_prose(
@@ -391,7 +427,7 @@ def render_table(view: TakeView, names: Mapping[str, str], *, lang: Lang = "en")
     private fields are ignored."""
     name = _Names(view, names, lang)
     lanes = [_lane(view, name, seat, index) for index, seat in _seat_order(view)]
-    header = _final_header_height(view) if view.over else HEADER_HEIGHT
+    header = _final_header_height(view, name) if view.over else _header_height(view, name)
     height = header + sum(lane.height for lane in lanes) + LANE_GAP * (len(lanes) - 1) + MARGIN
     image = new_panel(WIDTH, height)
     if view.over:
@@ -399,7 +435,7 @@ def render_table(view: TakeView, names: Mapping[str, str], *, lang: Lang = "en")
     else:
         _draw_stock(image, view, lang)
         _draw_discard(image, view, lang)
-        _draw_turn(image, view, name)
+        _draw_turn(image, view, name, _turn_lines(view, name))
     top = header
     for lane in lanes:
         _draw_lane(image, lane, top, lang)
@@ -411,7 +447,7 @@ def render_table(view: TakeView, names: Mapping[str, str], *, lang: Lang = "en")
 
 
 def _draw_stock(image: Image.Image, view: TakeView, lang: Lang) -> None:
-    stock = fit_text(tr(lang, "STOCK"), LABEL, DISCARD_X - STOCK_X - 12)
+    stock = fit_text(tr(lang, "STOCK"), LABEL, DISCARD_X - STOCK_X - 8)
     stamp_text(image, (STOCK_X, LABEL_Y), stock, LABEL)
     stack, layers = card_stack(PILE_CARD, view.stock_size)
     if layers:
@@ -424,7 +460,7 @@ def _draw_stock(image: Image.Image, view: TakeView, lang: Lang) -> None:
         caption = plural(lang, view.stock_size, "card", "cards")
     else:
         caption = tr(lang, "empty")
-    _draw_count(image, x, middle, str(view.stock_size), caption)
+    _draw_count(image, x, middle, str(view.stock_size), caption, DISCARD_X - 10 - x)
     if view.turned_over:
         turned = tr(lang, "TURNED OVER")
         pill(image, (STOCK_X - 6, CARDS_BOTTOM - 2), turned, TAG, PALETTE.muted, 6, overlay=True)
@@ -442,15 +478,46 @@ def _draw_discard(image: Image.Image, view: TakeView, lang: Lang) -> None:
     else:
         place(image, card_sprite(view.discard_top, PILE_CARD), DISCARD_X, CARDS_TOP)
     x = DISCARD_X + PILE_CARD.width + 18
-    _draw_count(image, x, CARDS_TOP + 30, str(view.discard_size), tr(lang, "in pile"))
+    caption = tr(lang, "in pile")
+    _draw_count(image, x, CARDS_TOP + 30, str(view.discard_size), caption, INFO_X - 10 - x)
 
 
-def _draw_turn(image: Image.Image, view: TakeView, name: _Names) -> None:
+Line = tuple[list[Token], TextStyle]
+
+
+def _turn_lines(view: TakeView, name: _Names) -> list[Line]:
+    """The lines under the player to act: the card they took, the last action and the
+    last hand's result, each on as many lines as it needs."""
+    room = RIGHT - INFO_X
+    lang = name.lang
+    lines: list[Line] = []
+    drew = view.last is not None and view.last.action.split()[:2] == ["draw", "discard"]
+    if view.taken is not None and not drew:
+        taken = sentence(tr(lang, "took {card} from the discard pile"), card=[(view.taken, None)])
+        lines += [(line, DETAIL) for line in layout_prose(taken, DETAIL, room, INFO_LINES)]
+    last = last_action_tokens(view, name, room)
+    lines += [(line, PROSE) for line in layout_prose(last, PROSE, room, INFO_LINES - len(lines))]
+    if view.results and len(lines) < INFO_LINES:
+        result = _result_tokens(view.results[-1], name, room)
+        lines += [
+            (line, DETAIL) for line in layout_prose(result, DETAIL, room, INFO_LINES - len(lines))
+        ]
+    return lines
+
+
+def _header_height(view: TakeView, name: _Names) -> int:
+    """`HEADER_HEIGHT`, or taller when the turn column has more lines than fit beside
+    the piles."""
+    below = TURN_Y + INFO_LINE * len(_turn_lines(view, name)) + 2 + INFO_LINE // 2 + 12
+    return max(HEADER_HEIGHT, below)
+
+
+def _draw_turn(image: Image.Image, view: TakeView, name: _Names, lines: Sequence[Line]) -> None:
     x, room = INFO_X, RIGHT - INFO_X
     lang = name.lang
     heading = tr(lang, "DEAL {hand} · FIRST TO {target} POINTS", hand=view.hand, target=view.target)
     stamp_text(image, (x, LABEL_Y), fit_text(heading, LABEL, room), LABEL)
-    middle = CARDS_TOP + 12
+    middle = TURN_Y
     if view.to_act is not None:
         image.alpha_composite(triangle(16, PALETTE.accent), dest=(x, round(middle - 8)))
         task = tr(lang, "to draw") if view.phase == "draw" else tr(lang, "to play")
@@ -460,18 +527,6 @@ def _draw_turn(image: Image.Image, view: TakeView, name: _Names) -> None:
         who = cut_name(name(view.to_act), style, room - 22 - task_width)
         stamp_text(image, (x + 22, middle), who, style, "lm")
         stamp_text(image, (x + 22 + text_width(who + " ", style), middle), task, task_style, "lm")
-    lines: list[tuple[list[Token], TextStyle]] = []
-    drew = view.last is not None and view.last.action.split()[:2] == ["draw", "discard"]
-    if view.taken is not None and not drew:
-        taken = sentence(tr(lang, "took {card} from the discard pile"), card=[(view.taken, None)])
-        lines.append((taken, DETAIL))
-    last = last_action_tokens(view, name, room)
-    lines += [(line, PROSE) for line in layout_prose(last, PROSE, room, INFO_LINES - len(lines))]
-    if view.results and len(lines) < INFO_LINES:
-        result = _result_tokens(view.results[-1], name, room)
-        lines += [
-            (line, DETAIL) for line in layout_prose(result, DETAIL, room, INFO_LINES - len(lines))
-        ]
     for k, (line, line_style) in enumerate(lines):
         _stamp_prose(image, x, middle + INFO_LINE * (k + 1) + 2, line, line_style)
 
@@ -496,10 +551,50 @@ def _sheet_rows(view: TakeView) -> int:
     return min(len(view.results), SHEET_ROWS)
 
 
-def _final_header_height(view: TakeView) -> int:
+@dataclass(frozen=True)
+class _FinalWords:
+    """The final header's words, laid out: the winners' heading (on one or two lines,
+    shrunk before a name is cut) and the detail under it (on one or two lines)."""
+
+    title: list[str]
+    title_style: TextStyle
+    detail: list[str]
+
+    @property
+    def sheet_top(self) -> int:
+        title_lines = max(1, len(self.title))
+        detail_lines = max(1, len(self.detail))
+        return TITLE_Y + TITLE_LINE * (title_lines - 1) + 34 + DETAIL_LINE * (detail_lines - 1) + 28
+
+
+def _final_words(view: TakeView, name: _Names) -> _FinalWords:
+    lang = name.lang
+    if not view.seats:
+        return _FinalWords([], TITLE, [])
+    best = max(_final_score(view, seat) for seat in view.seats)
+    winners = [name(s.player) for s in view.seats if _final_score(view, s) == best]
+
+    def heading(shown: Sequence[str]) -> str:
+        names = join_words(list(shown), lang)
+        return plural(lang, len(shown), "{names} wins", "{names} win", names=names)
+
+    room = RIGHT - INSET
+    title, style = fit_names(heading, winners, TITLE, room, 2, TITLE_MIN_SIZE)
+    detail = tr(
+        lang,
+        "{points} after {deals}, playing to {target} · a deal scores laid − held",
+        points=plural(lang, best, "{n} point", "{n} points"),
+        deals=plural(lang, len(view.results), "{n} deal", "{n} deals"),
+        target=view.target,
+    )
+    return _FinalWords(title, style, wrap_text(detail, DETAIL, room, max_lines=2))
+
+
+def _final_header_height(view: TakeView, name: _Names) -> int:
+    top = _final_words(view, name).sheet_top
     if not view.results:
-        return SHEET_TOP
-    return SHEET_TOP + SHEET_ROW * (_sheet_rows(view) + 1) + 14
+        return top
+    return top + SHEET_ROW * (_sheet_rows(view) + 1) + 14
 
 
 def _final_score(view: TakeView, seat: SeatView) -> int:
@@ -509,25 +604,14 @@ def _final_score(view: TakeView, seat: SeatView) -> int:
 def _draw_final_header(image: Image.Image, view: TakeView, name: _Names) -> None:
     lang = name.lang
     stamp_text(image, (INSET, LABEL_Y), tr(lang, "MATCH OVER"), LABEL)
-    if view.seats:
-        best = max(_final_score(view, seat) for seat in view.seats)
-        winners = [name(s.player) for s in view.seats if _final_score(view, s) == best]
-        names = join_words(winners, lang)
-        text = plural(lang, len(winners), "{names} wins", "{names} win", names=names)
-        title = fit_text(text, TITLE, RIGHT - INSET)
-        stamp_text(image, (INSET, MARGIN + 50), title, TITLE, "lm")
-        detail = tr(
-            lang,
-            "{points} after {deals}, playing to {target} · a deal scores laid − held",
-            points=plural(lang, best, "{n} point", "{n} points"),
-            deals=plural(lang, len(view.results), "{n} deal", "{n} deals"),
-            target=view.target,
-        )
-        stamp_text(
-            image, (INSET, MARGIN + 84), fit_text(detail, DETAIL, RIGHT - INSET), DETAIL, "lm"
-        )
+    words = _final_words(view, name)
+    for k, line in enumerate(words.title):
+        stamp_text(image, (INSET, TITLE_Y + TITLE_LINE * k), line, words.title_style, "lm")
+    detail_y = TITLE_Y + TITLE_LINE * (len(words.title) - 1) + 34
+    for k, line in enumerate(words.detail):
+        stamp_text(image, (INSET, detail_y + DETAIL_LINE * k), line, DETAIL, "lm")
     if view.results:
-        _draw_sheet(image, view, name)
+        _draw_sheet(image, view, name, words.sheet_top)
 
 
 @dataclass(frozen=True)
@@ -555,13 +639,12 @@ def sheet_columns(view: TakeView, lang: Lang) -> _Columns:
     return _Columns(hand_width, (RIGHT - INSET - hand_width) / max(1, len(view.seats)))
 
 
-def _draw_sheet(image: Image.Image, view: TakeView, name: _Names) -> None:
+def _draw_sheet(image: Image.Image, view: TakeView, name: _Names, top: int) -> None:
     """One row per hand (the latest ones), one column per seat: the hand's score, its
     laid and held points, and who went out."""
     seats = view.seats
     lang = name.lang
     columns = sheet_columns(view, lang)
-    top = SHEET_TOP
     draw_rounded(
         image,
         (INSET - 8, top - 4, RIGHT + 8, top + SHEET_ROW * (_sheet_rows(view) + 1) + 4),
@@ -621,13 +704,17 @@ def _draw_sheet_row(
     for k, seat in enumerate(view.seats):
         player = seat.player
         x = columns.x(k)
-        score = signed(result.scores.get(player, 0))
+        points = result.scores.get(player, 0)
+        score = signed(points)
         style = DETAIL.but(fill=PALETTE.text)
         stamp_text(image, (x, middle), score, style, "lm")
         x += max(38, text_width(score, style) + 6)
-        parts = f"(+{result.laid.get(player, 0)} {MINUS}{result.held.get(player, 0)})"
-        stamp_text(image, (x, middle), parts, SMALL, "lm")
-        x += text_width(parts, SMALL) + 6
+        laid, held = result.laid.get(player, 0), result.held.get(player, 0)
+        # Who went out held nothing: their score is what they laid, and OUT says so.
+        if result.went_out != player or held or laid != points:
+            parts = f"(+{laid} {MINUS}{held})"
+            stamp_text(image, (x, middle), parts, SMALL, "lm")
+            x += text_width(parts, SMALL) + 6
         if result.went_out == player:
             pill(image, (x, middle), tr(lang, "OUT"), TAG, PALETTE.accent, 5)
 
@@ -773,9 +860,10 @@ def _draw_lane(image: Image.Image, lane: Lane, top: int, lang: Lang) -> None:
     outline = PALETTE.accent if highlighted else None
     draw_rounded(image, (MARGIN, top, WIDTH - MARGIN, top + lane.height), 12, fill, outline, 2)
     middle = top + INFO_HEIGHT / 2 + 1
+    points = _lane_points(lane, lang)
     _draw_lane_name(image, lane, middle, lang)
-    _draw_lane_hand(image, lane, middle, lang)
-    _draw_lane_points(image, lane, middle, lang)
+    _draw_lane_hand(image, lane, middle, lang, points.left)
+    _draw_lane_points(image, middle, points)
     for placed in lane.runs:
         _draw_run(image, lane, placed, top + INFO_HEIGHT + placed.line * RUN_LINE, lang)
 
@@ -798,7 +886,10 @@ def _draw_lane_name(image: Image.Image, lane: Lane, middle: float, lang: Lang) -
         pill(image, (x + text_width(text, style) + 8, middle), dealer, TAG, PALETTE.silver, 6)
 
 
-def _draw_lane_hand(image: Image.Image, lane: Lane, middle: float, lang: Lang) -> None:
+def _draw_lane_hand(
+    image: Image.Image, lane: Lane, middle: float, lang: Lang, right: float
+) -> None:
+    """The hand column, from `HAND_X` to ``right`` (where the points begin)."""
     seat = lane.seat
     tag = TAG
     if lane.place is not None:
@@ -815,26 +906,52 @@ def _draw_lane_hand(image: Image.Image, lane: Lane, middle: float, lang: Lang) -
     place(image, backs, HAND_X, middle - TINY_CARD.height / 2 - 1)
     x = HAND_X + backs.image.width - backs.dx + 4
     count = plural(lang, seat.hand_size, "{n} card", "{n} cards")
-    stamp_text(image, (x, middle), fit_text(count, DETAIL, LAID_X - 8 - x), DETAIL, "lm")
+    stamp_text(image, (x, middle), fit_text(count, DETAIL, right - 8 - x), DETAIL, "lm")
 
 
-def _draw_lane_points(image: Image.Image, lane: Lane, middle: float, lang: Lang) -> None:
-    laid = lane.seat.laid_points
-    if lane.runs or lane.place is not None:
-        caption = tr(lang, "laid")
-        stamp_text(image, (LAID_X, middle + 1), caption, CAPTION, "lm")
-        number_x = LAID_X + max(30, text_width(caption, CAPTION) + 6)
-        stamp_text(image, (number_x, middle), number_text(laid), COUNT, "lm")
-    else:
-        no_runs = tr(lang, "no runs")
-        stamp_text(image, (LAID_X, middle), no_runs, DETAIL, "lm")
+@dataclass(frozen=True)
+class _LanePoints:
+    """A lane's points, right to left: the total (its number, its caption to the left),
+    then the points laid ("laid 35", or "no runs"), at `LAID_X` or further left when
+    the words are long."""
+
+    total: str
+    total_style: TextStyle
+    total_caption: str
+    laid_caption: str
+    """Empty: no runs laid, ``laid`` says so in words."""
+    laid: str
+    left: float
+    """Where the laid points begin."""
+
+
+def _lane_points(lane: Lane, lang: Lang) -> _LanePoints:
     winner = lane.place == 1
     style = COUNT.but(size=24, fill=PALETTE.accent if winner else PALETTE.text)
-    number = number_text(lane.total)
-    stamp_text(image, (TOTAL_RIGHT, middle), number, style, "rm")
+    total = number_text(lane.total)
     caption = tr(lang, "score") if lane.place is not None else tr(lang, "total")
-    right = TOTAL_RIGHT - text_width(number, style) - 8
-    stamp_text(image, (right, middle + 1), caption, CAPTION, "rm")
+    total_left = TOTAL_RIGHT - text_width(total, style) - 8 - text_width(caption, CAPTION)
+    if lane.runs or lane.place is not None:
+        laid_caption, laid = tr(lang, "laid"), number_text(lane.seat.laid_points)
+        width = max(30, text_width(laid_caption, CAPTION) + 6) + text_width(laid, COUNT)
+    else:
+        laid_caption, laid = "", tr(lang, "no runs")
+        width = text_width(laid, DETAIL)
+    left = min(LAID_X, total_left - 16 - width)
+    return _LanePoints(total, style, caption, laid_caption, laid, left)
+
+
+def _draw_lane_points(image: Image.Image, middle: float, points: _LanePoints) -> None:
+    x = points.left
+    if points.laid_caption:
+        stamp_text(image, (x, middle + 1), points.laid_caption, CAPTION, "lm")
+        number_x = x + max(30, text_width(points.laid_caption, CAPTION) + 6)
+        stamp_text(image, (number_x, middle), points.laid, COUNT, "lm")
+    else:
+        stamp_text(image, (x, middle), points.laid, DETAIL, "lm")
+    stamp_text(image, (TOTAL_RIGHT, middle), points.total, points.total_style, "rm")
+    right = TOTAL_RIGHT - text_width(points.total, points.total_style) - 8
+    stamp_text(image, (right, middle + 1), points.total_caption, CAPTION, "rm")
 
 
 def _draw_run(image: Image.Image, lane: Lane, placed: PlacedRun, top: int, lang: Lang) -> None:

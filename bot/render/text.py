@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache, lru_cache
@@ -68,8 +68,9 @@ ELLIPSIS = "…"
 MIN_TEXT_SIZE = 18
 """The smallest text on an 800-px-wide image: 9 px when Discord shows it 400 px wide
 on a phone."""
-MIN_CAPTION_SIZE = 20
-"""The smallest caption (a number's unit, a column's heading) on an 800-px image."""
+MIN_CAPTION_SIZE = 22
+"""The smallest caption (a number's unit, a column's heading, a card's value under
+it) on an 800-px image: 11 px when Discord shows it 400 px wide on a phone."""
 MINUS = "\u2212"
 """The one minus sign of the images (never a hyphen)."""
 
@@ -125,6 +126,9 @@ class TextStyle:
     size: int
     fill: RGBA = PALETTE.text
     bold: bool = False
+    caption: bool = False
+    """A caption's style (a number's unit, a column's heading): an audit checks it is
+    at least `MIN_CAPTION_SIZE` for its image's width."""
 
     def stroke(self, face: Face = Face.MAIN) -> float:
         """Faux bold for a face without a weight axis: a stroke of the text's own
@@ -134,7 +138,7 @@ class TextStyle:
         return round(self.size * 0.035, 2)
 
     def but(self, *, fill: RGBA | None = None, size: int | None = None) -> TextStyle:
-        return TextStyle(size or self.size, fill or self.fill, self.bold)
+        return TextStyle(size or self.size, fill or self.fill, self.bold, self.caption)
 
 
 # --- runs of characters -----------------------------------------------------------
@@ -262,8 +266,8 @@ def _run_width(run: Run, style: TextStyle) -> float:
 # --- checking what is drawn ------------------------------------------------------
 
 
-def _note(image: Image.Image | None, text: str, box: Box) -> None:
-    audit.note(image, text, box)
+def _note(image: Image.Image | None, text: str, box: Box, style: TextStyle) -> None:
+    audit.note(image, text, box, size=style.size, caption=style.caption)
 
 
 def _shifted(box: Box, xy: Point) -> Box:
@@ -339,7 +343,9 @@ def draw_text(
     """Draw ``text`` with a Pillow anchor ("la" left-ascender, "lm" left-middle, ...);
     ``audited=False`` for a text inside a label that is audited as a whole."""
     if audited and audit.current() is not None:  # measured only for an open audit
-        _note(getattr(draw, "_image", None), text, _shifted(text_bbox(text, style, anchor), xy))
+        _note(
+            getattr(draw, "_image", None), text, _shifted(text_bbox(text, style, anchor), xy), style
+        )
     parts = runs(text)
     if _is_plain(parts):
         draw.text(
@@ -396,7 +402,7 @@ def stamp_text(
     if text:
         at = (round(xy[0]), round(xy[1]))
         if audit.current() is not None:
-            _note(base, text, _shifted(text_bbox(text, style, anchor), at))
+            _note(base, text, _shifted(text_bbox(text, style, anchor), at), style)
         place(base, text_sprite(text, style, anchor), xy[0], xy[1], audited=False)
 
 
@@ -420,7 +426,7 @@ def badge(
     base.alpha_composite(disc(radius, fill), dest=(x - radius, y - radius))
     style = TextStyle(max(MIN_TEXT_SIZE, round(radius * 1.15)), ink, bold=True)
     box = (x - radius, y - radius, x + radius, y + radius)
-    audit.note(base, text, box, shape=overlay)
+    audit.note(base, text, box, shape=overlay, size=style.size, caption=style.caption)
     draw_centered(ImageDraw.Draw(base), (x, y), text, style, audited=False)
 
 
@@ -441,7 +447,8 @@ def pill(
     width = round(text_width(text, style)) + 2 * pad_x
     left, top = round(xy[0]), round(xy[1] - height / 2)
     draw_rounded(base, (left, top, left + width, top + height), height // 2, fill)
-    audit.note(base, text, (left, top, left + width, top + height), shape=overlay)
+    box = (left, top, left + width, top + height)
+    audit.note(base, text, box, shape=overlay, size=style.size, caption=style.caption)
     centre = (left + width / 2, top + height / 2)
     draw_centered(ImageDraw.Draw(base), centre, text, style, audited=False)
     return width
@@ -515,6 +522,82 @@ def fit_lines(
     if text_width(text, fitted) <= max_width or max_lines == 1:
         return [fit_text(text, fitted, max_width)], fitted
     return wrap_text(text, fitted, max_width, max_lines), fitted
+
+
+def _is_symbol(word: str) -> bool:
+    """A word of symbols only (an emoji: the 🤖 of a computer's name)."""
+    return all(unicodedata.category(char) in {"So", "Sk", "Mn", "Cf"} for char in word)
+
+
+def _words(text: str) -> list[str]:
+    """``text``'s words, a word of symbols kept with the word after it ("🤖 Easy")."""
+    words: list[str] = []
+    glue = False
+    for word in text.split():
+        if glue:
+            words[-1] += f" {word}"
+        else:
+            words.append(word)
+        glue = _is_symbol(word)
+    return words
+
+
+def whole_lines(text: str, style: TextStyle, max_width: float) -> list[str] | None:
+    """``text`` broken at spaces into lines no wider than ``max_width``, every word
+    whole (an emoji stays with the word after it); None when a word alone is too wide
+    (then it can't be drawn whole)."""
+    lines: list[str] = []
+    for word in _words(text):
+        trial = f"{lines[-1]} {word}" if lines else word
+        if lines and text_width(trial, style) <= max_width:
+            lines[-1] = trial
+        elif text_width(word, style) <= max_width:
+            lines.append(word)
+        else:
+            return None
+    return lines
+
+
+def fit_names(
+    build: Callable[[Sequence[str]], str],
+    names: Sequence[str],
+    style: TextStyle,
+    max_width: float,
+    max_lines: int = 1,
+    min_size: int | None = None,
+) -> tuple[list[str], TextStyle]:
+    """The line ``build(names)`` makes ("Alice, Bob and Dana win", "Dana to act") on at
+    most ``max_lines`` lines of ``max_width``, every word whole: at ``style``'s size or
+    smaller, down to ``min_size`` (default: no smaller); where even that is too little,
+    the longest names are cut (`cut_name`), never the words around them. Only a line
+    that no cut of its names can fit is cut (and noted by an open audit)."""
+    smallest = style.size if min_size is None else min(min_size, style.size)
+    for size in range(style.size, smallest - 1, -1):
+        sized = style.but(size=size)
+        lines = whole_lines(build(names), sized, max_width)
+        if lines is not None and len(lines) <= max_lines:
+            return lines, sized
+    sized = style.but(size=smallest)
+
+    def cut_to(room: float) -> list[str] | None:
+        text = build([cut_name(name, sized, room) for name in names])
+        lines = whole_lines(text, sized, max_width)
+        return lines if lines is not None and len(lines) <= max_lines else None
+
+    low, high = 0, math.ceil(max_width)  # the widest room a name may keep, in px
+    best: list[str] | None = None
+    while low < high:
+        middle = (low + high + 1) // 2
+        fitted = cut_to(middle)
+        if fitted is not None:
+            low, best = middle, fitted
+        else:
+            high = middle - 1
+    if best is None:
+        best = cut_to(0)
+    if best is not None:
+        return best, sized
+    return wrap_text(build(names), sized, max_width, max_lines), sized
 
 
 def fit_name(template: str, name: str, style: TextStyle, max_width: float) -> str:

@@ -53,8 +53,8 @@ from bot.render.draughts import (
 from bot.render.palette import PALETTE
 from bot.render.shapes import new_panel, ring
 from bot.render.text import TextStyle, shrink_to_fit, text_width, wrap_text
+from tests.render.images import decode, pixels_differ
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PLAYERS = ["w", "b"]
 NAMES = {"w": "Alice", "b": "Bjørn Ødegård"}
 
@@ -100,23 +100,6 @@ def moments(ruleset: Ruleset = "give-and-take") -> dict[str, DraughtsState]:
 
 def set_up(fen: str, ruleset: Ruleset = "give-and-take") -> DraughtsState:
     return ENGINE.setup(PLAYERS, Position.from_fen(fen, ruleset))
-
-
-def decode(png: bytes) -> Image.Image:
-    """Check ``png`` is a well-formed PNG and return it decoded (RGBA)."""
-    assert png.startswith(PNG_SIGNATURE)
-    with Image.open(io.BytesIO(png)) as probe:
-        probe.verify()
-    with Image.open(io.BytesIO(png)) as image:
-        assert image.format == "PNG"
-        return image.convert("RGBA")
-
-
-def pixels_differ(a: bytes, b: bytes) -> bool:
-    first, second = decode(a), decode(b)
-    if first.size != second.size:
-        return True
-    return ImageChops.difference(first, second).getbbox(alpha_only=False) is not None
 
 
 def close(pixel: object, colour: tuple[int, ...], tolerance: int = 24) -> bool:

@@ -8,7 +8,6 @@ still draws. Timing is measured in bench/, never here.
 
 from __future__ import annotations
 
-import io
 import random
 from itertools import pairwise
 
@@ -32,8 +31,8 @@ from bot.render.escalation import LATEST_CARD, WIDTH, layout_round, render_table
 from bot.render.palette import PALETTE, place_colour
 from bot.render.shapes import new_panel
 from bot.render.text import TextStyle, draw_text, stamp_text
+from tests.render.images import decode, pixels_differ
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NAMES = {
     "p0": "Alice",
     "p1": "Bjørn Ødegård",
@@ -76,23 +75,6 @@ def moments(count: int, seed: int = 2024, deals: int = 1) -> dict[str, Escalatio
 
 def public(state: EscalationState) -> EscalationView:
     return ENGINE.view(state, None)
-
-
-def decode(png: bytes) -> Image.Image:
-    """Check ``png`` is a well-formed PNG and return it decoded (RGBA)."""
-    assert png.startswith(PNG_SIGNATURE)
-    with Image.open(io.BytesIO(png)) as probe:
-        probe.verify()
-    with Image.open(io.BytesIO(png)) as image:
-        assert image.format == "PNG"
-        return image.convert("RGBA")
-
-
-def pixels_differ(a: bytes, b: bytes) -> bool:
-    first, second = decode(a), decode(b)
-    if first.size != second.size:
-        return True
-    return ImageChops.difference(first, second).getbbox(alpha_only=False) is not None
 
 
 def plays(*entries: tuple[str, str, int]) -> list[PlayView]:

@@ -8,18 +8,16 @@ Timing is measured in bench/, never here.
 
 from __future__ import annotations
 
-import io
 import random
 from itertools import pairwise
 
 import pytest
-from PIL import Image, ImageChops
 
 from bot.engines.geschenkt import ENGINE, GeschenktOptions, GeschenktState, GeschenktView
 from bot.render.geschenkt import WIDTH, place_runs, render_table
 from bot.render.text import TextStyle, display_name, fit_text, text_width
+from tests.render.images import decode, pixels_differ
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NAMES = {
     "p0": "Alice",
     "p1": "Bjørn Ødegård",
@@ -54,23 +52,6 @@ def moments(count: int, seed: int = 2024) -> dict[str, GeschenktState]:
 
 def public(state: GeschenktState) -> GeschenktView:
     return ENGINE.view(state, None)
-
-
-def decode(png: bytes) -> Image.Image:
-    """Check ``png`` is a well-formed PNG and return it decoded (RGBA)."""
-    assert png.startswith(PNG_SIGNATURE)
-    with Image.open(io.BytesIO(png)) as probe:
-        probe.verify()
-    with Image.open(io.BytesIO(png)) as image:
-        assert image.format == "PNG"
-        return image.convert("RGBA")
-
-
-def pixels_differ(a: bytes, b: bytes) -> bool:
-    first, second = decode(a), decode(b)
-    if first.size != second.size:
-        return True
-    return ImageChops.difference(first, second).getbbox(alpha_only=False) is not None
 
 
 # --- valid output ------------------------------------------------------------------

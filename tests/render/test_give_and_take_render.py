@@ -11,13 +11,11 @@ non-Latin names) still draws. Timing is measured outside the tests.
 from __future__ import annotations
 
 import ast
-import io
 import random
 from collections.abc import Sequence
 from itertools import pairwise
 
 import pytest
-from PIL import Image, ImageChops
 
 from bot.engines.give_and_take import (
     ENGINE,
@@ -45,9 +43,9 @@ from bot.render.give_and_take import (
 from bot.render.palette import PALETTE
 from bot.render.shapes import new_panel
 from bot.render.text import fit_name, uncovered
+from tests.render.images import decode, pixels_differ
 from tests.test_i18n import template_sites
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NAMES = {
     "p0": "Alice",
     "p1": "Bjørn Ødegård",
@@ -185,23 +183,6 @@ def last_standing() -> GiveAndTakeState:
 def all_out() -> GiveAndTakeState:
     """Two players, one card per pile, a tie: both out at once with no cards: a draw."""
     return act(start(2, stacked([[("5", "7"), ("7", "5")]], leftovers=1)), "go")
-
-
-def decode(png: bytes) -> Image.Image:
-    """Check ``png`` is a well-formed PNG and return it decoded (RGBA)."""
-    assert png.startswith(PNG_SIGNATURE)
-    with Image.open(io.BytesIO(png)) as probe:
-        probe.verify()
-    with Image.open(io.BytesIO(png)) as image:
-        assert image.format == "PNG"
-        return image.convert("RGBA")
-
-
-def pixels_differ(a: bytes, b: bytes) -> bool:
-    first, second = decode(a), decode(b)
-    if first.size != second.size:
-        return True
-    return ImageChops.difference(first, second).getbbox(alpha_only=False) is not None
 
 
 def every_scene() -> dict[str, GiveAndTakeState]:

@@ -8,7 +8,6 @@ tests/render/test_golden.py`` to write the new images, look at them, commit them
 
 from __future__ import annotations
 
-import io
 import os
 import re
 from pathlib import Path
@@ -18,8 +17,9 @@ from PIL import Image, ImageChops, ImageDraw
 
 from bot.games import GAMES
 from bot.render.audit import auditing_text
-from bot.render.text import TextStyle, draw_text
+from bot.render.text import MIN_CAPTION_SIZE, MIN_TEXT_SIZE, TextStyle, draw_text
 from tests.render.golden_scenes import LANGS, SCENES_BY_GAME, GoldenScene, all_scenes
+from tests.render.images import decode
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -33,11 +33,6 @@ MAX_BYTES = 150_000
 SCENES = all_scenes()
 
 
-def decoded(png: bytes) -> Image.Image:
-    with Image.open(io.BytesIO(png)) as image:
-        return image.convert("RGBA")
-
-
 def differing_pixels(expected: Image.Image, actual: Image.Image) -> int:
     """How many pixels have a channel off by more than `CHANNEL_TOLERANCE`."""
     difference = ImageChops.difference(expected, actual)
@@ -49,7 +44,7 @@ def differing_pixels(expected: Image.Image, actual: Image.Image) -> int:
 
 
 def test_a_changed_number_is_a_difference() -> None:
-    golden = decoded((GOLDEN / "take-middle.png").read_bytes())
+    golden = decode((GOLDEN / "take-middle.png").read_bytes())
     changed = golden.copy()
     draw_text(ImageDraw.Draw(changed), (400, 40), "7", TextStyle(20))
     assert differing_pixels(golden, golden) == 0
@@ -78,13 +73,15 @@ NEGATIVE = re.compile(r"(?<![\w])-\d")
 @pytest.mark.parametrize("scene", SCENES, ids=lambda scene: scene.name)
 def test_no_text_is_cut_or_overlapped(scene: GoldenScene) -> None:
     """Every text whose whole matters is drawn whole (only names may end in an
-    ellipsis), no two texts or labels overlap, none runs off the image, and every
-    negative number has a true minus."""
+    ellipsis), no two texts or labels overlap, none runs off the image or is too small
+    for a phone, and every negative number has a true minus."""
     with auditing_text() as audit:
-        scene.render()
+        png = scene.render()
+    assert png is not None
     assert audit.cuts == []
     assert audit.overlaps() == []
     assert audit.outside() == []
+    assert audit.too_small(decode(png).width, MIN_TEXT_SIZE / 2, MIN_CAPTION_SIZE / 2) == []
     assert [text for text in audit.texts() if NEGATIVE.search(text)] == []
 
 
@@ -97,7 +94,7 @@ def test_image_matches_its_golden_image(scene: GoldenScene) -> None:
     if UPDATE:
         path.write_bytes(png)
     assert path.exists(), f"no golden image {path.name}: run with UPDATE_GOLDEN=1"
-    expected, actual = decoded(path.read_bytes()), decoded(png)
+    expected, actual = decode(path.read_bytes()), decode(png)
     assert actual.size == expected.size
     assert differing_pixels(expected, actual) <= MAX_DIFFERING_PIXELS, (
         f"{scene.name} looks different from {path.name}; if that is intended, "

@@ -152,8 +152,13 @@ def test_the_floor_is_nine_pixels_at_400() -> None:
 
 
 @pytest.mark.parametrize("module", RENDERERS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
-def test_captions_are_at_least_20_px(module: ModuleType) -> None:
+def test_captions_are_at_least_the_caption_size(module: ModuleType) -> None:
     """A caption (a number's unit, "card points", "penalty") is the text read last on
-    a phone: no smaller than `MIN_CAPTION_SIZE` on the 800-px image."""
+    a phone: no smaller than `MIN_CAPTION_SIZE` (22 px, 11 px at 400) on the 800-px
+    image, and marked as a caption, so an audit checks it where it is drawn
+    (`tests/render/test_fit_sweep.py`)."""
     captions = {name: style for name, style in styles(module).items() if "CAPTION" in name}
-    assert all(style.size >= MIN_CAPTION_SIZE for style in captions.values()), captions
+    assert all(style.caption for style in captions.values()), captions
+    assert all(preview_px(style.size, module.WIDTH) >= 11 for style in captions.values())
+    marked = {name: style for name, style in styles(module).items() if style.caption}
+    assert all(style.size >= MIN_CAPTION_SIZE for style in marked.values()), marked

@@ -9,14 +9,12 @@ runs, the final view and odd names still draw. Timing is measured outside the te
 from __future__ import annotations
 
 import ast
-import io
 import random
 from functools import cache
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
 
 from bot.cogs.take import TakeAdapter
 from bot.engines.cards import Card
@@ -54,8 +52,8 @@ from bot.render.take import (
     sentence,
 )
 from bot.render.text import signed, uncovered
+from tests.render.images import decode, pixels_differ
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NAMES = {
     "p0": "Alice",
     "p1": "Bjørn Ødegård",
@@ -141,23 +139,6 @@ def crowded_state() -> TakeState:
 
 def public(state: TakeState) -> TakeView:
     return ENGINE.view(state, None)
-
-
-def decode(png: bytes) -> Image.Image:
-    """Check ``png`` is a well-formed PNG and return it decoded (RGBA)."""
-    assert png.startswith(PNG_SIGNATURE)
-    with Image.open(io.BytesIO(png)) as probe:
-        probe.verify()
-    with Image.open(io.BytesIO(png)) as image:
-        assert image.format == "PNG"
-        return image.convert("RGBA")
-
-
-def pixels_differ(a: bytes, b: bytes) -> bool:
-    first, second = decode(a), decode(b)
-    if first.size != second.size:
-        return True
-    return ImageChops.difference(first, second).getbbox(alpha_only=False) is not None
 
 
 # --- valid output ------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from PIL import Image, ImageDraw
 
@@ -17,6 +19,7 @@ from bot.render.text import (
     cut_name,
     display_name,
     draw_text,
+    fit_names,
     fit_text,
     number_text,
     runs,
@@ -24,6 +27,7 @@ from bot.render.text import (
     signed,
     text_width,
     uncovered,
+    whole_lines,
 )
 
 HARD_NAMES = [
@@ -166,3 +170,48 @@ def test_nothing_is_noted_without_an_audit() -> None:
 
 def test_a_negative_number_is_drawn_with_a_true_minus() -> None:
     assert [number_text(n) for n in (-30, 0, 7)] == ["\u221230", "0", "7"]
+
+
+def winners(names: Sequence[str]) -> str:
+    if len(names) == 1:
+        return f"{names[0]} wins"
+    return f"{', '.join(names[:-1])} and {names[-1]} win"
+
+
+def test_whole_lines_keep_every_word_and_an_emoji_with_its_name() -> None:
+    text = "Alice, 🤖 Easy and 🤖 Easy 2 win"
+    lines = whole_lines(text, STYLE, text_width("Alice, 🤖 Easy and 🤖", STYLE) + 1)
+    assert lines is not None
+    assert " ".join(lines) == text
+    assert not any(line.endswith("🤖") for line in lines)
+    assert whole_lines("Nachziehstapel", STYLE, 40) is None
+
+
+def test_fit_names_wraps_then_shrinks_then_cuts_only_names() -> None:
+    names = ["Alice", "🤖 Easy", "🤖 Easy 2", "Johannes Sebastian Oberhauser II"]
+    with auditing_text() as audit:
+        one, style = fit_names(winners, names[:2], STYLE, 400)
+        assert (one, style) == (["Alice and 🤖 Easy win"], STYLE)
+        two, style = fit_names(winners, names, STYLE, 520, max_lines=2)
+        assert style == STYLE and len(two) == 2 and " ".join(two) == winners(names)
+        small, style = fit_names(winners, names, STYLE, 700, min_size=18)
+        assert len(small) == 1 and style.size < STYLE.size and "…" not in small[0]
+        cut, style = fit_names(winners, names, STYLE, 260, max_lines=2, min_size=20)
+    assert style.size == 20 and len(cut) <= 2
+    assert all(text_width(line, style) <= 260 for line in cut)
+    joined = " ".join(cut)
+    assert joined.startswith("Alice, 🤖 Easy, 🤖 Easy 2 and ") and joined.endswith("… win")
+    assert audit.cuts == []
+
+
+def test_an_audit_finds_text_too_small_for_a_phone() -> None:
+    image = Image.new("RGBA", (800, 60))
+    draw = ImageDraw.Draw(image)
+    caption = TextStyle(20, PALETTE.muted, caption=True)
+    with auditing_text() as audit:
+        draw_text(draw, (10, 10), "laid", caption)
+        draw_text(draw, (100, 10), "held 3", TextStyle(18))
+        draw_text(draw, (200, 10), "9♦", TextStyle(16))
+    assert audit.too_small(800, 9, 11) == [("laid", 10.0), ("9♦", 8.0)]
+    assert audit.too_small(400, 9, 11) == []
+    assert caption.but(fill=PALETTE.text).caption
