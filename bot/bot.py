@@ -94,9 +94,11 @@ class TableBot(commands.AutoShardedBot):
         """Every computer move, timed default, turn clock and lobby expiry waiting."""
         self._sweeper: asyncio.Task[None] | None = None
         self.channel_locks = ChannelLocks(store.client)
-        self.table_edits = TableEdits()
         """Each channel's lock across processes (`bot.storage.locks`): its game's
         interactions and follow-ups run one at a time."""
+        self.table_edits = TableEdits()
+        """The table messages' edits in this process, one at a time per table and never
+        an older revision over a newer one (`bot.cogs.table_edits`)."""
 
     async def setup_hook(self) -> None:
         check_registry()
