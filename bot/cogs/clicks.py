@@ -13,8 +13,8 @@ from pydantic import BaseModel
 
 from bot import table_life
 from bot.ai import Level
-from bot.cogs.cog_base import GameParts, Shown
 from bot.cogs.components import Click, Pick, chosen_in_message
+from bot.cogs.game_parts import GameParts, Shown
 from bot.cogs.interactions import (
     Interaction,
     chosen_level,

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from bot import table_life
 from bot.cogs.clicks import Clicks
-from bot.cogs.cog_base import GameParts, Shown
+from bot.cogs.game_parts import GameParts, Shown
 from bot.cogs.interactions import (
     Interaction,
     answer_privately,
