@@ -15,25 +15,33 @@ per decision of the measured level (its chooser call only, view built beforehand
 The opponent ``previous`` is the game's ``hard`` player before issue 28
 (`previous_players`), so a new ``hard`` can be measured against the old one; it plays
 only when asked for: ``--pairing hard:previous``.
+Opponent pools (issue 43): ``--pool NAME`` plays ``hard`` and then ``normal`` in the
+measured seat, on the same games (deals, seats, seat generators), against a table of one
+pool's player (`bench.opponents`: ``easy``, ``normal``, ``random``, and each game's
+outside and style players; ``--pool all`` for every one of the game's). Reported per
+pool: each level's share (sole wins; the score in two-player games) with its 95 %
+Wilson interval, and hard − normal with Newcombe's interval built from the two.
 ``--option ruleset=turkish`` passes an option to every game's ``new_game``.
 ``--think-seconds S`` sets the searching players' wall-clock safety net
 (`bot.ai.budget`): on a busy machine a larger one lets the node budgets decide.
 
     python -m bench.ai [--quick] [--games N] [--game NAME] [--pairing LEVEL:OPPONENT]
-                       [--option KEY=VALUE] [--first N] [--think-seconds S]
-                       [--json PATH]
+                       [--pool NAME|all] [--option KEY=VALUE] [--first N]
+                       [--think-seconds S] [--json PATH]
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bench import common
+from bench.opponents import Pool, PoolUnavailable, pools_for
 from bench.scenes import player_ids
 from bot.ai import LEVELS, Chooser, Level
 from bot.ai.budget import DEFAULT_THINK_SECONDS, set_think_seconds, think_seconds
@@ -85,12 +93,32 @@ def wilson(successes: float, trials: int) -> tuple[float, float]:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # The interval always holds p; the clamps keep rounding from pushing it out.
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def interval_text(successes: float, trials: int) -> str:
     low, high = wilson(successes, trials)
     return f"{100 * low:.1f}–{100 * high:.1f}"
+
+
+def difference_interval(
+    successes_a: float, trials_a: int, successes_b: float, trials_b: int
+) -> tuple[float, float]:
+    """The 95 % interval of the difference of two proportions (a − b), built from their
+    two `wilson` intervals (Newcombe's hybrid score interval). It treats the two as
+    independent samples; played on the same seeds they are not, and the interval is
+    then usually wider than a paired one would be (it errs on the safe side)."""
+    if trials_a <= 0 or trials_b <= 0:
+        return (-1.0, 1.0)
+    a, b = successes_a / trials_a, successes_b / trials_b
+    low_a, high_a = wilson(successes_a, trials_a)
+    low_b, high_b = wilson(successes_b, trials_b)
+    difference = a - b
+    return (
+        max(-1.0, difference - math.hypot(a - low_a, high_b - b)),
+        min(1.0, difference + math.hypot(high_a - a, b - low_b)),
+    )
 
 
 SeatKindGames = Callable[[str], tuple[int, dict[str, Any]]]
@@ -148,7 +176,8 @@ class Pairing:
 
     game: str
     level: Level
-    opponent: Opponent
+    opponent: str
+    """A level, ``random``, ``previous`` or a pool's name (`bench.opponents`)."""
     players: int
     games: int = 0
     wins: int = 0
@@ -260,8 +289,6 @@ def play_pairing(
 ) -> Pairing:
     """``games`` games from game number ``first`` (seats and deals as described above);
     ``previous`` plays the opponent ``previous``."""
-    ids = player_ids(count, 0)
-    chooser = players[level]
     other: Chooser | None
     if opponent == "random":
         other = None
@@ -271,6 +298,24 @@ def play_pairing(
         other = previous
     else:
         other = players[opponent]
+    return play_games(engine, players[level], level, opponent, other, count, games, options, first)
+
+
+def play_games(
+    engine: Engine[Any, Any, Any],
+    chooser: Chooser,
+    level: Level,
+    opponent: str,
+    other: Chooser | None,
+    count: int,
+    games: int,
+    options: Mapping[str, Any] | None = None,
+    first: int = 0,
+) -> Pairing:
+    """``chooser`` (the level ``level``) in the measured seat, ``other`` in every other
+    seat (None: uniformly random legal actions, `choose_uniform` on the state), for
+    ``games`` games from game number ``first``; ``opponent`` names the others."""
+    ids = player_ids(count, 0)
     pairing = Pairing(engine.name, level, opponent, count)
     parsed = engine.Options.model_validate(dict(options)) if options else None
     started = time.perf_counter()
@@ -379,6 +424,204 @@ def notes_for(count: int) -> list[str]:
     ]
 
 
+# --- opponent pools (issue 43) -----------------------------------------------------------
+
+POOL_LEVELS: tuple[Level, Level] = ("hard", "normal")
+"""The levels measured against each pool, on the same games."""
+
+
+def uses_score(players: int) -> bool:
+    """Two-player games (draughts, TAKE) count a draw or a shared first place as half a
+    win (the score); larger tables count sole wins."""
+    return players == 2
+
+
+@dataclass
+class PoolCell:
+    """``hard`` and ``normal``, each in one seat against a table of the pool's player,
+    on the same games."""
+
+    game: str
+    pool: str
+    about: str
+    hard: Pairing
+    normal: Pairing
+
+    @property
+    def score(self) -> bool:
+        return uses_score(self.hard.players)
+
+    def successes(self, pairing: Pairing) -> float:
+        if self.score:
+            return pairing.wins + pairing.shared_firsts / 2
+        return float(pairing.wins)
+
+    def share(self, pairing: Pairing) -> float:
+        return self.successes(pairing) / pairing.games
+
+    def interval(self, pairing: Pairing) -> tuple[float, float]:
+        return wilson(self.successes(pairing), pairing.games)
+
+    @property
+    def difference(self) -> float:
+        return self.share(self.hard) - self.share(self.normal)
+
+    @property
+    def difference_interval(self) -> tuple[float, float]:
+        return difference_interval(
+            self.successes(self.hard),
+            self.hard.games,
+            self.successes(self.normal),
+            self.normal.games,
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "pool": self.pool,
+            "about": self.about,
+            "games": self.hard.games,
+            "share": "score" if self.score else "sole wins",
+            "hard_share": self.share(self.hard),
+            "hard_interval_95": list(self.interval(self.hard)),
+            "normal_share": self.share(self.normal),
+            "normal_interval_95": list(self.interval(self.normal)),
+            "hard_minus_normal": self.difference,
+            "hard_minus_normal_interval_95": list(self.difference_interval),
+            "hard": self.hard.as_json(),
+            "normal": self.normal.as_json(),
+        }
+
+
+def chosen_pools(
+    requested: Sequence[str], engine: Engine[Any, Any, Any], players: Mapping[Level, Chooser]
+) -> list[Pool]:
+    """The game's pools asked for (``all``: every one), in the game's order; raises
+    ValueError naming the game's pools for a name it doesn't have."""
+    available = pools_for(engine.name, players)
+    if "all" in requested:
+        return list(available.values())
+    unknown = [name for name in requested if name not in available]
+    if unknown:
+        raise ValueError(
+            f"{engine.name} has no pool {', '.join(unknown)}; its pools: "
+            f"{', '.join(available)} (or all)"
+        )
+    return [pool for name, pool in available.items() if name in requested]
+
+
+def play_pool(
+    engine: Engine[Any, Any, Any],
+    players: Mapping[Level, Chooser],
+    pool: Pool,
+    count: int,
+    games: int,
+    options: Mapping[str, Any] | None = None,
+    first: int = 0,
+) -> PoolCell:
+    """``hard`` and then ``normal`` against the pool, on games ``first`` onwards (the same
+    deals, seats and seat generators for both); raises `PoolUnavailable` when the pool's
+    player can't be built here."""
+    other = pool.make()
+    hard, normal = (
+        play_games(engine, players[level], level, pool.name, other, count, games, options, first)
+        for level in POOL_LEVELS
+    )
+    return PoolCell(engine.name, pool.name, pool.about, hard, normal)
+
+
+def print_pool_cells(name: str, count: int, cells: Sequence[PoolCell]) -> None:
+    share = "score" if uses_score(count) else "wins"
+    headers = [
+        "pool",
+        "games",
+        f"hard {share} %",
+        "95% CI",
+        f"normal {share} %",
+        "95% CI",
+        "hard − normal",
+        "95% CI",
+        "hard p99 ms",
+        "seconds",
+    ]
+    table: list[list[common.Cell]] = []
+    for cell in cells:
+        hard_low, hard_high = cell.interval(cell.hard)
+        normal_low, normal_high = cell.interval(cell.normal)
+        low, high = cell.difference_interval
+        table.append(
+            [
+                f"{cell.pool} ×{count - 1}",
+                cell.hard.games,
+                100 * cell.share(cell.hard),
+                f"{100 * hard_low:.1f}–{100 * hard_high:.1f}",
+                100 * cell.share(cell.normal),
+                f"{100 * normal_low:.1f}–{100 * normal_high:.1f}",
+                f"{100 * cell.difference:+.1f}",
+                f"{100 * low:+.1f} to {100 * high:+.1f}",
+                cell.hard.decision_ms(99),
+                cell.hard.seconds + cell.normal.seconds,
+            ]
+        )
+    common.print_table(
+        f"{name}, {count} players: hard and normal, each in one seat against the pool",
+        headers,
+        table,
+        digits=1,
+    )
+
+
+def pool_notes(count: int, cells: Sequence[PoolCell]) -> list[str]:
+    share = (
+        "score: a win 1, a draw or shared first place ½"
+        if uses_score(count)
+        else f"sole first places; an even table wins {100 / count:.1f}%"
+    )
+    return [
+        f"{share}; hard and normal play the same games (deals, seats, generators).",
+        "intervals: 95 % Wilson; hard − normal: Newcombe's interval from the two, which "
+        "ignores the pairing (usually wider than a paired one).",
+        *(f"{cell.pool}: {cell.about}" for cell in cells),
+    ]
+
+
+def run_pools(
+    args: argparse.Namespace,
+    chosen: Sequence[tuple[Engine[Any, Any, Any], Mapping[Level, Chooser]]],
+    games: int,
+    options: Mapping[str, Any],
+) -> list[dict[str, Any]]:
+    """Every chosen game's chosen pools; the JSON entries."""
+    results: list[dict[str, Any]] = []
+    for engine, players in chosen:
+        count = registered(engine.name).typical_players
+        cells: list[PoolCell] = []
+        skipped: list[dict[str, str]] = []
+        for pool in chosen_pools(args.pool, engine, players):
+            try:
+                cell = play_pool(engine, players, pool, count, games, options, args.first)
+            except PoolUnavailable as error:
+                if "all" not in args.pool:
+                    raise
+                print(f"  {engine.name}: pool {pool.name} skipped: {error}")
+                skipped.append({"pool": pool.name, "reason": str(error)})
+                continue
+            seconds = cell.hard.seconds + cell.normal.seconds
+            print(f"  {engine.name}: hard and normal against {pool.name} done in {seconds:.1f} s")
+            cells.append(cell)
+        print_pool_cells(engine.name, count, cells)
+        common.print_notes(pool_notes(count, cells))
+        results.append(
+            {
+                "game": engine.name,
+                "players": count,
+                "share": "score" if uses_score(count) else "sole wins",
+                "pools": [cell.as_json() for cell in cells],
+                "skipped": skipped,
+            }
+        )
+    return results
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     found = games_with_players()
     parser = common.parser("Computer players: win rates and time per decision, one core")
@@ -400,6 +643,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="LEVEL:OPPONENT",
         help="play only this pairing, e.g. hard:random or hard:normal (repeatable; "
         "default: every level against random and against the level below)",
+    )
+    parser.add_argument(
+        "--pool",
+        action="append",
+        metavar="NAME",
+        help="play hard and normal against a table of this pool's player (repeatable; "
+        "all: every pool of the game) instead of the pairings; a game's pools: easy, "
+        "normal, random and its outside and style players (bench.opponents)",
     )
     parser.add_argument(
         "--option",
@@ -424,34 +675,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         "so the node budgets decide, as on an idle one",
     )
     args = parser.parse_args(argv)
+    if args.pool and args.pairing:
+        parser.error("--pool and --pairing choose different runs: give one of them")
+    if args.pool:
+        for engine, players in found:
+            if not args.game or engine.name in args.game:
+                try:
+                    chosen_pools(args.pool, engine, players)
+                except ValueError as error:
+                    parser.error(str(error))
     if args.think_seconds is not None:
         set_think_seconds(args.think_seconds)
     common.print_machine()
     with common.one_cpu() as cpu:
-        run(args, cpu, found)
+        try:
+            run(args, cpu, found)
+        except PoolUnavailable as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
     return 0
 
 
-def run(
+def run_pairings(
     args: argparse.Namespace,
-    cpu: int | None,
-    found: Sequence[tuple[Engine[Any, Any, Any], Mapping[Level, Chooser]]],
-) -> None:
-    games = args.games or (QUICK_GAMES if args.quick else DEFAULT_GAMES)
-    chosen = [
-        (engine, players) for engine, players in found if not args.game or engine.name in args.game
-    ]
-    print(
-        f"Pinned to CPU {cpu}." if cpu is not None else "Could not pin to one CPU.",
-        f"{games} games per pairing.",
-    )
-    print(f"Games: {', '.join(engine.name for engine, _ in chosen) or 'none'}.")
-    options = dict(item.split("=", 1) for item in args.option)
-    print(f"Think budget: {think_seconds():g} s per decision (safety net after the node budget).")
-    if options or args.first:
-        print(f"Options: {options or 'none'}; games {args.first}–{args.first + games - 1}.")
+    chosen: Sequence[tuple[Engine[Any, Any, Any], Mapping[Level, Chooser]]],
+    games: int,
+    options: Mapping[str, Any],
+) -> list[dict[str, Any]]:
+    """Every chosen game's pairings (all, or those of ``--pairing``); the JSON entries."""
     previous = previous_players()
-    started = time.perf_counter()
     results: list[dict[str, Any]] = []
     for engine, players in chosen:
         count = registered(engine.name).typical_players
@@ -489,6 +741,33 @@ def run(
                 ),
             }
         )
+    return results
+
+
+def run(
+    args: argparse.Namespace,
+    cpu: int | None,
+    found: Sequence[tuple[Engine[Any, Any, Any], Mapping[Level, Chooser]]],
+) -> None:
+    games = args.games or (QUICK_GAMES if args.quick else DEFAULT_GAMES)
+    chosen = [
+        (engine, players) for engine, players in found if not args.game or engine.name in args.game
+    ]
+    print(
+        f"Pinned to CPU {cpu}." if cpu is not None else "Could not pin to one CPU.",
+        f"{games} games per pairing.",
+    )
+    print(f"Games: {', '.join(engine.name for engine, _ in chosen) or 'none'}.")
+    options = dict(item.split("=", 1) for item in args.option)
+    print(f"Think budget: {think_seconds():g} s per decision (safety net after the node budget).")
+    if options or args.first:
+        print(f"Options: {options or 'none'}; games {args.first}–{args.first + games - 1}.")
+    started = time.perf_counter()
+    if args.pool:
+        print(f"Pools: {', '.join(args.pool)}; hard and normal on the same games.")
+        results = run_pools(args, chosen, games, options)
+    else:
+        results = run_pairings(args, chosen, games, options)
     elapsed = time.perf_counter() - started
     print(f"\nElapsed: {elapsed:.1f} s.")
     common.write_json(
@@ -497,6 +776,7 @@ def run(
         {
             "settings": {
                 "games_per_pairing": games,
+                "pools": args.pool,
                 "first_game": args.first,
                 "options": options,
                 "quick": args.quick,

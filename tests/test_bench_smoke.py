@@ -13,14 +13,18 @@ from typing import Any
 import pytest
 
 from bench import interactions
-from bench.ai import play_pairing, previous_players
+from bench.ai import difference_interval, play_games, play_pairing, previous_players
 from bench.ai_escalation import SEAT_KINDS, Table, shown_hands
+from bench.opponents import POOLS, no_thanks_heuristic, pools_for
 from bench.previous.escalation import ranked
 from bot.ai.escalation import unseen_kinds
 from bot.ai.escalation_sim import counts, kind_of
+from bot.engines.base import SeededRng
 from bot.engines.cards import Card
 from bot.engines.escalation import ENGINE as ESCALATION
 from bot.engines.escalation import play
+from bot.engines.geschenkt import REFUSE as GESCHENKT_REFUSE
+from bot.engines.geschenkt import TAKE as GESCHENKT_TAKE
 from bot.games import game
 
 REPO = Path(__file__).resolve().parents[1]
@@ -151,6 +155,65 @@ def test_ai_bench_plays_every_level_of_geschenkt(tmp_path: Path) -> None:
     for pairing in result["pairings"]:
         assert pairing["games"] == 3 and pairing["decisions"] > 0
         assert pairing["decision_p99_ms"] is not None and 1 <= pairing["average_place"] <= 3
+
+
+def test_ai_bench_plays_hard_and_normal_against_a_pool(tmp_path: Path) -> None:
+    data = run_bench("ai", tmp_path, "--game", "geschenkt", "--pool", "greedy", "--games", "3")
+    assert data["settings"]["pools"] == ["greedy"]
+    [result] = data["results"]
+    assert result["game"] == "geschenkt" and result["share"] == "sole wins"
+    [cell] = result["pools"]
+    assert cell["pool"] == "greedy" and cell["games"] == 3
+    for level in ("hard", "normal"):
+        share = cell[f"{level}_share"]
+        low, high = cell[f"{level}_interval_95"]
+        assert 0 <= low <= share <= high <= 1
+        assert cell[level]["level"] == level and cell[level]["opponent"] == "greedy"
+        assert cell[level]["games"] == 3 and cell[level]["decisions"] > 0
+    assert cell["hard_minus_normal"] == pytest.approx(cell["hard_share"] - cell["normal_share"])
+    low, high = cell["hard_minus_normal_interval_95"]
+    assert -1 <= low <= cell["hard_minus_normal"] <= high <= 1
+
+
+def test_ai_bench_difference_interval_holds_the_difference() -> None:
+    low, high = difference_interval(60, 100, 40, 100)
+    assert 0.06 < low < 0.2 < high < 0.34
+    low, high = difference_interval(30, 100, 30, 100)
+    assert low == pytest.approx(-high) and low < 0 < high
+
+
+STYLE_POOLS = [(name, pool.name) for name, pools in POOLS.items() for pool in pools]
+
+
+@pytest.mark.parametrize(("name", "pool_name"), STYLE_POOLS)
+def test_ai_pools_play_whole_games(name: str, pool_name: str) -> None:
+    """Each outside and style player of `bench.opponents` plays legal moves to the end
+    of a game (``easy`` in the measured seat, for speed)."""
+    spec = game(name)
+    pool = pools_for(name, spec.players)[pool_name]
+    other = pool.make()  # no-thanks is in the test extra: every pool is here
+    pairing = play_games(
+        spec.engine, spec.players["easy"], "easy", pool_name, other, spec.typical_players, 2
+    )
+    assert pairing.games == 2 and pairing.decisions
+
+
+def test_ai_pool_no_thanks_takes_as_its_package_says() -> None:
+    choose = no_thanks_heuristic()
+    engine = game("geschenkt").engine
+    ids = ["a", "b", "c"]
+    state = engine.new_game(ids, 0, engine.Options(deck=[35, 3, 4]))
+    rng = SeededRng.from_seed(1)
+    refusals = 0
+    for _ in range(50):  # 35, no pot: take with 0.05 × (1 + 1/11), so refuse mostly
+        refusals += choose(engine.view(state, "a"), rng) == GESCHENKT_REFUSE
+    assert 40 <= refusals < 50
+    state = engine.new_game(ids, 0, engine.Options(deck=[5, 3, 4]))
+    for _ in range(4):  # four refusals: 5 with 4 chips on it is worth 0, a sure take
+        state = engine.apply(state, engine.to_act(state)[0], GESCHENKT_REFUSE)
+    player = engine.to_act(state)[0]
+    for _ in range(20):
+        assert choose(engine.view(state, player), rng) == GESCHENKT_TAKE
 
 
 def test_capacity_bench_offers_every_rate_to_every_way(tmp_path: Path) -> None:
