@@ -37,11 +37,11 @@ from types import SimpleNamespace
 from typing import Any
 
 from bot.ai import Chooser, Level
-from bot.ai.draughts import material
+from bot.ai.draughts import draw_offered, material, position_and_moves
 from bot.ai.take import PLAYERS as TAKE_PLAYERS
 from bot.engines.base import GameError, SeededRng
 from bot.engines.cards import Card
-from bot.engines.draughts import ACCEPT_DRAW, DraughtsView, Move, Position
+from bot.engines.draughts import ACCEPT_DRAW, DraughtsView, Move
 from bot.engines.escalation import TAKE as ESCALATION_TAKE
 from bot.engines.escalation import EscalationAction, EscalationView, card_value, is_pass_through
 from bot.engines.geschenkt import REFUSE, TAKE, GeschenktAction, GeschenktView
@@ -196,18 +196,6 @@ def take_hoarder(view: TakeView, rng: SeededRng) -> Any:
 # --- Draughts --------------------------------------------------------------------------
 
 
-def _draughts_moves(view: DraughtsView) -> tuple[Position, list[Move]]:
-    if not view.legal_moves:
-        raise GameError("There is no legal move to choose from.")
-    position = Position.from_fen(view.fen, ruleset=view.ruleset, last_moved=view.last_moved)
-    by_text = {str(move): move for move in position.legal_moves()}
-    return position, [by_text[text] for text in view.legal_moves if text in by_text]
-
-
-def _draw_offered(view: DraughtsView) -> bool:
-    return view.draw_offer_by is not None and view.draw_offer_by != view.viewer
-
-
 def _best(scored: list[tuple[float, Move]], rng: SeededRng) -> str:
     top = max(score for score, _ in scored)
     best = [move for score, move in scored if score == top]
@@ -220,9 +208,9 @@ def draughts_greedy(view: DraughtsView, rng: SeededRng) -> str:
     so the capture of the most material; ties at random. It is ``easy`` without
     ``easy``'s random move one time in four. Offered a draw, it accepts unless ahead
     on material, as ``easy`` does."""
-    position, moves = _draughts_moves(view)
+    position, moves = position_and_moves(view)
     side = position.side
-    if _draw_offered(view) and material(position, side) <= 0:
+    if draw_offered(view) and material(position, side) <= 0:
         return str(ACCEPT_DRAW)
     return _best([(material(position.play(move), side), move) for move in moves], rng)
 
@@ -233,9 +221,9 @@ def draughts_wary(view: DraughtsView, rng: SeededRng) -> str:
     (a move that leaves the other side no move wins outright); ties at random. It sees
     the recapture that ``greedy`` walks into, but nothing of position. Offered a draw,
     it accepts unless ahead on material."""
-    position, moves = _draughts_moves(view)
+    position, moves = position_and_moves(view)
     side = position.side
-    if _draw_offered(view) and material(position, side) <= 0:
+    if draw_offered(view) and material(position, side) <= 0:
         return str(ACCEPT_DRAW)
     scored: list[tuple[float, Move]] = []
     for move in moves:

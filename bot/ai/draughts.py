@@ -433,7 +433,7 @@ EASY_RANDOM = 4
 """``easy`` picks a move at random one time in this many."""
 
 
-def _position(view: DraughtsView) -> tuple[Position, list[Move]]:
+def position_and_moves(view: DraughtsView) -> tuple[Position, list[Move]]:
     """The view's position and its legal moves in the view's order."""
     if not view.legal_moves:
         raise GameError("There is no legal move to choose from.")
@@ -442,7 +442,7 @@ def _position(view: DraughtsView) -> tuple[Position, list[Move]]:
     return position, [by_text[text] for text in view.legal_moves if text in by_text]
 
 
-def _offered(view: DraughtsView) -> bool:
+def draw_offered(view: DraughtsView) -> bool:
     """Whether the opponent's draw offer stands for the viewer to answer."""
     return view.draw_offer_by is not None and view.draw_offer_by != view.viewer
 
@@ -450,8 +450,8 @@ def _offered(view: DraughtsView) -> bool:
 def choose_easy(view: DraughtsView, rng: SeededRng) -> str:
     """Greedy on material one ply ahead; one move in `EASY_RANDOM` at random. A draw
     offer is accepted unless ahead on material."""
-    position, moves = _position(view)
-    if _offered(view) and material(position, position.side) <= 0:
+    position, moves = position_and_moves(view)
+    if draw_offered(view) and material(position, position.side) <= 0:
         return str(ACCEPT_DRAW)
     if rng.below(EASY_RANDOM) == 0:
         return str(moves[rng.below(len(moves))])
@@ -468,12 +468,12 @@ def searcher(limits: Limits) -> Callable[[DraughtsView, SeededRng], str]:
     unless the wall-clock cap cuts the search short)."""
 
     def choose(view: DraughtsView, rng: SeededRng) -> str:
-        position, moves = _position(view)
+        position, moves = position_and_moves(view)
         rng.shuffle(moves)
         result = Searcher(limits, view.quiet_plies).search(position, moves)
         # With one legal move there was no search: the evaluation judges the offer.
         score = result.score if result.depth else evaluate(position)
-        if _offered(view) and score <= 0:
+        if draw_offered(view) and score <= 0:
             return str(ACCEPT_DRAW)
         return str(result.move)
 
@@ -502,7 +502,7 @@ def fast_searcher(
     The rng shuffles the root moves, so equally good moves vary from game to game."""
 
     def choose(view: DraughtsView, rng: SeededRng) -> str:
-        position, moves = _position(view)
+        position, moves = position_and_moves(view)
         rng.shuffle(moves)
         board = list(position.board)
         last = -1 if position.last_moved is None else position.last_moved
@@ -514,7 +514,7 @@ def fast_searcher(
                 board, position.side, last, raw
             )
         score = result.score if result.depth else evaluate(position)
-        if _offered(view) and score <= 0:
+        if draw_offered(view) and score <= 0:
             return str(ACCEPT_DRAW)
         return _raw_text(result.move)
 
