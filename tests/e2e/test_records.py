@@ -117,15 +117,23 @@ async def test_log_replay_history_and_replay_by_id_after_a_restart(
     await client.aclose()
 
 
+async def draughts_opened_with_c3_c4(
+    driver: Driver, white: FakeUser, black: FakeUser
+) -> FakeMessage:
+    """A draughts game of ``white`` and ``black`` after White's c3-c4: its table."""
+    table: FakeMessage = (await driver.slash(white, "draughts start", colour="white")).message
+    await driver.click(black, table, "Join")
+    await driver.click(white, table, "Start")
+    await driver.slash(white, "draughts move", move="c3-c4")
+    return table
+
+
 async def test_a_resigned_draughts_game_replays_and_downloads_as_pdn(
     driver: Driver, redis_server: str, bot_process: BotFactory, fake_discord: FakeDiscord
 ) -> None:
     await bot_process("bot")
     alice, bernd = driver.user("alice"), driver.user("bernd")
-    table = (await driver.slash(alice, "draughts start", colour="white")).message
-    await driver.click(bernd, table, "Join")
-    await driver.click(alice, table, "Start")
-    await driver.slash(alice, "draughts move", move="c3-c4")
+    table = await draughts_opened_with_c3_c4(driver, alice, bernd)
     await driver.slash(bernd, "draughts move", move="f6-f5")
     await driver.slash(bernd, "draughts leave")  # two players: leaving resigns
     await driver.wait_for(lambda: "Replay" in table.labels, what="the results")
@@ -327,10 +335,7 @@ async def test_replay_starts_with_the_seats_in_order_and_a_short_log_has_no_page
     step 0 shows the seats in the order of play. A one-page Log offers no page buttons."""
     await bot_process("bot")
     alice, bernd = driver.user("alice"), driver.user("bernd")
-    table = (await driver.slash(alice, "draughts start", colour="white")).message
-    await driver.click(bernd, table, "Join")
-    await driver.click(alice, table, "Start")
-    await driver.slash(alice, "draughts move", move="c3-c4")
+    table = await draughts_opened_with_c3_c4(driver, alice, bernd)
     log = (await driver.click(alice, table, "Log")).ephemeral
     assert "Page 1 of 1" in log.text
     assert log.labels == [], "one page: nothing to turn"
