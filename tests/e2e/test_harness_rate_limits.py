@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import os
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ import pytest
 
 from tests.harness.driver import Driver
 from tests.harness.fake_discord import FakeDiscord
-from tests.harness.fixtures import BotFactory
+from tests.harness.fixtures import BotFactory, chosen_rate_limits
 from tests.harness.rate_limits import (
     ENV,
     GLOBAL,
@@ -126,11 +125,22 @@ def test_the_environment_and_the_marker_choose_the_limits(monkeypatch: pytest.Mo
         RateLimits().with_limit("GET /nowhere", 1)
 
 
-async def test_a_raw_client_gets_no_limits_unless_the_test_asks(
+def test_a_bot_gets_discords_limits_and_a_raw_client_none_unless_the_test_asks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(ENV, raising=False)
+    assert chosen_rate_limits(None, runs_a_bot=True) == RateLimits()
+    assert not chosen_rate_limits(None, runs_a_bot=False).enabled
+    assert chosen_rate_limits(pytest.mark.rate_limits(True).mark, runs_a_bot=False).enabled
+    assert not chosen_rate_limits(pytest.mark.rate_limits(False).mark, runs_a_bot=True).enabled
+    monkeypatch.setenv(ENV, "on")
+    assert chosen_rate_limits(None, runs_a_bot=False).enabled
+
+
+@pytest.mark.rate_limits(False)
+async def test_a_fake_without_limits_answers_every_request_without_their_headers(
     fake_discord: FakeDiscord, http: aiohttp.ClientSession
 ) -> None:
-    if ENV in os.environ:
-        pytest.skip(f"{ENV} decides for every test")
     assert not fake_discord.rate_limiter.config.enabled
     answers = [await post(http, fake_discord, fake_discord.channel_ids[0], "x") for _ in range(7)]
     assert [a.status for a in answers] == [200] * 7
@@ -382,12 +392,11 @@ async def test_discord_py_waits_out_a_global_429(
 # ---------------------------------------------------------------- the bot, the ban
 
 
+@LIMITED
 async def test_a_bot_keeps_its_channel_pings_within_the_limits(
     fake_discord: FakeDiscord, driver: Driver, bot_process: BotFactory
 ) -> None:
-    if ENV in os.environ:
-        pytest.skip(f"{ENV} decides for every test")
-    assert fake_discord.rate_limiter.config.enabled  # a test that runs a bot gets them
+    assert fake_discord.rate_limiter.config.enabled
     await bot_process(NULL_BOT)
     alice, bernd = driver.user("alice"), driver.user("bernd")
     for _ in range(7):

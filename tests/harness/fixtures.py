@@ -384,6 +384,14 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+def chosen_rate_limits(marker: pytest.Mark | None, *, runs_a_bot: bool) -> RateLimits:
+    """A test's rate limits: its ``rate_limits`` marker's, else ``FAKE_DISCORD_RATE_LIMITS``'s,
+    else Discord's for a test that runs a bot and none for one with a raw client."""
+    if marker is not None:
+        return RateLimits.from_marker(marker.args, marker.kwargs)
+    return RateLimits.from_env(default=runs_a_bot)
+
+
 @pytest.fixture
 async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
     """A started FakeDiscord; the test fails at teardown if the bot broke a Discord rule,
@@ -402,9 +410,7 @@ async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDisc
     fake = FakeDiscord(
         guild_locale=marker.args[0] if marker else "en-US",
         shard_count=shards.args[0] if shards else 1,
-        rate_limits=RateLimits.from_marker(limits.args, limits.kwargs)
-        if limits
-        else RateLimits.from_env(default="bot_process" in request.fixturenames),
+        rate_limits=chosen_rate_limits(limits, runs_a_bot="bot_process" in request.fixturenames),
     )
     await fake.start()
     yield fake
