@@ -12,6 +12,7 @@ import aiohttp
 import discord
 from pydantic import BaseModel
 
+from bot import table_life
 from bot.cogs.adapter import GameAdapter
 from bot.cogs.channel_messages import ChannelMessages
 from bot.engines.base import GameError, PlayerId
@@ -113,8 +114,7 @@ class Announcer:
             return []
         if not self.adapter.wants_ping(self.engine.view(state, None)):
             return []
-        to_act = self.engine.to_act(state)
-        people = [player for player in to_act if player not in table.computers(to_act)]
+        people = table_life.people_among(table, self.engine.to_act(state))
         quiet = await self.bot.guild_settings.quiet_among(table.guild_id, people)
         return [player for player in people if player not in quiet]
 

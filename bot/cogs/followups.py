@@ -162,12 +162,12 @@ class FollowUpMoves:
         for follow_up in plan(table, state, self.adapter):
             self.bot.followups.keep(table.channel_id, self._move_later(table, rev, follow_up))
         if table.ping_at is not None and table.pings:
-            self.bot.followups.keep(table.channel_id, self._ping_when_due(table, table.ping_at))
+            self.bot.followups.keep(table.channel_id, self._ping_when_due(table))
 
-    async def _ping_when_due(self, table: Table, due: float) -> None:
-        """Ping the people the game waits for at ``due``, unless it moves first (that
-        cancels this wait). The ping itself reads the game as Redis holds it then."""
-        await self.bot.clock.sleep_until(due)
+    async def _ping_when_due(self, table: Table) -> None:
+        """Ping the people the game waits for at `Table.ping_at`, unless it moves first
+        (that cancels this wait). The ping itself reads the game as Redis holds it then."""
+        await self.bot.clock.sleep_until(table.ping_at or 0.0)
         self._announcer.ping_in_background(table)
 
     def close_lobby_later(self, table: Table) -> None:
