@@ -5,7 +5,7 @@ The scenes come from `bench.scenes`: for Geschenkt its hand-made typical and lar
 tables; for every other game (each `bot/engines/<module>.py` with an ``ENGINE``) the
 middle of a seeded random game at the typical player count, and the state with the
 largest stored JSON over a few random games at the most players. Images are drawn by
-the game's Discord adapter (`bot/cogs/<game>.py`: ``render_table`` of the public view,
+the game's Discord adapter (`bot/play/<game>.py`: ``render_table`` of the public view,
 and ``render_private`` of the player to act's view where the game has one), from a
 ready view, as the bot calls them (the bot runs them in worker processes; here they
 run on one pinned core).
@@ -34,7 +34,7 @@ from PIL import Image
 from pydantic import BaseModel
 
 from bench import common, scenes
-from bot.cogs.adapter import GameAdapter
+from bot.adapters.base import GameAdapter
 from bot.engines.base import Engine, PlayerId
 from bot.games import game
 from bot.i18n import Lang

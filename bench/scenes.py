@@ -155,7 +155,7 @@ def bot_table(
     options: BaseModel | None = None,
 ) -> Table:
     """The `Table` the bot stores for ``state`` (None: a lobby), filled in the way
-    `GameCog` fills it: snowflake ids, the options as JSON (default: the engine's
+    `GameCommands` fills it: snowflake ids, the options as JSON (default: the engine's
     defaults), the engine state as JSON, the phase, and the id of the public table
     message."""
     rng = random.Random(f"table:{seed}")

@@ -71,8 +71,8 @@ from bench.interactions import (
     table_in,
     workers,
 )
-from bot.cogs.records import ReplayBroken, replay_record
 from bot.games import game
+from bot.play.records import ReplayBroken, replay_record
 from bot.storage.clients import client_for_url
 from bot.storage.keys import history_key, table_key
 from bot.storage.records import GameRecord, RecordStore

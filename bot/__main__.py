@@ -21,10 +21,10 @@ from pydantic import ValidationError
 
 from bot import metrics
 from bot.bot import TableBot
-from bot.cogs.errors import answer_unexpected_error, finish_interactions
 from bot.config import Settings
 from bot.health import serving_health
 from bot.logs import describe_error, setup_logging
+from bot.play.errors import answer_unexpected_error, finish_interactions
 from bot.storage.clients import open_store
 from bot.storage.errors import StoreUnavailable
 from bot.storage.layout import migrate_keys

@@ -1,4 +1,4 @@
-"""The bot: an AutoShardedBot that owns the store and one cog per game."""
+"""The bot: an AutoShardedBot that owns the store and one `GameCommands` per game."""
 
 from __future__ import annotations
 
@@ -12,21 +12,21 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.components import GameButton, GameSelect
-from bot.cogs.followups import FollowUps
-from bot.cogs.game_cog import GameCog
-from bot.cogs.history import RecordButton, history_commands
-from bot.cogs.panels import PanelKeeper
-from bot.cogs.resume import keep_games_moving, resume_all
-from bot.cogs.settings import pings_command, settings_group
-from bot.cogs.stats import stats_commands
-from bot.cogs.table_edits import TableEdits
 from bot.config import Settings
 from bot.engines.base import player_range
 from bot.games import GAMES, check_registry
 from bot.i18n import N_, lang_of, tr
 from bot.i18n.commands import CommandTranslator
 from bot.pacing import RequestPacer, paced
+from bot.play.components import GameButton, GameSelect
+from bot.play.followups import FollowUps
+from bot.play.game_commands import GameCommands
+from bot.play.history import RecordButton, history_commands
+from bot.play.panels import PanelKeeper
+from bot.play.resume import keep_games_moving, resume_all
+from bot.play.settings import pings_command, settings_group
+from bot.play.stats import stats_commands
+from bot.play.table_edits import TableEdits
 from bot.render.workers import RenderWorkers
 from bot.storage.clock import Clock, OffsetClock, SystemClock
 from bot.storage.errors import StoreError
@@ -68,7 +68,7 @@ class TableBot(commands.AutoShardedBot):
         self.store = store
         pacer = RequestPacer(settings.discord_requests_per_second)
         self.http.request = paced(self.http.request, pacer)  # type: ignore[method-assign,assignment]
-        self.games: dict[str, GameCog] = {}
+        self.games: dict[str, GameCommands] = {}
         self.renderer = RenderWorkers(settings.render_processes)
         self.thinkers = Thinkers(
             settings.render_processes,
@@ -98,14 +98,14 @@ class TableBot(commands.AutoShardedBot):
         interactions and follow-ups run one at a time."""
         self.table_edits = TableEdits()
         """The table messages' edits in this process, one at a time per table and never
-        an older revision over a newer one (`bot.cogs.table_edits`)."""
+        an older revision over a newer one (`bot.play.table_edits`)."""
 
     async def setup_hook(self) -> None:
         check_registry()
         for spec in GAMES:
-            cog = GameCog(self, spec)
-            self.games[spec.name] = cog
-            self.tree.add_command(cog.group)
+            game_commands = GameCommands(self, spec)
+            self.games[spec.name] = game_commands
+            self.tree.add_command(game_commands.group)
         self.tree.add_command(
             app_commands.Command(
                 name="help", description=N_("The games this bot hosts"), callback=self._help
@@ -140,12 +140,14 @@ class TableBot(commands.AutoShardedBot):
                 lang,
                 "**{title}** ({players} players): {tagline}\n"
                 "Start: `/{game} start` · rules: `/{game} rules`",
-                title=tr(lang, cog.engine.title),
-                players=player_range(cog.engine.min_players, cog.engine.max_players),
-                tagline=tr(lang, cog.adapter.tagline),
-                game=cog.engine.name,
+                title=tr(lang, game_commands.engine.title),
+                players=player_range(
+                    game_commands.engine.min_players, game_commands.engine.max_players
+                ),
+                tagline=tr(lang, game_commands.adapter.tagline),
+                game=game_commands.engine.name,
             )
-            for cog in self.games.values()
+            for game_commands in self.games.values()
         ]
         closing = tr(
             lang,

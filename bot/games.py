@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.adapters import draughts, escalation, geschenkt, give_and_take, take
+from bot.adapters.spec import GameSpec, RegistryError
 from bot.ai import draughts as draughts_ai
 from bot.ai import escalation as escalation_ai
 from bot.ai import geschenkt as geschenkt_ai
 from bot.ai import give_and_take as give_and_take_ai
 from bot.ai import take as take_ai
-from bot.cogs import draughts, escalation, geschenkt, give_and_take, take
-from bot.cogs.spec import GameSpec, RegistryError
 
 __all__ = ["GAMES", "GameSpec", "RegistryError", "check_registry", "game"]
 

@@ -3,7 +3,7 @@
 Joining, leaving and the host's hand-over, computer seats, the seating of a deal, a
 rematch's lobby and who it invites, missed turns and turn deadlines. No discord and no
 redis here: each function takes a `Table` and returns a new one (or raises a
-`GameError` the player is shown), so the cog only loads, calls, saves and answers.
+`GameError` the player is shown), so the Discord side only loads, calls, saves and answers.
 """
 
 from __future__ import annotations

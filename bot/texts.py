@@ -1,8 +1,8 @@
-"""What an adapter hands the cog to show: the public table's words and buttons, a
+"""What an adapter hands the Discord side to show: the public table's words and buttons, a
 player's private panel, and a move the bot makes when time runs out.
 
-Plain data shared by the cog layer and the renderers, so that `bot.render` never
-imports `bot.cogs`.
+Plain data shared by the Discord side and the renderers, so that `bot.render` never
+imports `bot.play` or `bot.adapters`.
 """
 
 from __future__ import annotations

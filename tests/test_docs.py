@@ -9,7 +9,7 @@ For README.md and every docs/*.md:
   when it is one word and begins with ``bot/``, ``tests/``, ``bench/``, ``docs/`` or
   ``.ci/`` (it must exist from the repository's root), or ends in ``.py``, ``.md``,
   ``.toml`` or ``.yml`` (then some file of the repository must end with it, so
-  ``cogs/clicks.py`` in a page about ``bot/`` passes). A pattern (``<game>``,
+  ``play/clicks.py`` in a page about ``bot/`` passes). A pattern (``<game>``,
   ``{guild}``, ``*``, ``…``) is not a path; ``::test`` after a file is dropped.
 
 And the README stays a README: at most `README_MAX_LINES` lines, its first code block
@@ -169,8 +169,8 @@ def test_a_planted_broken_link_and_path_are_reported(tmp_path: Path) -> None:
         "# A page\n"
         "[fine](there.md#part), [web](https://example.com/nothing.md), [same](#a-page)\n"
         "[gone](nothere.md) and ![picture](images/none.png)\n"
-        "`bot/cogs/clicks.py` is real, `cogs/clicks.py` too, `bot/cogs/<game>.py` is a "
-        "pattern, `bot/cogs/gone.py` and `renamed_module.py` are not.\n"
+        "`bot/play/clicks.py` is real, `play/clicks.py` too, `bot/play/<game>.py` is a "
+        "pattern, `bot/play/gone.py` and `renamed_module.py` are not.\n"
         "```sh\n"
         "cat `bot/not/in/prose.py` [also](skipped.md)\n"
         "```\n"
@@ -180,6 +180,6 @@ def test_a_planted_broken_link_and_path_are_reported(tmp_path: Path) -> None:
         "page.md:3: link to images/none.png, which doesn't exist",
     ]
     assert missing_paths(page) == [
-        "page.md:4: `bot/cogs/gone.py` is not in the repository",
+        "page.md:4: `bot/play/gone.py` is not in the repository",
         "page.md:4: `renamed_module.py` is not in the repository",
     ]

@@ -33,11 +33,11 @@ import pytest
 from pydantic import BaseModel
 
 from bot import table_life
-from bot.cogs.history import export_text, history_line, log_entries, players_line, tell
-from bot.cogs.messages import Messages, missed_turns_lines
 from bot.engines.base import SeededRng
 from bot.games import GAMES, GameSpec
 from bot.names import MAX_NAME_LENGTH, plain_name, shown_name
+from bot.play.history import export_text, history_line, log_entries, players_line, tell
+from bot.play.messages import Messages, missed_turns_lines
 from bot.render.workers import RenderWorkers
 from bot.storage.records import GameRecord
 from bot.table import Move, Seat, Table
@@ -244,7 +244,7 @@ def played(spec: GameSpec[Any, Any, Any], seed: int) -> tuple[list[BaseModel], l
 
 
 def table_of(spec: GameSpec[Any, Any, Any], names: list[str], seed: int) -> Table:
-    """A table seated as the cog seats people (`table_life.person_seat`)."""
+    """A table seated as the Discord side seats people (`table_life.person_seat`)."""
     seats = [table_life.person_seat(p, name) for p, name in zip(PERSONS, names, strict=False)]
     return Table(game=spec.name, guild_id=1, channel_id=2, host=PERSONS[0], seats=seats, seed=seed)
 

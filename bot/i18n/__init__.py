@@ -14,7 +14,7 @@ A language is the name of its catalogue's folder (a language code: ``de``, ``tr`
 and are compiled in memory on first use.
 
 Engines stay free of this module: their errors carry an English template and its
-parameters (`GameError`), which the cogs translate for the player who caused them. This
+parameters (`GameError`), which the Discord side translates for the player who caused them. This
 package imports nothing else of the bot.
 """
 

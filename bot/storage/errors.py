@@ -27,7 +27,7 @@ class Refusal(Exception):
     """The bot (not a game's rules) turns a request down: the table is busy
     (`ChannelBusy`), clicks come too fast (`SlowDown`), a setting can't be accepted
     (`SettingRefused`). Like the engines' `GameError` it is an English template and its
-    parameters, which the interaction handler (`bot.cogs.errors.answering_errors`)
+    parameters, which the interaction handler (`bot.play.errors.answering_errors`)
     answers the same way: a short private message in the user's language. It is no
     `GameError`, so code that catches a game's refusals doesn't catch these too.
     Write ``SettingRefused("No {thing}.", thing=name)``, never an f-string."""

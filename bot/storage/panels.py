@@ -1,5 +1,5 @@
 """The private panels a player has open, remembered with the interaction token that can
-still edit them (`bot.cogs.panels` keeps them current).
+still edit them (`bot.play.panels` keeps them current).
 
 One record per player and table, under `panel_key`, expiring when the bot stops
 editing the panel. Tokens are never logged."""

@@ -81,7 +81,7 @@ class SaveUnanswered(StoreUnavailable):
     """A save whose answer was lost: the connection broke or timed out after it was
     sent (a failover, a Redis restart), so Redis may have made it or not. ``rev`` and
     ``data`` are what the save would have stored, so `GameStore.landed` can tell once
-    Redis answers (`bot.cogs.saving.Saving` then shows the move if it was made, and
+    Redis answers (`bot.play.saving.Saving` then shows the move if it was made, and
     answers the move's player with `MoveUnanswered`)."""
 
     def __init__(self, rev: int, data: str) -> None:
@@ -94,7 +94,7 @@ class NotReplicated(StoreUnavailable):
     """A save that Redis made, but that fewer replicas than ``REDIS_MIN_REPLICAS``
     confirmed in time (the write itself stands on the master; see `GameStore.save`).
     ``rev`` is the revision the master saved: once `GameStore.copied` confirms it, the
-    move counts as made (`bot.cogs.saving.Saving` then shows it)."""
+    move counts as made (`bot.play.saving.Saving` then shows it)."""
 
     def __init__(self, rev: int = 0) -> None:
         StoreError.__init__(
@@ -257,7 +257,7 @@ class GameStore:
         keeps it. If fewer confirm in time (a replica down or lagging, a failover under
         way) it raises `NotReplicated` (with the new revision), a `StoreUnavailable`:
         the player is told the move isn't safe yet, and nothing is shown or planned
-        until `copied` confirms it (`bot.cogs.saving.Saving` does that in the
+        until `copied` confirms it (`bot.play.saving.Saving` does that in the
         background; other saves, such as lobby joins, are simply tried again). The
         write itself stands on the master and reaches the replicas when they catch up.
         Only if that master is lost before any replica has it is the move gone, and

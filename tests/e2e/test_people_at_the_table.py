@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.spec import GameSpec
+from bot.adapters.spec import GameSpec
 from bot.games import GAMES
 from bot.i18n import tr
 from bot.storage.tables import GameStore

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from bot.cogs.draughts_pdn import GIVE_AND_TAKE_VARIANT, options_of, pdn, read_pdn
-from bot.cogs.records import replay
+from bot.adapters.draughts_pdn import GIVE_AND_TAKE_VARIANT, options_of, pdn, read_pdn
 from bot.engines.draughts import ENGINE, DraughtsState
 from bot.games import game
+from bot.play.records import replay
 from bot.storage.records import GameRecord
 from bot.table import Move, Seat
 

@@ -8,7 +8,7 @@ import pytest
 from draughts import Board, Move
 from draughts.PDN import PDNReader
 
-from bot.cogs.draughts_pdn import GIVE_AND_TAKE_VARIANT, pdn
+from bot.adapters.draughts_pdn import GIVE_AND_TAKE_VARIANT, pdn
 from tests.records.test_export import random_record
 
 pytestmark = pytest.mark.slow  # replaying every game in the peer: minutes of one core

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.history import tell
 from bot.games import GameSpec, game
 from bot.names import shown_name
+from bot.play.history import tell
 from tests.engines.conformance import EngineCase
 from tests.engines.registry import CASES
 from tests.records.test_records import played

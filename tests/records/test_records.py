@@ -12,9 +12,9 @@ import pytest
 import redis.asyncio as aioredis
 from pydantic import BaseModel
 
-from bot.cogs.records import keep_record, replay, replays_to
 from bot.engines.base import SeededRng
 from bot.games import GAMES, GameSpec
+from bot.play.records import keep_record, replay, replays_to
 from bot.storage.clients import client_for_url
 from bot.storage.keys import history_key, record_key
 from bot.storage.records import GameRecord, RecordStore
@@ -130,7 +130,7 @@ async def test_a_mismatch_is_logged_once_at_error_and_the_record_kept_anyway(
     table.gid = "broken1"
     table.moves = table.moves[:-2]
     bot: Any = FakeBot(RecordStore(client, days=1))
-    with caplog.at_level(logging.ERROR, logger="bot.cogs.records"):
+    with caplog.at_level(logging.ERROR, logger="bot.play.records"):
         await keep_record(bot, spec.adapter, table, state)
         await keep_record(bot, spec.adapter, table, state)
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]
@@ -138,7 +138,7 @@ async def test_a_mismatch_is_logged_once_at_error_and_the_record_kept_anyway(
     assert await bot.records.load(1, "broken1") is not None
     good, final = played(spec, 8)
     caplog.clear()
-    with caplog.at_level(logging.ERROR, logger="bot.cogs.records"):
+    with caplog.at_level(logging.ERROR, logger="bot.play.records"):
         await keep_record(bot, spec.adapter, good, final)
     assert not caplog.records
 
@@ -160,7 +160,7 @@ def test_moves_are_stored_short_and_read_back() -> None:
 
 
 def test_the_log_tells_every_move_in_words_grouped_by_deal() -> None:
-    from bot.cogs.history import log_entries, log_page, tell
+    from bot.play.history import log_entries, log_page, tell
 
     spec = next(s for s in GAMES if s.name == "take")
     table, _ = played(spec, 0)

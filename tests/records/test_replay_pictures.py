@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.history import export_text, tell
 from bot.games import GAMES, GameSpec
+from bot.play.history import export_text, tell
 from bot.storage.records import GameRecord
 from tests.records.test_records import played
 

@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bench.scenes import bot_options, player_ids, playout
-from bot.cogs.adapter import GameAdapter
+from bot.adapters.base import GameAdapter
 from bot.engines.base import Engine, PlayerId
 from bot.games import GAMES, GameSpec
 from bot.i18n import Lang

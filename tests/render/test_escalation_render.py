@@ -14,7 +14,7 @@ from itertools import pairwise
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from bot.cogs.escalation import EscalationAdapter, deal_line, round_text
+from bot.adapters.escalation import EscalationAdapter, deal_line, round_text
 from bot.engines.cards import parse_cards
 from bot.engines.escalation import (
     ENGINE,

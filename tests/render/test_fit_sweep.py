@@ -25,8 +25,8 @@ import pytest
 from pydantic import BaseModel
 
 from bench.scenes import bot_options, player_ids, playout
+from bot.adapters.base import GameAdapter
 from bot.ai import Level
-from bot.cogs.adapter import GameAdapter
 from bot.engines.base import PlayerId
 from bot.games import GAMES, GameSpec
 from bot.i18n import Lang

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cogs.take import TakeAdapter
+from bot.adapters.take import TakeAdapter
 from bot.engines.cards import Card
 from bot.engines.take import (
     ENGINE,
@@ -344,7 +344,7 @@ def test_each_player_sees_their_own_hand(count: int) -> None:
 
 
 def test_the_hand_image_without_a_hand() -> None:
-    """A spectator's view has no hand: a plain panel says so (the cog only asks for
+    """A spectator's view has no hand: a plain panel says so (the Discord side only asks for
     players' hands)."""
     png = render_hand(public(moments(2)["middle"]), NAMES)
     assert decode(png).size == (WIDTH, HAND_HEIGHT)

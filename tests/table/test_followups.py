@@ -1,11 +1,11 @@
-"""Which follow-ups a game waits for (`bot.cogs.followups.plan`), from the table alone."""
+"""Which follow-ups a game waits for (`bot.play.followups.plan`), from the table alone."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel
 
-from bot.cogs.followups import FollowUp, plan
 from bot.games import game
+from bot.play.followups import FollowUp, plan
 from bot.table import Seat, Table
 
 

@@ -1,1 +1,0 @@
-"""Discord side: the generic game cog, its helpers, and one adapter module per game."""

@@ -1,0 +1,92 @@
+"""The channel's messages of a game: the table message edited after each move, the
+lobby refreshed, a closed table, old buttons stripped. Discord refusing an edit is
+logged, never raised: the move is saved already."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+from pydantic import BaseModel
+
+from bot.play.messages import Messages
+from bot.table import Table
+
+if TYPE_CHECKING:
+    from bot.bot import TableBot
+
+log = logging.getLogger(__name__)
+
+
+class ChannelMessages:
+    """Edits of one game's messages in its channel."""
+
+    def __init__(self, bot: TableBot, messages: Messages) -> None:
+        self.bot = bot
+        self.messages = messages
+
+    async def delete_message(self, table: Table, message_id: int) -> None:
+        partial = self.bot.get_partial_messageable(table.channel_id)
+        try:
+            await partial.get_partial_message(message_id).delete()
+        except (discord.HTTPException, aiohttp.ClientError) as error:
+            log.info("Could not delete message %s: %s", message_id, error)
+
+    async def edit_table_message(self, table: Table, state: BaseModel, rev: int) -> None:
+        """The table message drawn at revision ``rev``, unless a newer one is shown."""
+        if table.message_id is None:
+            return
+        async with self.bot.table_edits.turn(table.channel_id, table.gid, rev) as current:
+            if not current:
+                return
+            message = await self.messages.table(table, state, rev)
+            await self._edit(
+                table,
+                table.message_id,
+                content=message.content,
+                embed=message.embed,
+                view=message.view,
+                attachments=message.files(),
+            )
+
+    async def refresh_lobby_message(self, table: Table, rev: int) -> None:
+        """The lobby message at revision ``rev``, unless a newer one is shown."""
+        if table.message_id is None:
+            return
+        async with self.bot.table_edits.turn(table.channel_id, table.gid, rev) as current:
+            if current:
+                message = self.messages.lobby(table, rev)
+                await self._edit(table, table.message_id, embed=message.embed, view=message.view)
+
+    async def close_message(self, table: Table, reason: str) -> None:
+        """Edit the table message to say the game is gone (no buttons, no image)."""
+        if table.message_id is None:
+            return
+        embed = self.messages.closed(table, reason)
+        await self._edit(
+            table, table.message_id, content=None, embed=embed, view=None, attachments=[]
+        )
+
+    async def strip_buttons(self, table: Table, message_id: int) -> None:
+        await self._edit(table, message_id, view=None)
+
+    async def retire_results(self, finished: Table) -> None:
+        """A finished game's results once a new game uses the channel: Replay stays,
+        Rematch goes (the game has had its rematch, or another game came first)."""
+        if finished.message_id is not None:
+            await self._edit(
+                finished, finished.message_id, view=self.messages.replay_view(finished)
+            )
+
+    async def remember_message(self, table: Table, message_id: int | None) -> None:
+        if message_id is not None and message_id != table.message_id:
+            await self.bot.store.set_message(table, message_id)
+
+    async def _edit(self, table: Table, message_id: int, **changes: Any) -> None:
+        partial = self.bot.get_partial_messageable(table.channel_id)
+        try:
+            await partial.get_partial_message(message_id).edit(**changes)
+        except (discord.HTTPException, aiohttp.ClientError) as error:
+            log.info("Could not edit message %s: %s", message_id, error)

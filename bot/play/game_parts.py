@@ -1,0 +1,234 @@
+"""What a game's commands and clicks share, composed once per game: the frame each
+interaction runs in (errors answered privately, the rate limit, option checks, the
+channel's lock), loading the channel's table, dealing, and showing the table and
+private panels."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import discord
+from pydantic import BaseModel
+
+from bot import table_life
+from bot.adapters.spec import GameSpec
+from bot.engines.base import GameError, PlayerId
+from bot.i18n import tr
+from bot.play.announce import Announcer
+from bot.play.channel_messages import ChannelMessages
+from bot.play.errors import answering_errors
+from bot.play.followups import FollowUpMoves
+from bot.play.interactions import (
+    Interaction,
+    answer_privately,
+    expired,
+    message_id_of,
+    place_of,
+    player_of,
+    user_lang,
+)
+from bot.play.messages import Messages
+from bot.play.options import check_options
+from bot.play.panels import editable_until
+from bot.storage.tables import Stored
+from bot.table import Table
+from bot.texts import Picks
+
+if TYPE_CHECKING:
+    from bot.bot import TableBot
+
+log = logging.getLogger(__name__)
+
+LOCK_WAIT_SECONDS = 1.0
+"""How long a click waits for the one before it in the same channel. Discord drops an
+answer after 3 s, and a store call may take up to 1.5 s when Redis stalls, so a click
+queued longer is told the table is busy instead of being answered too late."""
+
+Shown = Callable[[], Awaitable[None]]
+"""What a handler returns for after the channel's lock: drawing and showing the move it
+saved, which the next click in the channel need not wait for (`TableEdits` keeps the
+table's edits in revision order)."""
+
+
+class GameParts:
+    """One registered game's engine, adapter and messages, and the parts a move goes
+    through: `saving`, `announcer` (table edit, panels, pings), `channel` (other
+    message edits) and `moves` (follow-ups)."""
+
+    def __init__(self, bot: TableBot, spec: GameSpec[Any, Any, Any]) -> None:
+        self.bot = bot
+        self.spec = spec
+        self.adapter = spec.adapter
+        self.engine = spec.engine
+        self.messages = Messages(self.adapter, bot.renderer)
+        self.channel = ChannelMessages(bot, self.messages)
+        self.announcer = Announcer(bot, self.adapter, self.channel)
+        self.moves = FollowUpMoves(bot, spec, self.channel, self.announcer)
+        self.saving = self.moves.saving
+
+    async def handle(
+        self,
+        interaction: Interaction,
+        work: Callable[..., Awaitable[Shown | None]],
+        *args: Any,
+    ) -> None:
+        """The frame of every command and click: errors answered privately, the user's
+        rate limit, the options checked, then ``work(*args)`` with the channel's lock
+        held (`bot.storage.locks`), and what it returns to show once the lock is free."""
+        async with answering_errors(interaction):
+            await self.bot.rate_limiter.check(interaction.user.id)
+            check_options(interaction)
+            if interaction.channel_id is None:
+                shown = await work(*args)
+            else:
+                guild_id = interaction.guild_id or 0
+                lock = self.bot.channel_locks.hold(
+                    guild_id, interaction.channel_id, wait=LOCK_WAIT_SECONDS
+                )
+                async with lock:
+                    shown = await work(*args)
+            if shown is not None:
+                await shown()
+
+    def deal(self, table: Table) -> tuple[Table, BaseModel]:
+        """The table seated in playing order, and the engine's new game for it."""
+        table = table_life.seated_for_deal(table)
+        options = self.engine.Options.model_validate(table.options)
+        state: BaseModel = self.engine.new_game(
+            [seat.id for seat in table.seats], table.seed, options
+        )
+        return table, state
+
+    async def save_and_show(
+        self, interaction: Interaction, stored: Stored, table: Table, state: BaseModel
+    ) -> Shown:
+        """Save the move and acknowledge the click at once; return the drawing of the new
+        table, for `handle` to run once the channel is free (the save was a
+        compare-and-set on the revision, so nothing needs the lock after it)."""
+        table.message_id = message_id_of(interaction) or table.message_id
+        rev = await self.saving.commit(table, stored.rev, state)
+        try:
+            await interaction.response.defer()
+        except discord.NotFound as error:
+            if not expired(error):
+                raise
+            # Too late to answer (a slow moment): the move stands, so the table is
+            # still edited, through the channel rather than the dropped interaction.
+            log.warning("Interaction %s expired; showing its saved move", interaction.id)
+            return partial(self.announcer.show, table, state, rev)
+        return partial(self._show_saved, interaction, table, state, rev)
+
+    async def _show_saved(
+        self, interaction: Interaction, table: Table, state: BaseModel, rev: int
+    ) -> None:
+        """The table message edited to revision ``rev``, unless a newer one is shown."""
+        async with self.bot.table_edits.turn(table.channel_id, table.gid, rev) as current:
+            if current:
+                message = await self.messages.table(table, state, rev)
+                await interaction.edit_original_response(
+                    content=message.content,
+                    embed=message.embed,
+                    view=message.view,
+                    attachments=message.files(),
+                )
+        await self.announcer.announce(table, state)
+
+    async def seat_taken(
+        self, interaction: Interaction, stored: Stored, table: Table, player: PlayerId
+    ) -> Shown | None:
+        """Save ``player``'s join made away from the lobby message (a command, the
+        invitation to a rematch, the finished game's Rematch), answered privately: the
+        lobby message is refreshed, or, when the join completes a rematch's invitation
+        (`table_life.starts_itself`), the game is dealt on it."""
+        if table_life.starts_itself(table, player, self.engine.min_players):
+            table, state = self.deal(table)
+            rev = await self.saving.commit(table, stored.rev, state)
+            await answer_privately(interaction, tr(user_lang(interaction), "You joined the table."))
+            return partial(self.announcer.show, table, state, rev)
+        rev = await self.bot.store.save(table, stored.rev)
+        await self.channel.refresh_lobby_message(table, rev)
+        await answer_privately(interaction, tr(user_lang(interaction), "You joined the table."))
+        return None
+
+    # ----- private panels ---------------------------------------------------
+
+    async def send_panel(self, interaction: Interaction, stored: Stored) -> None:
+        """A fresh private panel for the player (ephemeral: only they see it), which then
+        updates itself as the game goes on (`PanelKeeper`)."""
+        player, state = self.seated_player_state(interaction, stored.table)
+        lang = user_lang(interaction)
+        expires = editable_until(await self.bot.clock.now())
+        panel = await self.messages.panel(
+            stored.table, stored.rev, state, player, {}, lang, expires=expires
+        )
+        async with self.bot.panels.lock(stored.table.channel_id, player):  # as in redraw_panel
+            response = await interaction.response.send_message(
+                embed=panel.embed, view=panel.view, files=panel.files(), ephemeral=True
+            )
+            if response.message_id is not None:
+                view = self.engine.view(state, player)
+                await self.bot.panels.remember(
+                    interaction, player, response.message_id, view, lang, {}
+                )
+
+    async def redraw_panel(
+        self,
+        interaction: Interaction,
+        stored: Stored,
+        state: BaseModel,
+        player: PlayerId,
+        *,
+        notice: str = "",
+        picks: Picks | None = None,
+    ) -> None:
+        """Redraw the panel this click came from; its fresh token keeps it live."""
+        lang = user_lang(interaction)
+        expires = editable_until(await self.bot.clock.now())
+        panel = await self.messages.panel(
+            stored.table, stored.rev, state, player, picks or {}, lang, notice, expires=expires
+        )
+        channel = stored.table.channel_id
+        async with self.bot.panels.lock(channel, player):  # not while the bot edits it
+            await interaction.response.edit_message(
+                embed=panel.embed, view=panel.view, attachments=panel.files()
+            )
+            message = message_id_of(interaction)
+            if message is not None:
+                view = self.engine.view(state, player)
+                await self.bot.panels.remember(
+                    interaction, player, message, view, lang, picks or {}
+                )
+
+    def seated_player_state(self, interaction: Interaction, table: Table) -> tuple[PlayerId, Any]:
+        player = player_of(interaction)
+        seat = table.seat_of(player)
+        if seat is None:
+            raise GameError("You're not playing in this game.")
+        if seat.left:
+            raise GameError("You left this game; a computer player has your seat now.")
+        if table.state is None:
+            raise GameError("The game hasn't started yet.")
+        return player, self.engine.State.model_validate(table.state)
+
+    async def load_running(self, interaction: Interaction, *, allow_over: bool = False) -> Stored:
+        guild_id, channel_id = place_of(interaction)
+        stored = await self.bot.store.load(guild_id, channel_id)
+        if stored is None or stored.table.game != self.engine.name:
+            raise GameError(
+                "There's no {title} game in this channel; start one with `/{game} start`.",
+                title=self.messages.title(user_lang(interaction)),
+                game=self.engine.name,
+            )
+        if stored.table.phase == "over" and not allow_over:
+            raise GameError(
+                "The game here is over; start a new one with `/{game} start`.",
+                game=self.engine.name,
+            )
+        return stored
+
+    def title_of(self, game: str) -> str:
+        running = self.bot.games.get(game)
+        return running.engine.title if running else game

@@ -1,0 +1,278 @@
+"""Private panels that stay current: each open panel is edited when its player's view
+changes, for as long as Discord lets the bot edit it.
+
+An ephemeral message can only be edited through the token of the interaction that
+made it (or of a later click on it), and Discord honours that token for 15 minutes.
+So every panel the bot sends or redraws is remembered in Redis with its token, under
+a key that expires a little before the token does: a restart keeps the panels live, and
+no token outlives its use. Tokens are never logged.
+
+After a move, `PanelKeeper.refresh` edits the other players' panels a second later.
+Edits for one table are coalesced: while one round is waiting or on its way, later
+moves only mark more panels stale, and the next round draws the game as Redis holds it
+then. A round reads the table's panel records in one call and the game once, whatever
+the number of players, and edits each panel under that panel's own lock; a panel its
+player's own click showed since the round read its record is left to that click. A
+panel whose view didn't change (same hash) isn't edited.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import itertools
+import logging
+import weakref
+from collections import OrderedDict
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+from pydantic import BaseModel
+
+from bot.engines.base import PlayerId
+from bot.i18n import Lang, tr
+from bot.storage.errors import StoreError
+from bot.storage.panels import OpenPanel, PanelRecords
+from bot.storage.tables import Stored
+from bot.table import Table
+from bot.texts import Picks
+
+if TYPE_CHECKING:
+    from bot.bot import TableBot
+    from bot.play.game_commands import GameCommands
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFE_SECONDS = 15 * 60
+"""How long Discord honours an interaction token."""
+SAFETY_SECONDS = 30
+"""A panel is forgotten this long before its token dies, so no edit is refused late."""
+RETIRED_COLOUR = 0x95A5A6
+REMEMBERED_PANELS = 10_000
+"""Open panels whose last showing by their player's own click is kept (the least
+recently shown go first: an edit round lasts seconds, far less than it takes 10,000
+other panels to be shown)."""
+EDIT_DELAY_SECONDS = 1.0
+"""A panel is edited this long after a move, so a burst of moves (a computer's turns,
+quick players) costs one edit, and Discord's rate limits are never approached."""
+
+
+def view_hash(view: BaseModel) -> str:
+    return hashlib.blake2b(view.model_dump_json().encode(), digest_size=12).hexdigest()
+
+
+def editable_until(now: float) -> float:
+    """When the bot stops editing a panel shown by an interaction that arrived ``now``."""
+    return now + TOKEN_LIFE_SECONDS - SAFETY_SECONDS
+
+
+class PanelKeeper:
+    """Remembers open panels in Redis and edits them when their player's view changes."""
+
+    def __init__(self, bot: TableBot, records: PanelRecords) -> None:
+        self.bot = bot
+        self.records = records
+        self._stale: dict[int, set[PlayerId]] = {}
+        """Per channel with panel edits waiting or on their way: the people whose panels
+        a move since made stale."""
+        self._shown_by_click: OrderedDict[tuple[int, PlayerId], int] = OrderedDict()
+        """Per open panel, when its player's own interaction last showed it (a tick of
+        `_ticks`): an edit whose record was read before that is dropped."""
+        self._ticks = itertools.count(1)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._locks: weakref.WeakValueDictionary[tuple[int, PlayerId], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+
+    def lock(self, channel_id: int, player: PlayerId) -> asyncio.Lock:
+        """One lock per open panel: held while the bot edits it, and while the player's
+        own click on it is answered."""
+        place = (channel_id, player)
+        lock = self._locks.get(place)
+        if lock is None:
+            lock = self._locks[place] = asyncio.Lock()
+        return lock
+
+    async def remember(
+        self,
+        interaction: discord.Interaction[Any],
+        player: PlayerId,
+        message_id: int,
+        view: BaseModel,
+        lang: Lang,
+        picks: Picks,
+    ) -> None:
+        """``interaction`` showed ``player`` their panel in message ``message_id``, with
+        ``picks`` chosen in its selects."""
+        expires = editable_until(await self.bot.clock.now())
+        ttl = expires - await self.bot.clock.now()
+        if interaction.channel_id is None or ttl <= 0:
+            return
+        panel = OpenPanel(
+            application_id=interaction.application_id,
+            token=interaction.token,
+            message_id=message_id,
+            lang=lang,
+            expires=expires,
+            view_hash=view_hash(view),
+            picks=dict(picks),
+        )
+        try:
+            replaced = await self.records.put(
+                interaction.guild_id or 0, interaction.channel_id, player, panel, int(ttl * 1000)
+            )
+        except StoreError as error:
+            log.info("Panel of %s not remembered: %s", player, type(error).__name__)
+            return
+        finally:  # once stored: a round that read the record before must not write it back
+            self._note_shown_by_click(interaction.channel_id, player)
+        if replaced is not None and replaced.message_id != message_id:
+            self._run(self._retire(replaced))
+
+    def _note_shown_by_click(self, channel_id: int, player: PlayerId) -> None:
+        place = (channel_id, player)
+        self._shown_by_click[place] = next(self._ticks)
+        self._shown_by_click.move_to_end(place)
+        while len(self._shown_by_click) > REMEMBERED_PANELS:
+            self._shown_by_click.popitem(last=False)
+
+    def _run(self, job: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _retire(self, panel: OpenPanel) -> None:
+        """A newer panel replaced ``panel``: edit it once to say so, without its controls,
+        so no panel claims to be live when it isn't."""
+        note = tr(panel.lang, "This panel was replaced by a newer one; use that one.")
+        embed = discord.Embed(description=note, colour=RETIRED_COLOUR)
+        webhook = discord.Webhook.partial(panel.application_id, panel.token, client=self.bot)
+        try:
+            await webhook.edit_message(panel.message_id, embed=embed, view=None, attachments=[])
+        except (discord.HTTPException, aiohttp.ClientError) as error:
+            log.info("Replaced panel not retired: %s", type(error).__name__)
+
+    def refresh(self, table: Table, *, except_player: PlayerId | None = None) -> None:
+        """Edit, in the background, the open panels of the people at ``table`` (but
+        ``except_player``, whose panel the interaction itself redraws)."""
+        people = {
+            seat.id for seat in table.seats if not seat.is_computer and seat.id != except_player
+        }
+        if not people:
+            return
+        channel = table.channel_id
+        if channel in self._stale:
+            self._stale[channel] |= people
+            return
+        self._stale[channel] = people
+        self._run(self._keep_current(table))
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+
+    async def _keep_current(self, table: Table) -> None:
+        """Edit the table's stale panels a moment after a move, again while later moves
+        mark more of them stale, and stop once none is."""
+        channel = table.channel_id
+        try:
+            while self._stale.get(channel):
+                await asyncio.sleep(EDIT_DELAY_SECONDS)
+                people = sorted(self._stale[channel])
+                self._stale[channel] = set()
+                await self._edit_panels(table, people)
+        except StoreError as error:
+            log.info("Panels in %s not refreshed: %s", channel, type(error).__name__)
+        finally:
+            self._stale.pop(channel, None)
+
+    async def _edit_panels(self, table: Table, people: list[PlayerId]) -> None:
+        """Redraw the open panels of ``people`` whose view changed, from one read of
+        their records and one of the game as Redis holds it now. Each panel is edited
+        under its own lock, so a player's click on it waits for that edit only."""
+        guild, channel = table.guild_id, table.channel_id
+        read_at = next(self._ticks)
+        panels = await self.records.get_many(guild, channel, people)
+        now = await self.bot.clock.now()  # an expired record is skipped (Redis drops it)
+        panels = {player: panel for player, panel in panels.items() if panel.expires > now}
+        if not panels:
+            return
+        stored = await self.bot.store.load(guild, channel)
+        game_commands = self._commands_for(stored.table if stored else None, table)
+        if stored is None or game_commands is None or stored.table.state is None:
+            return
+        state = game_commands.engine.State.model_validate(stored.table.state)
+        edits = [
+            self._edit_locked(game_commands, stored, state, player, panel, read_at)
+            for player, panel in panels.items()
+        ]
+        for failed in await asyncio.gather(*edits, return_exceptions=True):
+            if isinstance(failed, StoreError):
+                log.info("A panel in %s not refreshed: %s", channel, type(failed).__name__)
+            elif isinstance(failed, Exception):  # a bug: logged whole, the others go on
+                log.error("A panel in %s not refreshed", channel, exc_info=failed)
+
+    async def _edit_locked(
+        self,
+        game_commands: GameCommands,
+        stored: Stored,
+        state: BaseModel,
+        player: PlayerId,
+        panel: OpenPanel,
+        read_at: int,
+    ) -> None:
+        """`_edit_one` under the panel's lock, unless the player's own click showed the
+        panel after its record was read at tick ``read_at`` (the click drew the game as
+        it is; the record read is outdated, and writing it back would lose the click's)."""
+        table = stored.table
+        place = (table.channel_id, player)
+        async with self.lock(*place):
+            if self._shown_by_click.get(place, 0) > read_at:
+                return
+            edited = await self._edit_one(game_commands, stored, state, player, panel)
+            if edited is None or self._shown_by_click.get(place, 0) > read_at:
+                return
+            ttl_ms = int((edited.expires - await self.bot.clock.now()) * 1000)
+            if ttl_ms > 0:
+                await self.records.put(table.guild_id, *place, edited, ttl_ms)
+
+    async def _edit_one(
+        self,
+        game_commands: GameCommands,
+        stored: Stored,
+        state: BaseModel,
+        player: PlayerId,
+        panel: OpenPanel,
+    ) -> OpenPanel | None:
+        """Redraw ``player``'s panel if their view changed; the panel record to keep
+        (with the new view's hash), or None if nothing changed or it can't be edited."""
+        table = stored.table
+        seen = view_hash(game_commands.engine.view(state, player))
+        if seen == panel.view_hash:
+            return None
+        message = await game_commands.messages.panel(
+            table, stored.rev, state, player, panel.picks, panel.lang, expires=panel.expires
+        )
+        webhook = discord.Webhook.partial(panel.application_id, panel.token, client=self.bot)
+        try:
+            await webhook.edit_message(
+                panel.message_id,
+                embed=message.embed,
+                view=message.view,
+                attachments=message.files(),
+            )
+        except discord.HTTPException as error:  # the token died early, or the panel is gone
+            log.info("Panel of %s not edited: %s %s", player, error.status, error.code)
+            await self.records.forget(table.guild_id, table.channel_id, player)
+            return None
+        except aiohttp.ClientError as error:  # Discord unreachable: the next move tries again
+            log.info("Panel of %s not edited: %s", player, type(error).__name__)
+            return None
+        return panel.model_copy(update={"view_hash": seen})
+
+    def _commands_for(self, stored: Table | None, table: Table) -> GameCommands | None:
+        if stored is None or stored.gid != table.gid:
+            return None
+        return self.bot.games.get(stored.game)

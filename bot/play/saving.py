@@ -1,0 +1,171 @@
+"""Saving a move: the one way a game reaches Redis, and a finished game's stats.
+
+`Saving.commit` sets the phase and the deadline of the turn now waiting, saves with
+compare-and-set, hands the new revision to the follow-ups and counts a finished game
+in the server's stats (once, whatever retries).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from bot import table_life
+from bot.adapters.base import GameAdapter
+from bot.i18n import N_
+from bot.play.announce import Announcer
+from bot.play.records import keep_record
+from bot.storage.errors import Refusal, StoreError, StoreUnavailable
+from bot.storage.tables import NotReplicated, SaveUnanswered
+from bot.table import Table
+
+if TYPE_CHECKING:
+    from bot.bot import TableBot
+
+log = logging.getLogger(__name__)
+
+Planner = Callable[[Table, int, BaseModel], None]
+"""Plans what a saved game now waits for (`FollowUpMoves.schedule`)."""
+
+
+class MoveUnanswered(StoreUnavailable):
+    """A move whose save lost its answer (`SaveUnanswered`): the player is told it may
+    not be saved, to look at the table (which shows it once found) before making it
+    again; "try again" alone would invite the same move twice."""
+
+    def __init__(self) -> None:
+        StoreError.__init__(
+            self,
+            N_(
+                "Your move may not be saved: the game store stopped answering. If the "
+                "table doesn't show it in a few seconds, make it again."
+            ),
+        )
+
+
+class Saving:
+    """One game's saves and results."""
+
+    def __init__(
+        self,
+        bot: TableBot,
+        adapter: GameAdapter[Any, Any, Any],
+        announcer: Announcer,
+        plan: Planner,
+    ) -> None:
+        self.bot = bot
+        self.adapter = adapter
+        self.engine = adapter.engine
+        self._announcer = announcer
+        self._plan = plan
+
+    async def commit(self, table: Table, rev: int, state: BaseModel) -> int:
+        """Save ``state`` into ``table`` over revision ``rev``; return the new revision."""
+        table.state = state.model_dump(mode="json")
+        table.phase = "over" if self.engine.is_over(state) else "playing"
+        now = await self.bot.clock.now()
+        table.turn_deadline = self._deadline(table, state, now)
+        self._plan_ping(table, state, now)
+        try:
+            saved = await self.bot.store.save(table, rev)
+        except NotReplicated as unconfirmed:
+            self.bot.followups.run(self._made_once_copied(table, state, unconfirmed.rev))
+            raise
+        except SaveUnanswered as unanswered:
+            self.bot.followups.run(self._made_if_landed(table, state, unanswered))
+            raise MoveUnanswered() from unanswered
+        await self._made(table, saved, state)
+        return saved
+
+    async def _made(self, table: Table, rev: int, state: BaseModel) -> None:
+        """What a saved move leads to: the follow-ups it plans, a finished game's stats."""
+        self._plan(table, rev, state)
+        if table.phase == "over":
+            await self.record_result(table, state)
+
+    async def _made_once_copied(self, table: Table, state: BaseModel, rev: int) -> None:
+        """A save that no replica confirmed in time (`NotReplicated`; its player was told
+        it isn't safe yet): once one does, the move counts, is planned on and shown, as
+        if confirmed at once. If it never is (or the game moved on), nothing is shown."""
+        if not await self.bot.store.copied(table, rev):
+            log.warning("Revision %s of game %s was never confirmed by a replica", rev, table.gid)
+            return
+        await self._made_late(table, state, rev)
+
+    async def _made_if_landed(
+        self, table: Table, state: BaseModel, unanswered: SaveUnanswered
+    ) -> None:
+        """A save whose answer was lost (`SaveUnanswered`; its player was told to try
+        again): if Redis made it after all, the move counts, is planned on and shown, as
+        if answered at once; otherwise nothing happened and nothing is shown."""
+        if not await self.bot.store.landed(table, unanswered.rev, unanswered.data):
+            log.info("A save of game %s whose answer was lost wasn't made", table.gid)
+            return
+        log.info("A save of game %s whose answer was lost was made: shown now", table.gid)
+        await self._made_late(table, state, unanswered.rev)
+
+    async def _made_late(self, table: Table, state: BaseModel, rev: int) -> None:
+        """`_made` and the move shown, for a move confirmed after its click was
+        answered: under the channel's lock, and only while ``rev`` is still the stored
+        revision (a newer move planned its own follow-ups and shows itself)."""
+        try:
+            async with self.bot.channel_locks.hold(table.guild_id, table.channel_id):
+                stored = await self.bot.store.load(table.guild_id, table.channel_id)
+                if stored is None or stored.rev != rev or stored.table.gid != table.gid:
+                    return
+                await self._made(table, rev, state)
+        except (StoreError, Refusal) as error:
+            log.info("Revision %s of game %s not planned on: %s", rev, table.gid, error)
+            return
+        await self._announcer.show(table, state, rev)
+
+    def describe_move(self, table: Table, key: str, before: BaseModel, after: BaseModel) -> str:
+        """The adapter's words for a move, from the public views around it."""
+        return self.adapter.move_text(
+            key,
+            self.engine.view(before, None),
+            self.engine.view(after, None),
+            table.shown_names(),
+            table.lang,
+        )
+
+    async def record_result(self, table: Table, state: BaseModel) -> None:
+        """Count the finished game in the server's stats (once, whatever retries)."""
+        names = {seat.id: seat.name for seat in table.seats if not seat.is_computer}
+        try:
+            await self.bot.stats.record(
+                table.guild_id, table.game, table.gid, self.engine.outcome(state), names
+            )
+        except StoreError as error:
+            log.warning("Stats of game %s not recorded yet: %s", table.gid, error)
+        await keep_record(self.bot, self.adapter, table, state)
+
+    def _plan_ping(self, table: Table, state: BaseModel, now: float) -> None:
+        """Who the game now waits for, and when to ping them if they don't act."""
+        over = self.engine.is_over(state)
+        people = [] if over else table_life.people_among(table, self.engine.to_act(state))
+        ping_after = table.ping_after
+        if ping_after is None:
+            ping_after = self.bot.settings.ping_after_seconds
+        table.ping_at = table_life.ping_due(
+            table, people, now=now, ping_after=ping_after, deadline=table.turn_deadline
+        )
+        table.waiting_for = people
+
+    async def turn_deadline(self, table: Table, state: BaseModel) -> float | None:
+        return self._deadline(table, state, await self.bot.clock.now())
+
+    def _deadline(self, table: Table, state: BaseModel, now: float) -> float | None:
+        over = self.engine.is_over(state)
+        return table_life.turn_deadline(
+            table,
+            [] if over else self.engine.to_act(state),
+            now=now,
+            over=over,
+            has_timed_default=not over
+            and self.adapter.timed_default(self.engine.view(state, None)) is not None,
+            choice_timeout=self.bot.settings.choice_timeout_seconds,
+        )

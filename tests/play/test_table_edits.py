@@ -1,0 +1,110 @@
+"""`TableEdits`: a table's edits one at a time, never going back to an older revision."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.play.table_edits import TableEdits
+
+
+async def test_an_older_revision_is_not_shown_after_a_newer_one() -> None:
+    edits = TableEdits()
+    async with edits.turn(1, "g", 5) as current:
+        assert current
+    async with edits.turn(1, "g", 4) as current:
+        assert not current, "revision 4 would overwrite revision 5"
+    async with edits.turn(1, "g", 5) as current:
+        assert current, "the same revision may be drawn again (a redraw)"
+
+
+async def test_each_game_and_channel_counts_its_own_revisions() -> None:
+    edits = TableEdits()
+    async with edits.turn(1, "old", 9) as current:
+        assert current
+    async with edits.turn(1, "rematch", 1) as current:
+        assert current, "a new game in the channel starts again at revision 1"
+    async with edits.turn(2, "old", 1) as current:
+        assert current
+
+
+async def test_edits_of_one_table_run_one_at_a_time_and_in_order() -> None:
+    edits = TableEdits()
+    shown: list[int] = []
+    first_inside = asyncio.Event()
+
+    async def edit(rev: int, hold: asyncio.Event | None = None) -> None:
+        async with edits.turn(1, "g", rev) as current:
+            if hold is not None:
+                first_inside.set()
+                await hold.wait()
+            if current:
+                shown.append(rev)
+
+    release = asyncio.Event()
+    slow_old = asyncio.create_task(edit(3, release))
+    await first_inside.wait()
+    newer = asyncio.create_task(edit(4))
+    await asyncio.sleep(0)
+    assert shown == [], "the newer edit waits for the one under way"
+    release.set()
+    await asyncio.gather(slow_old, newer)
+    assert shown == [3, 4]
+    assert not edits._locks, "no lock is kept once a table's edits are done"
+
+
+async def test_it_remembers_a_bounded_number_of_tables() -> None:
+    edits = TableEdits(remembered=2)
+    for channel in (1, 2, 3):
+        async with edits.turn(channel, "g", 7):
+            pass
+    async with edits.turn(1, "g", 6) as current:
+        assert current, "the least recently edited table was forgotten"
+    async with edits.turn(3, "g", 6) as current:
+        assert not current
+
+
+async def test_moves_made_while_a_table_is_drawn_cost_one_more_drawing() -> None:
+    """Revisions 4 and 5 wait while 3 is drawn: 4 is skipped (5 is on its way), so the
+    table is drawn twice, not three times, and ends on the newest."""
+    edits = TableEdits()
+    shown: list[int] = []
+    first_inside = asyncio.Event()
+    release = asyncio.Event()
+
+    async def edit(rev: int, hold: bool = False) -> None:
+        async with edits.turn(1, "g", rev) as current:
+            if hold:
+                first_inside.set()
+                await release.wait()
+            if current:
+                shown.append(rev)
+
+    drawing = asyncio.create_task(edit(3, hold=True))
+    await first_inside.wait()
+    waiting = [asyncio.create_task(edit(4)), asyncio.create_task(edit(5))]
+    await asyncio.sleep(0)
+    release.set()
+    await asyncio.gather(drawing, *waiting)
+    assert shown == [3, 5]
+    assert not edits._asked, "nothing is kept once a table's edits are done"
+
+
+async def test_a_table_is_behind_only_with_no_edit_under_way() -> None:
+    edits = TableEdits()
+    assert edits.behind(1, "g", 1), "nothing shown here yet"
+    async with edits.turn(1, "g", 2):
+        assert not edits.behind(1, "g", 3), "an edit is under way"
+    assert edits.behind(1, "g", 3) and not edits.behind(1, "g", 2)
+
+
+async def test_a_forgotten_table_can_be_drawn_at_an_older_revision() -> None:
+    """A failover lost the revision shown: once forgotten, the stored (older) one is
+    behind again and may be drawn."""
+    edits = TableEdits()
+    async with edits.turn(1, "g", 5):
+        pass
+    assert not edits.behind(1, "g", 4)
+    edits.forget(1, "g")
+    assert edits.behind(1, "g", 4)
+    async with edits.turn(1, "g", 4) as current:
+        assert current
