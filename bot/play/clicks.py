@@ -16,6 +16,7 @@ from bot.ai import Level
 from bot.engines.base import GameError, IllegalAction, PlayerId
 from bot.i18n import tr
 from bot.play.components import Click, Pick, chosen_in_message
+from bot.play.errors import answering_errors
 from bot.play.game_parts import GameParts, Shown
 from bot.play.interactions import (
     Interaction,
@@ -50,7 +51,11 @@ class Clicks:
     # ----- clicks -----------------------------------------------------------
 
     async def on_click(self, interaction: Interaction, click: Click) -> None:
-        await self.parts.handle(interaction, self._dispatch_click, interaction, click)
+        async with answering_errors(interaction):
+            async with self.parts.admitted(interaction):
+                shown = await self._dispatch_click(interaction, click)
+            if shown is not None:
+                await shown()
 
     async def _dispatch_click(self, interaction: Interaction, click: Click) -> Shown | None:
         """The click's verb carried out; what it saved, to show once the lock is free."""
@@ -79,7 +84,8 @@ class Clicks:
     async def on_pick(self, interaction: Interaction, pick: Pick) -> None:
         """A choice in a select: the lobby's computer level, or a panel pick (the panel
         is redrawn with it; nothing is saved)."""
-        await self.parts.handle(interaction, self._dispatch_pick, interaction, pick)
+        async with answering_errors(interaction), self.parts.admitted(interaction):
+            await self._dispatch_pick(interaction, pick)
 
     async def _dispatch_pick(self, interaction: Interaction, pick: Pick) -> None:
         stored = await self._load_for_click(interaction, pick, None)

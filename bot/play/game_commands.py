@@ -25,6 +25,7 @@ from bot.engines.base import GameError
 from bot.i18n import N_, tr
 from bot.names import shown_name
 from bot.play.clicks import Clicks
+from bot.play.errors import answering_errors
 from bot.play.game_parts import GameParts, Shown
 from bot.play.interactions import (
     Interaction,
@@ -106,7 +107,11 @@ class GameCommands:
         """``handler`` run under the channel's lock, with errors answered privately."""
 
         async def callback(interaction: discord.Interaction) -> None:
-            await self.parts.handle(interaction, handler, interaction)
+            async with answering_errors(interaction):
+                async with self.parts.admitted(interaction):
+                    shown = await handler(interaction)
+                if shown is not None:
+                    await shown()
 
         return callback
 
@@ -126,9 +131,11 @@ class GameCommands:
         ``host_seat`` once the game starts; None: a random seat). ``make_options`` builds
         the game's options once the command's options have been checked: a forged value
         of the wrong type gets the check's refusal, not a validation error."""
-        await self.parts.handle(
-            interaction, self._open_lobby, interaction, make_options, host_seat, turn_seconds
-        )
+        async with answering_errors(interaction):
+            async with self.parts.admitted(interaction):
+                shown = await self._open_lobby(interaction, make_options, host_seat, turn_seconds)
+            if shown is not None:
+                await shown()
 
     async def _open_lobby(
         self,
@@ -304,7 +311,11 @@ class GameCommands:
 
     async def move_by_text(self, interaction: Interaction, move: str) -> None:
         """A move typed as a command option (``/draughts move c3-c4``)."""
-        await self.parts.handle(interaction, self._move_by_text, interaction, move)
+        async with answering_errors(interaction):
+            async with self.parts.admitted(interaction):
+                shown = await self._move_by_text(interaction, move)
+            if shown is not None:
+                await shown()
 
     async def _move_by_text(self, interaction: Interaction, move: str) -> Shown:
         stored = await self.parts.load_running(interaction)

@@ -6,7 +6,8 @@ private panels."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,6 @@ from bot.engines.base import GameError, PlayerId
 from bot.i18n import tr
 from bot.play.announce import Announcer
 from bot.play.channel_messages import ChannelMessages
-from bot.play.errors import answering_errors
 from bot.play.followups import FollowUpMoves
 from bot.play.interactions import (
     Interaction,
@@ -50,7 +50,14 @@ queued longer is told the table is busy instead of being answered too late."""
 Shown = Callable[[], Awaitable[None]]
 """What a handler returns for after the channel's lock: drawing and showing the move it
 saved, which the next click in the channel need not wait for (`TableEdits` keeps the
-table's edits in revision order)."""
+table's edits in revision order). Every command and click reads, top to bottom::
+
+    async with answering_errors(interaction):  # a refusal: a private answer
+        async with parts.admitted(interaction):  # rate limit, options, the lock
+            shown = await <load, check, apply, save>
+        if shown is not None:
+            await shown()  # redraw, panels, pings
+"""
 
 
 class GameParts:
@@ -69,29 +76,22 @@ class GameParts:
         self.moves = FollowUpMoves(bot, spec, self.channel, self.announcer)
         self.saving = self.moves.saving
 
-    async def handle(
-        self,
-        interaction: Interaction,
-        work: Callable[..., Awaitable[Shown | None]],
-        *args: Any,
-    ) -> None:
-        """The frame of every command and click: errors answered privately, the user's
-        rate limit, the options checked, then ``work(*args)`` with the channel's lock
-        held (`bot.storage.locks`), and what it returns to show once the lock is free."""
-        async with answering_errors(interaction):
-            await self.bot.rate_limiter.check(interaction.user.id)
-            check_options(interaction)
-            if interaction.channel_id is None:
-                shown = await work(*args)
-            else:
-                guild_id = interaction.guild_id or 0
-                lock = self.bot.channel_locks.hold(
-                    guild_id, interaction.channel_id, wait=LOCK_WAIT_SECONDS
-                )
-                async with lock:
-                    shown = await work(*args)
-            if shown is not None:
-                await shown()
+    @asynccontextmanager
+    async def admitted(self, interaction: Interaction) -> AsyncIterator[None]:
+        """The user's rate limit and the command's options checked, then the channel's
+        lock across processes held (`bot.storage.locks`, waited for at most
+        `LOCK_WAIT_SECONDS`; an interaction outside a channel has none to take). A
+        refusal raises before the block runs, for `answering_errors` to answer."""
+        await self.bot.rate_limiter.check(interaction.user.id)
+        check_options(interaction)
+        if interaction.channel_id is None:
+            yield
+            return
+        guild_id = interaction.guild_id or 0
+        async with self.bot.channel_locks.hold(
+            guild_id, interaction.channel_id, wait=LOCK_WAIT_SECONDS
+        ):
+            yield
 
     def deal(self, table: Table) -> tuple[Table, BaseModel]:
         """The table seated in playing order, and the engine's new game for it."""
@@ -106,7 +106,7 @@ class GameParts:
         self, interaction: Interaction, stored: Stored, table: Table, state: BaseModel
     ) -> Shown:
         """Save the move and acknowledge the click at once; return the drawing of the new
-        table, for `handle` to run once the channel is free (the save was a
+        table, for the caller to run once the channel is free (the save was a
         compare-and-set on the revision, so nothing needs the lock after it)."""
         table.message_id = message_id_of(interaction) or table.message_id
         rev = await self.saving.commit(table, stored.rev, state)
