@@ -137,13 +137,14 @@ class FollowUps:
 
 class FollowUpMoves:
     """One game's moves without a click: computer seats, timed defaults, turn clocks,
-    and lobbies that nobody started. A commit plans follow-ups and a follow-up commits,
-    so this owns the game's `Saving` and hands it `schedule` as its planner."""
+    and lobbies that nobody started. They are saved through the game's `Saving`, whose
+    commits plan them here (`schedule`): `GameParts` wires the two together."""
 
     def __init__(
         self,
         bot: TableBot,
         spec: GameSpec[Any, Any, Any],
+        saving: Saving,
         channel: ChannelMessages,
         announcer: Announcer,
     ) -> None:
@@ -151,7 +152,7 @@ class FollowUpMoves:
         self.spec = spec
         self.adapter = spec.adapter
         self.engine = spec.engine
-        self.saving = Saving(bot, spec.adapter, announcer, self.schedule)
+        self.saving = saving
         self._channel = channel
         self._announcer = announcer
 

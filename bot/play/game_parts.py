@@ -33,6 +33,7 @@ from bot.play.interactions import (
 from bot.play.messages import Messages
 from bot.play.options import check_options
 from bot.play.panels import editable_until
+from bot.play.saving import Saving
 from bot.storage.tables import Stored
 from bot.table import Table
 from bot.texts import Picks
@@ -73,8 +74,13 @@ class GameParts:
         self.messages = Messages(self.adapter, bot.renderer)
         self.channel = ChannelMessages(bot, self.messages)
         self.announcer = Announcer(bot, self.adapter, self.channel)
-        self.moves = FollowUpMoves(bot, spec, self.channel, self.announcer)
-        self.saving = self.moves.saving
+        # A commit plans the follow-ups its game waits for, and a follow-up commits:
+        # `Saving` calls `moves.schedule` through a planner bound here, after both exist.
+        self.saving = Saving(bot, self.adapter, self.announcer, self._plan_follow_ups)
+        self.moves = FollowUpMoves(bot, spec, self.saving, self.channel, self.announcer)
+
+    def _plan_follow_ups(self, table: Table, rev: int, state: BaseModel) -> None:
+        self.moves.schedule(table, rev, state)
 
     @asynccontextmanager
     async def admitted(self, interaction: Interaction) -> AsyncIterator[None]:
