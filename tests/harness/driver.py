@@ -87,6 +87,7 @@ class Driver:
         this driver does otherwise); only the option names must be the command's.
         """
         channel_id = self.channel if channel is None else channel
+        self._sees_channel(user, channel_id)
         guild_id = self.fake.guild_of(channel_id)
         given = {**(options or {}), **values}
         data = self._command_data(command.split(), given, guild_id, forged=forged)
@@ -242,7 +243,16 @@ class Driver:
                 f"{user.name} cannot see message {message_id} "
                 f"(ephemeral to user {current.ephemeral_to})"
             )
+        self._sees_channel(user, current.channel_id)
         return current
+
+    def _sees_channel(self, user: FakeUser, channel_id: int) -> None:
+        """A person acts only where they can look: a channel they may view, a private
+        thread only once they are in it."""
+        if not self.fake.can_view(user.id, channel_id):
+            private = channel_id in self.fake.threads and self.fake.threads[channel_id].private
+            why = " (a private thread they are not in)" if private else ""
+            raise AssertionError(f"{user.name} cannot see channel {channel_id}{why}")
 
     async def _component(
         self,
@@ -364,8 +374,8 @@ class Driver:
         return str(user.id)
 
     def _resolve_channel(self, channel_id: int, resolved: Json) -> str:
-        if channel_id not in self.fake.channels:
-            raise AssertionError(f"no channel {channel_id} in the fake guild")
+        if channel_id not in self.fake.channels and channel_id not in self.fake.threads:
+            raise AssertionError(f"no channel or thread {channel_id} in the fake guild")
         channel = self.fake.channel_payload(channel_id)
         channel["permissions"] = str(MEMBER_PERMISSIONS)
         resolved.setdefault("channels", {})[str(channel_id)] = channel

@@ -26,6 +26,7 @@ from typing import Any, Self, TypeVar
 from aiohttp import BodyPartReader, WSMsgType, web
 
 from tests.harness.limits import (
+    ANNOUNCEMENT_THREAD,
     DUPLICATE_CUSTOM_ID,
     FLAG_COMPONENTS_V2,
     FLAG_EPHEMERAL,
@@ -33,9 +34,12 @@ from tests.harness.limits import (
     FLAG_SUPPRESS_EMBEDS,
     FLAG_SUPPRESS_NOTIFICATIONS,
     MAX_ATTACHMENT_BYTES,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
     SELECT_TYPES,
     command_problems,
     message_problems,
+    thread_problems,
 )
 from tests.harness.mentions import (
     INTERACTION_DEFAULT,
@@ -51,10 +55,26 @@ from tests.harness.models import (
     FakeChannel,
     FakeInteraction,
     FakeMessage,
+    FakeThread,
     FakeUser,
     Notification,
     Snowflakes,
     Violation,
+)
+from tests.harness.permissions import (
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
+    MANAGE_CHANNELS,
+    MANAGE_THREADS,
+    MEMBER,
+    READ_MESSAGE_HISTORY,
+    ROLE,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    Overwrite,
+    channel_permissions,
+    names,
 )
 from tests.harness.rate_limits import SESSION_COUNTS as SESSION_REQUESTS
 from tests.harness.rate_limits import RateLimiter, RateLimits
@@ -73,11 +93,17 @@ CALLBACK_DEADLINE = 3.0
 SPEC_KINDS = ("spec", "spec_response")
 """The violations of Discord's OpenAPI spec (`tests.harness.spec`) among the kinds."""
 TOKEN_LIFETIME = 15 * 60.0
+INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
-# VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES, READ_MESSAGE_HISTORY, ADD_REACTIONS,
-# USE_EXTERNAL_EMOJIS, USE_APPLICATION_COMMANDS
-MEMBER_PERMISSIONS = sum(1 << bit for bit in (10, 11, 14, 15, 16, 6, 18, 31))
+# The @everyone role's permissions (every member's, the bot's included): VIEW_CHANNEL,
+# SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES, READ_MESSAGE_HISTORY, ADD_REACTIONS,
+# USE_EXTERNAL_EMOJIS, USE_APPLICATION_COMMANDS, CREATE_PUBLIC_THREADS,
+# CREATE_PRIVATE_THREADS, SEND_MESSAGES_IN_THREADS (not MANAGE_THREADS: a moderator's).
+MEMBER_PERMISSIONS = sum(1 << bit for bit in (10, 11, 14, 15, 16, 6, 18, 31, 35, 36, 38))
+THREAD_ARCHIVED = "Thread is archived"
+"""Discord's message for code 50083, for an archived thread (400, undiscord#399) and for a
+message into a locked one (403, discord-api-docs#5517, #6884, #7707)."""
 DEFAULT_USERS: tuple[tuple[str, str], ...] = (
     ("alice", "en-US"),
     ("bernd", "de"),
@@ -155,9 +181,27 @@ class Upload:
 class _Rejected(Exception):
     """Raised inside a handler to answer with a Discord error (and usually record a violation)."""
 
-    def __init__(self, status: int, code: int, message: str, violation: str | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: int,
+        message: str,
+        violation: str | None = None,
+        detail: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.violation = status, code, message, violation
+        self.detail = detail or message
+        """What the violation says (Discord's answer says only ``message``)."""
+
+
+def _missing_access(detail: str) -> _Rejected:
+    """Discord's answer when the bot cannot see the channel (VIEW_CHANNEL)."""
+    return _Rejected(403, 50001, "Missing Access", "permissions", detail)
+
+
+def _missing_permissions(detail: str) -> _Rejected:
+    return _Rejected(403, 50013, "Missing Permissions", "permissions", detail)
 
 
 class _Connection:
@@ -239,6 +283,12 @@ class FakeDiscord:
         self.guild_ids: list[int] = [self.guild_id]
         """Every guild the bot is in; the first is `guild_id`, which has `channels`'
         first channels (`add_guild` adds more, on a chosen shard)."""
+        self.threads: dict[int, FakeThread] = {}
+        """Every thread, archived ones too, by id (a thread is a channel: its id takes the
+        channel routes, ``driver.slash(..., channel=thread_id)`` and so on)."""
+        self.everyone_permissions = MEMBER_PERMISSIONS
+        """The @everyone role's permissions: every member's, the bot's included, before a
+        channel's overwrites (`set_permissions`)."""
         self._guild_of_channel: dict[int, int] = dict.fromkeys(self.channels, self.guild_id)
         self.commands: dict[int | None, list[Json]] = {}
         self.messages: dict[int, FakeMessage] = {}
@@ -257,7 +307,9 @@ class FakeDiscord:
         the machine with the bot) CPU in proportion to what the bot sends, so they
         would slow a bot that sends more; the tests check every body."""
         limits = rate_limits or RateLimits.from_env(default=False)
-        self.rate_limiter = RateLimiter(limits, message_age=self._age, violate=self.violate)
+        self.rate_limiter = RateLimiter(
+            limits, message_age=self._age, violate=self.violate, guild_of=self._guild_of_channel.get
+        )
         """Discord's rate limits (`tests.harness.rate_limits`): ``rate_limits=RateLimits()``
         or ``FAKE_DISCORD_RATE_LIMITS=on`` (the ``fake_discord`` fixture: a test with a bot)."""
         self.rate_limited = self.rate_limiter.rate_limited
@@ -339,7 +391,10 @@ class FakeDiscord:
         return self._guild_of_channel[channel_id]
 
     def channels_of(self, guild_id: int) -> list[int]:
-        return [c for c, g in self._guild_of_channel.items() if g == guild_id]
+        """The guild's text channels (not its threads)."""
+        return [
+            c for c, g in self._guild_of_channel.items() if g == guild_id and c in self.channels
+        ]
 
     def add_guild(self, shard: int, channel_names: Sequence[str] = ("tisch", "lobby")) -> int:
         """A new guild (every user a member) on ``shard``, with text channels; its id."""
@@ -468,13 +523,24 @@ class FakeDiscord:
         return payload
 
     def channel_payload(self, channel_id: int) -> Json:
+        """A text channel or a thread as REST returns it (a thread with the bot's thread
+        member object when the bot has joined it, as Get Channel does)."""
+        thread = self.threads.get(channel_id)
+        if thread is not None:
+            return self.thread_payload(thread, with_member=True)
         return self.channels[channel_id].payload(self.guild_of(channel_id))
+
+    def thread_payload(self, thread: FakeThread, *, with_member: bool = False) -> Json:
+        payload = thread.payload(self.guild_of(thread.id))
+        if with_member and self.bot_user.id in thread.members:
+            payload["member"] = thread.member_payload(self.bot_user.id)
+        return payload
 
     def _role_payload(self, guild_id: int) -> Json:
         return {
             "id": str(guild_id),
             "name": "@everyone",
-            "permissions": str(MEMBER_PERMISSIONS),
+            "permissions": str(self.everyone_permissions),
             "position": 0,
             "color": 0,
             "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
@@ -538,7 +604,7 @@ class FakeDiscord:
                 {k: v for k, v in self.channel_payload(c).items() if k != "guild_id"}
                 for c in self.channels_of(guild_id)
             ],
-            "threads": [],
+            "threads": [self._guild_create_thread(t) for t in self._active_threads(guild_id)],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],
@@ -599,16 +665,23 @@ class FakeDiscord:
                 payload["interaction_metadata"]["interacted_message_id"] = str(
                     interaction.message_id
                 )
+        thread = self.threads.get(message.id)
+        if thread is not None and thread.parent_id == message.channel_id:
+            payload["thread"] = self.thread_payload(thread, with_member=True)
         if gateway:
             payload["guild_id"] = str(self.guild_of(message.channel_id))
         return payload
 
     def _interaction_payload(self, interaction: FakeInteraction) -> Json:
         guild_id = self.guild_of(interaction.channel_id)
+        # Computed as Discord does: the user's and the bot's permissions in the channel
+        # (a thread's are its parent's), overwrites included.
+        permissions = str(self.permissions_for(interaction.user.id, interaction.channel_id))
         channel = self.channel_payload(interaction.channel_id)
-        channel["permissions"] = str(MEMBER_PERMISSIONS)
+        channel.pop("member", None)
+        channel["permissions"] = permissions
         member = self.member_payload(interaction.user)
-        member["permissions"] = str(MEMBER_PERMISSIONS)
+        member["permissions"] = permissions
         payload: Json = {
             "id": str(interaction.id),
             "application_id": str(self.app_id),
@@ -621,7 +694,7 @@ class FakeDiscord:
             "member": member,
             "token": interaction.token,
             "version": 1,
-            "app_permissions": str(MEMBER_PERMISSIONS),
+            "app_permissions": str(self.permissions_for(self.bot_user.id, interaction.channel_id)),
             "locale": interaction.user.locale,
             "guild_locale": self.guild_locale,
             "entitlements": [],
@@ -633,6 +706,316 @@ class FakeDiscord:
         if interaction.message_id is not None:
             payload["message"] = self.message_payload(self.messages[interaction.message_id])
         return payload
+
+    # ------------------------------------------------------------------ permissions
+
+    def permissions_for(self, user_id: int, channel_id: int) -> int:
+        """A member's permissions in a channel or thread, as Discord computes them
+        (`tests.harness.permissions`): the @everyone role's, then the channel's
+        overwrites; a thread has its parent's; a private thread grants nothing to one who
+        is neither its member nor holds MANAGE_THREADS (Discord's "Threads" topic). The
+        guild owner's implicit all-permissions is not modelled: every member has the
+        same role."""
+        thread = self.threads.get(channel_id)
+        parent = thread.parent_id if thread is not None else channel_id
+        permissions = channel_permissions(
+            self.everyone_permissions,
+            guild_id=self.guild_of(parent),
+            user_id=user_id,
+            overwrites=self.channels[parent].overwrites,
+        )
+        if (
+            thread is not None
+            and thread.private
+            and user_id not in thread.members
+            and not permissions & MANAGE_THREADS
+        ):
+            return 0
+        return permissions
+
+    def can_view(self, user_id: int, channel_id: int) -> bool:
+        return bool(self.permissions_for(user_id, channel_id) & VIEW_CHANNEL)
+
+    async def set_permissions(
+        self, channel_id: int, target_id: int, *, allow: int = 0, deny: int = 0
+    ) -> None:
+        """Set the text channel's permission overwrite for a member (a user's or the bot's
+        id) or for @everyone (the guild's id), as a server admin does; ``allow=0, deny=0``
+        removes it. Sends CHANNEL_UPDATE (``guilds`` intent), so discord.py's cache knows.
+        Threads have no overwrites of their own: they follow their parent's."""
+        if channel_id not in self.channels:
+            raise ValueError(f"{channel_id} is not a text channel (threads follow their parent)")
+        guild_id = self.guild_of(channel_id)
+        kind = ROLE if target_id == guild_id else MEMBER
+        if kind == MEMBER and target_id not in {m.id for m in self.members}:
+            raise ValueError(f"{target_id} is neither the guild (@everyone) nor a member")
+        overwrites = self.channels[channel_id].overwrites
+        if allow or deny:
+            overwrites[target_id] = Overwrite(target_id, kind, allow, deny)
+        else:
+            overwrites.pop(target_id, None)
+        self._notify()
+        await self._dispatch(
+            "CHANNEL_UPDATE",
+            self.channel_payload(channel_id),
+            channel_id=channel_id,
+            needs_intent=INTENT_GUILDS,
+        )
+
+    def _require(self, channel_id: int, needed: int, action: str) -> int:
+        """The bot's permissions in the channel, if they include ``needed``; else Discord's
+        refusal: 403/50001 Missing Access when it cannot see the channel, 403/50013
+        Missing Permissions when it lacks one of ``needed``."""
+        permissions = self.permissions_for(self.bot_user.id, channel_id)
+        if not permissions & VIEW_CHANNEL:
+            raise _missing_access(f"{action}: the bot cannot view channel {channel_id}")
+        missing = needed & ~permissions
+        if missing:
+            raise _missing_permissions(f"{action} needs {', '.join(names(missing))}")
+        return permissions
+
+    def _bot_moderates(self, channel_id: int) -> bool:
+        return bool(self.permissions_for(self.bot_user.id, channel_id) & MANAGE_THREADS)
+
+    # ------------------------------------------------------------------ threads
+
+    async def create_thread(
+        self,
+        parent_id: int,
+        name: str,
+        *,
+        by: FakeUser,
+        private: bool = False,
+        message: FakeMessage | None = None,
+        auto_archive_duration: int = 1440,
+    ) -> FakeThread:
+        """A person starts a thread in a text channel: from ``message`` (the thread
+        takes its id) or without one (public or ``private``). The bot gets THREAD_CREATE
+        if it can see the thread (not a private one it is not in, unless it holds
+        MANAGE_THREADS)."""
+        if message is not None and private:
+            raise ValueError("a thread started from a message is public")
+        if message is not None and (message.id in self.threads or message.channel_id != parent_id):
+            raise ValueError(f"message {message.id} already has a thread or is elsewhere")
+        kind = PRIVATE_THREAD if private else PUBLIC_THREAD
+        thread_id = None if message is None else message.id
+        return await self._new_thread(
+            parent_id,
+            name,
+            kind,
+            by,
+            thread_id=thread_id,
+            auto_archive_duration=auto_archive_duration,
+        )
+
+    async def add_to_thread(self, thread_id: int, user: FakeUser) -> None:
+        """A person joins a thread (or is added by someone; the bot too): THREAD_MEMBERS_
+        UPDATE, sent to the bot only with the ``members`` intent unless the bot is the one
+        added, who also gets THREAD_CREATE (Gateway Events, "Thread Create")."""
+        thread = self.threads[thread_id]
+        if user.id not in thread.members:
+            thread.members[user.id] = self.clock.now()
+            self._notify()
+            await self._members_update(thread, added=[user.id])
+            if user.id == self.bot_user.id:
+                await self._thread_event("THREAD_CREATE", thread)
+
+    async def moderate_thread(
+        self, thread_id: int, *, archived: bool | None = None, locked: bool | None = None
+    ) -> None:
+        """A moderator archives/unarchives or locks/unlocks a thread (THREAD_UPDATE)."""
+        await self._update_thread(self.threads[thread_id], archived=archived, locked=locked)
+
+    async def archive_inactive_threads(self) -> list[FakeThread]:
+        """Archive every active thread without activity (a message sent, an unarchive, a
+        new ``auto_archive_duration``) for its ``auto_archive_duration`` by the fake's
+        clock, as Discord does (Threads topic, "Active & Archived Threads"); Discord may
+        archive earlier in a busy server. Tests call it after ``clock.advance``."""
+        now = self.clock.now()
+        idle = [
+            thread
+            for thread in self.threads.values()
+            if not thread.archived
+            and now - thread.last_activity >= thread.auto_archive_duration * 60
+        ]
+        for thread in idle:
+            await self._update_thread(thread, archived=True)
+        return idle
+
+    def _active_threads(self, guild_id: int) -> list[FakeThread]:
+        """The guild's active threads the bot can see (GUILD_CREATE's ``threads``)."""
+        return [
+            thread
+            for thread in self.threads.values()
+            if self.guild_of(thread.id) == guild_id
+            and not thread.archived
+            and self.can_view(self.bot_user.id, thread.id)
+        ]
+
+    def _guild_create_thread(self, thread: FakeThread) -> Json:
+        payload = thread.payload(self.guild_of(thread.id))
+        if self.bot_user.id in thread.members:
+            payload["member"] = thread.member_payload(self.bot_user.id, in_guild_create=True)
+        return payload
+
+    async def _new_thread(
+        self,
+        parent_id: int,
+        name: str,
+        kind: int,
+        owner: FakeUser,
+        *,
+        thread_id: int | None = None,
+        auto_archive_duration: int = 1440,
+        invitable: bool = True,
+        rate_limit_per_user: int = 0,
+    ) -> FakeThread:
+        """Start a thread (its owner its first member): THREAD_CREATE with
+        ``newly_created`` and THREAD_MEMBERS_UPDATE for the owner."""
+        now = self.clock.now()
+        thread = FakeThread(
+            id=self._ids.next() if thread_id is None else thread_id,
+            parent_id=parent_id,
+            name=name,
+            type=kind,
+            owner_id=owner.id,
+            created_at=now,
+            auto_archive_duration=auto_archive_duration,
+            invitable=invitable,
+            rate_limit_per_user=rate_limit_per_user,
+            archive_timestamp=now,
+            last_activity=now,
+            from_message=thread_id is not None,
+            members={owner.id: now},
+        )
+        self.threads[thread.id] = thread
+        self._guild_of_channel[thread.id] = self.guild_of(parent_id)
+        self._notify()
+        await self._thread_event("THREAD_CREATE", thread, newly_created=True)
+        await self._members_update(thread, added=[owner.id])
+        starter = self.messages.get(thread.id) if thread_id is not None else None
+        if starter is not None:
+            # Start Thread from Message "fires a Thread Create and a Message Update": the
+            # message now carries its ``thread``.
+            await self._dispatch(
+                "MESSAGE_UPDATE",
+                self.message_payload(starter, gateway=True),
+                channel_id=starter.channel_id,
+                needs_intent=INTENT_GUILD_MESSAGES,
+            )
+        return thread
+
+    async def _update_thread(
+        self,
+        thread: FakeThread,
+        *,
+        archived: bool | None = None,
+        locked: bool | None = None,
+        name: str | None = None,
+        auto_archive_duration: int | None = None,
+        invitable: bool | None = None,
+        rate_limit_per_user: int | None = None,
+    ) -> None:
+        """Change a thread and send THREAD_UPDATE. ``archive_timestamp`` moves when
+        ``archived`` or the duration changes; unarchiving and a new duration are activity."""
+        now = self.clock.now()
+        if archived is not None and archived != thread.archived:
+            thread.archived = archived
+            thread.archive_timestamp = now
+            if not archived:
+                thread.last_activity = now
+        if (
+            auto_archive_duration is not None
+            and auto_archive_duration != thread.auto_archive_duration
+        ):
+            thread.auto_archive_duration = auto_archive_duration
+            thread.archive_timestamp = thread.last_activity = now
+        if locked is not None:
+            thread.locked = locked
+        if name is not None:
+            thread.name = name
+        if invitable is not None:
+            thread.invitable = invitable
+        if rate_limit_per_user is not None:
+            thread.rate_limit_per_user = rate_limit_per_user
+        self._notify()
+        await self._thread_event("THREAD_UPDATE", thread)
+
+    async def _thread_event(self, event: str, thread: FakeThread, **extra: Any) -> None:
+        """THREAD_CREATE/UPDATE (``guilds`` intent) if the bot can see the thread; a
+        THREAD_CREATE carries the bot's thread member object when it is a member."""
+        if not self.can_view(self.bot_user.id, thread.id):
+            return
+        payload = {**thread.payload(self.guild_of(thread.id)), **extra}
+        if event == "THREAD_CREATE" and self.bot_user.id in thread.members:
+            payload["member"] = thread.member_payload(self.bot_user.id)
+        await self._dispatch(event, payload, channel_id=thread.id, needs_intent=INTENT_GUILDS)
+
+    async def _members_update(
+        self, thread: FakeThread, *, added: Sequence[int] = (), removed: Sequence[int] = ()
+    ) -> None:
+        """THREAD_MEMBERS_UPDATE (``guilds`` intent). Without the ``members`` intent only
+        when the bot itself was added or removed (Gateway Events, "Thread Members
+        Update"); the added members come with their guild member and presence."""
+        session = self._session_for(thread.id)
+        if session is None or not session.intents & INTENT_GUILDS:
+            return
+        bot = self.bot_user.id
+        if not session.intents & INTENT_GUILD_MEMBERS:
+            added = [user_id for user_id in added if user_id == bot]
+            removed = [user_id for user_id in removed if user_id == bot]
+        if not added and not removed:
+            return
+        users = {user.id: user for user in self.members}
+        data: Json = {
+            "id": str(thread.id),
+            "guild_id": str(self.guild_of(thread.id)),
+            "member_count": min(len(thread.members), 50),
+        }
+        if added:
+            data["added_members"] = [
+                {
+                    **thread.member_payload(user_id),
+                    "member": self.member_payload(users[user_id]),
+                    "presence": None,
+                }
+                for user_id in added
+            ]
+        if removed:
+            data["removed_member_ids"] = [str(user_id) for user_id in removed]
+        await session.dispatch("THREAD_MEMBERS_UPDATE", data)
+
+    def _before_message(self, channel_id: int, action: str) -> FakeThread | None:
+        """Discord's rules for a message written into a thread, whatever the route (channel
+        POST, interaction callback, follow-up): a locked thread refuses the bot without
+        MANAGE_THREADS (403/50083, discord-api-docs#5517, #6884, #7707); an archived one
+        is unarchived by the message (Threads topic: "Sending a message will automatically
+        unarchive the thread, unless the thread has been locked by a moderator")."""
+        thread = self.threads.get(channel_id)
+        if thread is None:
+            return None
+        if thread.locked and not self._bot_moderates(channel_id):
+            raise _Rejected(
+                403,
+                50083,
+                THREAD_ARCHIVED,
+                "thread_locked",
+                f"{action} in locked thread {thread.id} without MANAGE_THREADS",
+            )
+        return thread
+
+    def _before_edit(self, channel_id: int, action: str) -> None:
+        """An edit in an archived thread is refused (400/50083: error code table, "such as
+        editing a message"); in a locked one without MANAGE_THREADS too (403/50083)."""
+        thread = self.threads.get(channel_id)
+        if thread is None:
+            return
+        if thread.locked and not self._bot_moderates(channel_id):
+            detail = f"{action} in locked thread {thread.id} without MANAGE_THREADS"
+            raise _Rejected(403, 50083, THREAD_ARCHIVED, "thread_locked", detail)
+        if thread.archived:
+            detail = f"{action} in archived thread {thread.id}"
+            raise _Rejected(400, 50083, THREAD_ARCHIVED, "thread_archived", detail)
 
     # ------------------------------------------------------------------ interactions
 
@@ -675,6 +1058,13 @@ class FakeDiscord:
         session = self._session_for(interaction.channel_id)
         if session is None:
             raise AssertionError("the bot has not identified with the fake gateway")
+        thread = self.threads.get(interaction.channel_id)
+        if thread is not None and thread.archived and not thread.locked:
+            # Discord's client unarchives the thread first (PATCH archived=false as the
+            # user, discord-api-docs#8474); nobody uses commands in an archived thread.
+            user_may = self.permissions_for(interaction.user.id, thread.id)
+            if user_may & SEND_MESSAGES_IN_THREADS:
+                await self._update_thread(thread, archived=False)
         await session.dispatch("INTERACTION_CREATE", self._interaction_payload(interaction))
 
     def _session_for(self, channel_id: int) -> _Session | None:
@@ -853,6 +1243,13 @@ class FakeDiscord:
         router.add_patch(webhook_message, self._webhook_message)
         router.add_delete(webhook_message, self._webhook_message)
         router.add_get(a + "/channels/{channel_id}", self._get_channel)
+        router.add_patch(a + "/channels/{channel_id}", self._patch_channel)
+        router.add_post(a + "/channels/{channel_id}/threads", self._start_thread)
+        router.add_get(a + "/channels/{channel_id}/thread-members", self._list_thread_members)
+        thread_member = a + "/channels/{channel_id}/thread-members/{user_id}"  # or @me
+        router.add_get(thread_member, self._thread_member_route)
+        router.add_put(thread_member, self._thread_member_route)
+        router.add_delete(thread_member, self._thread_member_route)
         router.add_post(a + "/channels/{channel_id}/typing", self._typing)
         router.add_get(a + "/channels/{channel_id}/messages", self._channel_history)
         router.add_post(a + "/channels/{channel_id}/messages", self._channel_post)
@@ -860,6 +1257,7 @@ class FakeDiscord:
         router.add_get(channel_message, self._channel_message)
         router.add_patch(channel_message, self._channel_message)
         router.add_delete(channel_message, self._channel_message)
+        router.add_post(channel_message + "/threads", self._start_thread_from_message)
 
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -882,7 +1280,7 @@ class FakeDiscord:
         except _Rejected as rejected:
             if rejected.violation is not None:
                 self.violate(
-                    rejected.violation, f"{request.method} {request.path}: {rejected.message}"
+                    rejected.violation, f"{request.method} {request.path}: {rejected.detail}"
                 )
             body = {"message": rejected.message, "code": rejected.code}
             response = _json(body, status=rejected.status)
@@ -1049,9 +1447,14 @@ class FakeDiscord:
         check: bool = True,
     ) -> FakeMessage:
         flags = int(payload.get("flags") or 0) & (FLAG_SUPPRESS_EMBEDS | FLAG_COMPONENTS_V2 | 4096)
+        thread = self._before_message(channel_id, "a message")
         attachments = self._attachments([], payload, uploads)
         if check:
             self._check({**payload, "flags": flags}, len(attachments))
+        if thread is not None and thread.archived and not ephemeral:
+            # A message in the thread unarchives it; an ephemeral one lives only in its
+            # interaction, and an interaction comes from an active thread (send_interaction).
+            await self._update_thread(thread, archived=False)
         message = FakeMessage(
             id=self._ids.next(),
             channel_id=channel_id,
@@ -1068,6 +1471,11 @@ class FakeDiscord:
             allowed_mentions=payload.get("allowed_mentions"),
         )
         self.messages[message.id] = message
+        if thread is not None and not message.ephemeral:
+            thread.message_count += 1
+            thread.total_message_sent += 1
+            thread.last_message_id = message.id
+            thread.last_activity = message.created_at
         if interaction is not None:
             interaction.touch(message.id)
         default_parse = MESSAGE_DEFAULT if interaction is None else INTERACTION_DEFAULT
@@ -1105,6 +1513,7 @@ class FakeDiscord:
         uploads: dict[int, Upload],
         interaction: FakeInteraction | None = None,
     ) -> None:
+        self._before_edit(message.channel_id, f"editing message {message.id}")
         attachments = message.attachments
         if "attachments" in payload or uploads:
             attachments = self._attachments(message.attachments, payload, uploads)
@@ -1149,6 +1558,15 @@ class FakeDiscord:
         self._notify()
 
     async def _delete_message(self, message: FakeMessage) -> None:
+        thread = self.threads.get(message.channel_id)
+        # Deleting is the one thing an archived thread allows, but not once it is locked
+        # (Threads topic, "Locked Threads"; undiscord#399: 400/50083).
+        locked_out = thread is not None and thread.archived and thread.locked
+        if thread is not None and locked_out and not self._bot_moderates(thread.id):
+            detail = f"deleting message {message.id} in locked archived thread {thread.id}"
+            raise _Rejected(400, 50083, THREAD_ARCHIVED, "thread_archived", detail)
+        if thread is not None and not message.ephemeral:
+            thread.message_count = max(0, thread.message_count - 1)
         message.deleted = True
         message.deleted_at = self.clock.now()
         self._written(message)
@@ -1338,7 +1756,7 @@ class FakeDiscord:
             message = await self._apply_callback(interaction, kind, data, uploads)
         except _Rejected as rejected:
             interaction.callback_type = interaction.answered_at = None
-            interaction.failure = rejected.message
+            interaction.failure = f"{rejected.status} {rejected.code} {rejected.detail}"
             self._notify()
             raise
         interaction.original_message_id = message.id if message is not None else None
@@ -1444,10 +1862,28 @@ class FakeDiscord:
     # ------------------------------------------------------------------ REST: channels
 
     def _channel(self, request: web.Request) -> int:
+        """The path's channel or thread; 404/10003 if there is none, 403/50001 Missing
+        Access if the bot cannot see it (VIEW_CHANNEL, or a private thread it is not in)."""
         channel_id = self._snowflake(request, "channel_id")
-        if channel_id not in self.channels:
+        if channel_id not in self.channels and channel_id not in self.threads:
             raise _Rejected(404, 10003, "Unknown Channel", "unknown_channel")
+        if not self.can_view(self.bot_user.id, channel_id):
+            raise _missing_access(f"the bot cannot view channel {channel_id}")
         return channel_id
+
+    def _thread(self, request: web.Request) -> FakeThread:
+        """The path's thread (a text channel there: 400/50024)."""
+        channel_id = self._channel(request)
+        thread = self.threads.get(channel_id)
+        if thread is None:
+            raise _Rejected(
+                400,
+                50024,
+                "Cannot execute action on this channel type",
+                "channel_type",
+                f"channel {channel_id} is not a thread",
+            )
+        return thread
 
     async def _get_channel(self, request: web.Request) -> web.Response:
         return _json(self.channel_payload(self._channel(request)))
@@ -1474,6 +1910,10 @@ class FakeDiscord:
 
     async def _channel_post(self, request: web.Request) -> web.Response:
         channel_id = self._channel(request)
+        # In a thread SEND_MESSAGES has no effect: SEND_MESSAGES_IN_THREADS is what counts
+        # (Permissions, "Inherited Permissions (Threads)").
+        needed = SEND_MESSAGES_IN_THREADS if channel_id in self.threads else SEND_MESSAGES
+        self._require(channel_id, needed, "sending a message")
         payload, uploads = await self._read_body(request)
         message = await self._create_message(
             channel_id=channel_id, payload=payload, uploads=uploads
@@ -1497,3 +1937,244 @@ class FakeDiscord:
         payload, uploads = await self._read_body(request)
         await self._edit_message(message, payload, uploads)
         return _json(self.message_payload(message))
+
+    # ------------------------------------------------------------------ REST: threads
+
+    def _thread_body(self, body: Json, *, creating: bool) -> None:
+        problems = thread_problems(body, creating=creating)
+        if problems:
+            raise _Rejected(400, 50035, "Invalid Form Body: " + "; ".join(problems), "limits")
+
+    async def _start_thread_from_message(self, request: web.Request) -> web.Response:
+        """Start Thread from Message: a public thread with the message's id (one per
+        message: 400/160004), needing VIEW_CHANNEL, READ_MESSAGE_HISTORY and
+        CREATE_PUBLIC_THREADS; 201 with the thread."""
+        channel_id = self._channel(request)
+        if channel_id not in self.channels:
+            raise _Rejected(
+                400,
+                50024,
+                "Cannot execute action on this channel type",
+                "channel_type",
+                f"starting a thread from a message in thread {channel_id}",
+            )
+        message = self.messages.get(self._snowflake(request, "message_id"))
+        if (
+            message is None
+            or message.deleted
+            or message.ephemeral
+            or message.channel_id != channel_id
+        ):
+            raise _Rejected(404, 10008, "Unknown Message", "unknown_message")
+        body = await self._read_json(request) or {}
+        self._thread_body(body, creating=True)
+        self._require(
+            channel_id, CREATE_PUBLIC_THREADS | READ_MESSAGE_HISTORY, "starting a public thread"
+        )
+        if message.id in self.threads:
+            raise _Rejected(
+                400,
+                160004,
+                "A thread has already been created for this message",
+                "thread_exists",
+            )
+        thread = await self._new_thread(
+            channel_id,
+            body["name"],
+            PUBLIC_THREAD,
+            self.bot_user,
+            thread_id=message.id,
+            auto_archive_duration=body.get("auto_archive_duration") or 1440,
+            rate_limit_per_user=body.get("rate_limit_per_user") or 0,
+        )
+        return _json(self.thread_payload(thread, with_member=True), status=201)
+
+    async def _start_thread(self, request: web.Request) -> web.Response:
+        """Start Thread without Message: ``type`` 11 (CREATE_PUBLIC_THREADS) or 12, the
+        default (CREATE_PRIVATE_THREADS); 201 with the thread."""
+        channel_id = self._channel(request)
+        if channel_id not in self.channels:
+            raise _Rejected(
+                400,
+                50024,
+                "Cannot execute action on this channel type",
+                "channel_type",
+                f"starting a thread in thread {channel_id}",
+            )
+        body = await self._read_json(request) or {}
+        if "message" in body:  # a forum post: text channels have none
+            raise _Rejected(
+                400,
+                50024,
+                "Cannot execute action on this channel type",
+                "channel_type",
+                "a forum thread (with a message) in a text channel",
+            )
+        self._thread_body(body, creating=True)
+        kind = body.get("type") or PRIVATE_THREAD
+        if kind == ANNOUNCEMENT_THREAD:
+            raise _Rejected(
+                400,
+                50024,
+                "Cannot execute action on this channel type",
+                "channel_type",
+                "an announcement thread in a text channel",
+            )
+        needed = CREATE_PRIVATE_THREADS if kind == PRIVATE_THREAD else CREATE_PUBLIC_THREADS
+        kind_name = "private" if kind == PRIVATE_THREAD else "public"
+        self._require(channel_id, needed, f"starting a {kind_name} thread")
+        invitable = body.get("invitable")
+        thread = await self._new_thread(
+            channel_id,
+            body["name"],
+            kind,
+            self.bot_user,
+            auto_archive_duration=body.get("auto_archive_duration") or 1440,
+            invitable=True if invitable is None else bool(invitable),
+            rate_limit_per_user=body.get("rate_limit_per_user") or 0,
+        )
+        return _json(self.thread_payload(thread, with_member=True), status=201)
+
+    async def _patch_channel(self, request: web.Request) -> web.Response:
+        """Modify Channel, for threads (Channel resource, "JSON Params (Thread)", and the
+        Threads topic, "Editing & Deleting Threads")."""
+        channel_id = self._channel(request)
+        body = await self._read_json(request) or {}
+        thread = self.threads.get(channel_id)
+        if thread is None:
+            self._require(channel_id, MANAGE_CHANNELS, "editing a channel")
+            raise _Rejected(400, 0, "the fake does not edit text channels", "not_modelled")
+        self._thread_body(body, creating=False)
+        keys = ("name", "archived", "locked", "auto_archive_duration", "invitable")
+        changes: Json = {
+            k: body[k] for k in (*keys, "rate_limit_per_user") if body.get(k) is not None
+        }
+        for flag in ("archived", "locked", "invitable"):
+            if flag in changes:
+                changes[flag] = str(changes[flag]).lower() in ("true", "1")
+        self._thread_edit_allowed(thread, changes)
+        await self._update_thread(thread, **changes)
+        return _json(self.thread_payload(thread, with_member=True))
+
+    def _thread_edit_allowed(self, thread: FakeThread, changes: Json) -> None:
+        """Refuse a thread edit Discord would: anything but unarchiving an archived thread
+        (400/50083); everything in a locked thread, locking and slowmode without
+        MANAGE_THREADS; name, duration and archiving without MANAGE_THREADS unless the bot
+        started the thread; unarchiving without SEND_MESSAGES_IN_THREADS (403/50013)."""
+        moderator = self._bot_moderates(thread.id)
+        owner = thread.owner_id == self.bot_user.id
+        if thread.archived and changes.get("archived") is not False:
+            detail = f"editing archived thread {thread.id} without archived=false"
+            raise _Rejected(400, 50083, THREAD_ARCHIVED, "thread_archived", detail)
+        needs: list[str] = []
+        if thread.locked and not moderator:
+            needs.append("MANAGE_THREADS (the thread is locked)")
+        if changes.get("locked", thread.locked) != thread.locked and not moderator:
+            needs.append("MANAGE_THREADS (to lock or unlock)")
+        slowmode = changes.get("rate_limit_per_user", thread.rate_limit_per_user)
+        if slowmode != thread.rate_limit_per_user and not moderator:
+            needs.append("MANAGE_THREADS (slowmode)")
+        owned = ("name", "auto_archive_duration", "invitable")
+        if (any(k in changes for k in owned) or changes.get("archived")) and not (
+            moderator or owner
+        ):
+            needs.append("MANAGE_THREADS or being the thread's creator")
+        if "invitable" in changes and not thread.private:
+            raise _Rejected(
+                400,
+                50035,
+                "Invalid Form Body: invitable is only for private threads",
+                "limits",
+            )
+        unarchiving = thread.archived and changes.get("archived") is False
+        sends = self.permissions_for(self.bot_user.id, thread.id) & SEND_MESSAGES_IN_THREADS
+        if unarchiving and not (sends or moderator):
+            needs.append("SEND_MESSAGES_IN_THREADS (to unarchive)")
+        if needs:
+            raise _missing_permissions(f"editing thread {thread.id} needs {'; '.join(needs)}")
+
+    def _thread_member_id(self, request: web.Request) -> int:
+        if request.match_info["user_id"] == "@me":
+            return self.bot_user.id
+        return self._snowflake(request, "user_id")
+
+    async def _list_thread_members(self, request: web.Request) -> web.Response:
+        """List Thread Members; ``with_member=true`` adds each guild member and pages by
+        ``after`` and ``limit`` (1..100, default 100)."""
+        thread = self._thread(request)
+        with_member = request.query.get("with_member", "").lower() in ("1", "true")
+        after = int(request.query.get("after", 0))
+        limit = int(request.query.get("limit", 100))
+        users = {user.id: user for user in self.members}
+        found = sorted(u for u in thread.members if u > after)
+        if with_member:
+            found = found[:limit]
+        return _json([self._thread_member(thread, users[u], with_member) for u in found])
+
+    def _thread_member(self, thread: FakeThread, user: FakeUser, with_member: bool) -> Json:
+        payload = thread.member_payload(user.id)
+        if with_member:
+            payload["member"] = self.member_payload(user)
+        return payload
+
+    async def _thread_member_route(self, request: web.Request) -> web.Response:
+        """Get/Add/Remove Thread Member and Join/Leave Thread (``@me``)."""
+        thread = self._thread(request)
+        user_id = self._thread_member_id(request)
+        users = {user.id: user for user in self.members}
+        if user_id not in users:
+            raise _Rejected(404, 10007, "Unknown Member", "unknown_entity")
+        if request.method == "GET":
+            if user_id not in thread.members:
+                raise _Rejected(404, 10007, "Unknown Member", "unknown_entity")
+            with_member = request.query.get("with_member", "").lower() in ("1", "true")
+            return _json(self._thread_member(thread, users[user_id], with_member))
+        if thread.archived:
+            # Join, Add, Leave and Remove all "require the thread is not archived".
+            detail = f"{request.method} member {user_id} of archived thread {thread.id}"
+            raise _Rejected(400, 50083, THREAD_ARCHIVED, "thread_archived", detail)
+        if request.method == "PUT":
+            await self._add_thread_member(thread, user_id)
+        else:
+            await self._remove_thread_member(thread, user_id)
+        return web.Response(status=204)
+
+    async def _add_thread_member(self, thread: FakeThread, user_id: int) -> None:
+        """Join Thread (the bot) or Add Thread Member: "requires the ability to send
+        messages in the thread" (SEND_MESSAGES_IN_THREADS, and MANAGE_THREADS in a
+        locked one); adding others to a private thread that is not ``invitable`` needs
+        MANAGE_THREADS. Already a member: 204 all the same, no event."""
+        bot = self.bot_user.id
+        action = "joining" if user_id == bot else f"adding {user_id} to"
+        self._require(thread.id, SEND_MESSAGES_IN_THREADS, f"{action} thread {thread.id}")
+        moderator = self._bot_moderates(thread.id)
+        if thread.locked and not moderator:
+            detail = f"{action} locked thread {thread.id} without MANAGE_THREADS"
+            raise _Rejected(403, 50083, THREAD_ARCHIVED, "thread_locked", detail)
+        if user_id != bot and thread.private and not thread.invitable and not moderator:
+            raise _missing_permissions(
+                f"{action} private thread {thread.id} (not invitable) needs MANAGE_THREADS"
+            )
+        if user_id in thread.members:
+            return
+        thread.members[user_id] = self.clock.now()
+        self._notify()
+        await self._members_update(thread, added=[user_id])
+        if user_id == bot:
+            # Join Thread "fires a Thread Members Update and a Thread Create" event.
+            await self._thread_event("THREAD_CREATE", thread)
+
+    async def _remove_thread_member(self, thread: FakeThread, user_id: int) -> None:
+        """Leave Thread (the bot), or Remove Thread Member: MANAGE_THREADS, or the
+        creator of a private thread."""
+        bot = self.bot_user.id
+        if user_id != bot:
+            may = self._bot_moderates(thread.id) or (thread.private and thread.owner_id == bot)
+            if not may:
+                raise _missing_permissions(
+                    f"removing {user_id} from thread {thread.id} needs MANAGE_THREADS"
+                )
+        if thread.members.pop(user_id, None) is None:
+            return
+        self._notify()
+        await self._members_update(thread, removed=[user_id])

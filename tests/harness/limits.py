@@ -239,3 +239,40 @@ def command_problems(commands: Sequence[Mapping[str, Any]]) -> list[str]:
                 problems.append(f"/{name}: description must be 1..100 chars")
         problems.extend(_option_problems(command.get("options") or [], f"/{name}"))
     return problems
+
+
+ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD = 10, 11, 12
+THREAD_TYPES = frozenset({ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD})
+MAX_THREAD_NAME = 100
+AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+"""Minutes of inactivity after which a thread archives: the only values Discord takes
+(Channel resource, "Start Thread from Message" / "Start Thread without Message" /
+"Modify Channel (Thread)", and the spec's ``ThreadAutoArchiveDuration``)."""
+MAX_SLOWMODE = 21_600
+
+
+def thread_problems(body: Mapping[str, Any], *, creating: bool) -> list[str]:
+    """Problems with the JSON of a thread start (``creating``) or of a thread edit
+    (``PATCH /channels/{thread}``): the name 1..100 characters (required to create),
+    ``auto_archive_duration`` one of 60, 1440, 4320, 10080, ``rate_limit_per_user``
+    0..21600 and a thread ``type`` of 10, 11 or 12. Discord answers 400/50035."""
+    problems: list[str] = []
+    name = body.get("name")
+    if name is None:
+        if creating:
+            problems.append("name is required")
+    elif not isinstance(name, str) or not 1 <= len(name) <= MAX_THREAD_NAME:
+        length = len(name) if isinstance(name, str) else name
+        problems.append(f"name is {length!r} chars (1..{MAX_THREAD_NAME})")
+    duration = body.get("auto_archive_duration")
+    if duration is not None and duration not in AUTO_ARCHIVE_DURATIONS:
+        problems.append(
+            f"auto_archive_duration {duration!r} is not one of {AUTO_ARCHIVE_DURATIONS}"
+        )
+    slowmode = body.get("rate_limit_per_user")
+    if slowmode is not None and not (isinstance(slowmode, int) and 0 <= slowmode <= MAX_SLOWMODE):
+        problems.append(f"rate_limit_per_user {slowmode!r} outside 0..{MAX_SLOWMODE}")
+    kind = body.get("type")
+    if creating and kind is not None and kind not in THREAD_TYPES:
+        problems.append(f"type {kind!r} is not a thread type {sorted(THREAD_TYPES)}")
+    return problems

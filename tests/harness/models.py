@@ -5,15 +5,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from tests.harness.limits import (
     BUTTON,
     FLAG_LOADING,
+    PRIVATE_THREAD,
     SELECT_TYPES,
     TEXT_DISPLAY,
     walk_components,
 )
+from tests.harness.permissions import Overwrite
 
 Json = dict[str, Any]
 
@@ -79,11 +82,20 @@ class FakeUser:
         }
 
 
-@dataclass(frozen=True)
+def iso(timestamp: float) -> str:
+    """A time as Discord writes it (ISO 8601, UTC)."""
+    return datetime.fromtimestamp(timestamp, UTC).isoformat()
+
+
+@dataclass
 class FakeChannel:
+    """A text channel of a guild (type 0), with its permission overwrites by role or
+    member id (`FakeDiscord.set_permissions`)."""
+
     id: int
     name: str
     position: int
+    overwrites: dict[int, Overwrite] = field(default_factory=dict)
 
     def payload(self, guild_id: int) -> Json:
         return {
@@ -92,13 +104,82 @@ class FakeChannel:
             "guild_id": str(guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [o.payload() for o in self.overwrites.values()],
             "parent_id": None,
             "topic": None,
             "nsfw": False,
             "rate_limit_per_user": 0,
             "last_message_id": None,
             "flags": 0,
+        }
+
+
+@dataclass
+class FakeThread:
+    """A thread: a channel of its own (type 11 public, 12 private) under a text channel.
+
+    ``members`` maps each member's user id to when they joined. A thread started from a
+    message has the message's id (``from_message``)."""
+
+    id: int
+    parent_id: int
+    name: str
+    type: int
+    owner_id: int
+    created_at: float
+    auto_archive_duration: int = 1440
+    archived: bool = False
+    locked: bool = False
+    invitable: bool = True
+    rate_limit_per_user: int = 0
+    archive_timestamp: float = 0.0
+    """When ``archived`` last changed (or the thread was made, or its
+    ``auto_archive_duration`` changed), as Discord keeps it."""
+    last_activity: float = 0.0
+    """When a message was last sent, the thread unarchived or its duration changed
+    (Discord's "activity", which the auto-archive timer counts from)."""
+    from_message: bool = False
+    members: dict[int, float] = field(default_factory=dict)
+    message_count: int = 0
+    total_message_sent: int = 0
+    last_message_id: int | None = None
+
+    @property
+    def private(self) -> bool:
+        return self.type == PRIVATE_THREAD
+
+    def member_payload(self, user_id: int, *, in_guild_create: bool = False) -> Json:
+        """The thread member object (without ``id``/``user_id`` inside GUILD_CREATE)."""
+        payload: Json = {"join_timestamp": iso(self.members[user_id]), "flags": 0}
+        if not in_guild_create:
+            payload = {"id": str(self.id), "user_id": str(user_id), **payload}
+        return payload
+
+    def payload(self, guild_id: int) -> Json:
+        metadata: Json = {
+            "archived": self.archived,
+            "archive_timestamp": iso(self.archive_timestamp),
+            "auto_archive_duration": self.auto_archive_duration,
+            "locked": self.locked,
+            "create_timestamp": iso(self.created_at),
+        }
+        if self.private:
+            metadata["invitable"] = self.invitable
+        last = self.last_message_id
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(guild_id),
+            "parent_id": str(self.parent_id),
+            "owner_id": str(self.owner_id),
+            "name": self.name,
+            "last_message_id": None if last is None else str(last),
+            "rate_limit_per_user": self.rate_limit_per_user,
+            "flags": 0,
+            "message_count": self.message_count,
+            "member_count": min(len(self.members), 50),
+            "total_message_sent": self.total_message_sent,
+            "thread_metadata": metadata,
         }
 
 

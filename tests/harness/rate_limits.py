@@ -88,6 +88,9 @@ class Limit:
     unknown message counts as new)."""
     applied: bool = True
     """False: recorded here but not applied unless a test asks (`RateLimits.with_limit`)."""
+    per_guild: bool = False
+    """Count per guild of the path's channel instead of per channel (Discord does so for
+    the thread-member routes, discord-api-docs#8082)."""
 
     @property
     def method(self) -> str:
@@ -121,6 +124,18 @@ _COMMANDS = (
     "null bot) and starts twice within a minute gets Remaining 0, and discord.py then "
     "sleeps out the minute inside setup_hook, past the fixtures' 30 s wait for a start"
 )
+_THREAD_CREATE = (
+    f"{HATA}: GROUP_THREAD_CREATE, thread_create_from_message and thread_create in one "
+    "group, 50 / 300.0 s; discord-api-docs#7816 (2025-09): POST /channels/{id}/threads "
+    "answered 429 of scope shared for that channel, retry_after 219 s"
+)
+_THREAD_MEMBERS = (
+    f"{HATA}: GROUP_THREAD_ACTION, thread_join, thread_leave, thread_user_add and "
+    "thread_user_delete in one group, 5 / 5.0 s; discord-api-docs#8082 (2026-01) and "
+    "discord.py#10384: the thread-member routes count per guild, not per thread"
+)
+_THREAD = "/channels/{channel_id}/threads"
+_THREAD_MEMBER = "/channels/{channel_id}/thread-members/"
 _INTERACTION_WEBHOOK = (
     f"{HATA}: GROUP_INTERACTION_EXECUTE 5 / 2.0 s per interaction (follow-ups, "
     "@original, messages/{id}: one counter); discord-api-docs#2701: follow-ups "
@@ -202,6 +217,31 @@ LIMITS: tuple[Limit, ...] = (
         "guild_commands",
         f"{HATA}: application_command_guild_update_multiple 2 / 60.0 s per guild; {_COMMANDS}",
         applied=False,
+    ),
+    *(
+        Limit(
+            route,
+            50,
+            5 * MINUTE,
+            "thread_create",
+            _THREAD_CREATE,
+            counter="thread_create",
+            scope="shared",
+        )
+        for route in ("POST " + _MESSAGE + "/threads", "POST " + _THREAD)
+    ),
+    *(
+        Limit(
+            f"{method} {_THREAD_MEMBER}{who}",
+            5,
+            5 * SECOND,
+            "thread_members",
+            _THREAD_MEMBERS,
+            counter="thread_members",
+            per_guild=True,
+        )
+        for method in ("PUT", "DELETE")
+        for who in ("@me", "{user_id}")
     ),
     *(
         Limit(
@@ -383,6 +423,7 @@ class RateLimiter:
         *,
         message_age: Callable[[int], float | None] = lambda _message_id: None,
         violate: Callable[[str, str], None] = lambda _kind, _detail: None,
+        guild_of: Callable[[int], int | None] = lambda _channel_id: None,
         now: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
     ) -> None:
@@ -391,6 +432,7 @@ class RateLimiter:
         self.counts = RequestCounts()
         self._message_age = message_age
         self._violate = violate
+        self._guild_of = guild_of
         self._now = now
         self._wall = wall
         self._routes = [
@@ -422,7 +464,7 @@ class RateLimiter:
         (``remaining("POST /channels/{channel_id}/messages", channel_id=c)``); None: the
         window has not opened yet or is over."""
         row = self.config.row(route)
-        window = self._windows.get((row.key, self._major(params)))
+        window = self._windows.get((row.key, self._major(params, row)))
         if window is None or window.ends <= self._now():
             return None
         return max(0, row.limit - window.count)
@@ -455,7 +497,7 @@ class RateLimiter:
         found, params = self._match(request.method, path[len(API_PREFIX) :])
         if found is None:
             return Admission()
-        window = self._window(found, self._major(params), now)
+        window = self._window(found, self._major(params, found), now)
         if self._count(found, window):
             return Admission(self._refuse(request, found, window, now))
         return Admission(None, found, window, found.limit - window.count)
@@ -488,8 +530,15 @@ class RateLimiter:
             return row, params
         return None, {}
 
-    @staticmethod
-    def _major(params: Mapping[str, str | int]) -> str:
+    def _major(self, params: Mapping[str, str | int], row: Limit) -> str:
+        """The top-level resources the row counts per (for a ``per_guild`` row: the guild,
+        given as ``guild_id`` or found from the path's ``channel_id``)."""
+        if row.per_guild and "guild_id" not in params and "channel_id" in params:
+            channel = str(params["channel_id"])
+            guild = self._guild_of(int(channel)) if channel.isdigit() else None
+            return f"guild {guild if guild is not None else channel}"
+        if row.per_guild and "guild_id" in params:
+            return f"guild {params['guild_id']}"
         return "+".join(str(params[name]) for name in _TOP_LEVEL if name in params)
 
     def _window(self, row: Limit, major: str, now: float) -> _Window:

@@ -36,10 +36,15 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
     "/webhooks/{webhook_id}/{webhook_token}": ("post",),
     "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}": ("get", "patch", "delete"),
     "/webhooks/{webhook_id}/{webhook_token}/messages/@original": ("get", "patch", "delete"),
-    "/channels/{channel_id}": ("get",),
+    "/channels/{channel_id}": ("get", "patch"),
     "/channels/{channel_id}/typing": ("post",),
     "/channels/{channel_id}/messages": ("get", "post"),
     "/channels/{channel_id}/messages/{message_id}": ("get", "patch", "delete"),
+    "/channels/{channel_id}/messages/{message_id}/threads": ("post",),
+    "/channels/{channel_id}/threads": ("post",),
+    "/channels/{channel_id}/thread-members": ("get",),
+    "/channels/{channel_id}/thread-members/@me": ("put", "delete"),
+    "/channels/{channel_id}/thread-members/{user_id}": ("get", "put", "delete"),
 }
 """Every route of the fake, as the spec writes it, with the methods the fake serves."""
 
