@@ -24,7 +24,9 @@ from bot.play.game_commands import GameCommands
 from bot.play.history import RecordButton, history_commands
 from bot.play.panels import PanelKeeper
 from bot.play.resume import keep_games_moving, resume_all
+from bot.play.saving import TurnTiming
 from bot.play.settings import pings_command, settings_group
+from bot.play.shared import Limits, Shared
 from bot.play.stats import stats_commands
 from bot.play.table_edits import TableEdits
 from bot.render.workers import RenderWorkers
@@ -102,8 +104,9 @@ class TableBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         check_registry()
+        shared = self._shared()
         for spec in GAMES:
-            game_commands = GameCommands(self, spec)
+            game_commands = GameCommands(shared, spec)
             self.games[spec.name] = game_commands
             self.tree.add_command(game_commands.group)
         self.tree.add_command(
@@ -120,6 +123,35 @@ class TableBot(commands.AutoShardedBot):
         self.add_dynamic_items(GameButton, GameSelect, RecordButton)
         await self.tree.set_translator(CommandTranslator())
         await self._sync_commands()
+
+    def _shared(self) -> Shared:
+        """What the games' parts use of this process, each part given its own share."""
+        settings = self.settings
+        return Shared(
+            store=self.store,
+            clock=self.clock,
+            locks=self.channel_locks,
+            followups=self.followups,
+            table_edits=self.table_edits,
+            panels=self.panels,
+            rate_limiter=self.rate_limiter,
+            stats=self.stats,
+            records=self.records,
+            guild_settings=self.guild_settings,
+            thinkers=self.thinkers,
+            renderer=self.renderer,
+            channel_of=self.get_partial_messageable,
+            games=self.games,
+            limits=Limits(
+                timing=TurnTiming(
+                    ping_after_seconds=settings.ping_after_seconds,
+                    choice_timeout_seconds=settings.choice_timeout_seconds,
+                ),
+                computer_pause_seconds=settings.computer_pause_seconds,
+                lobby_timeout_seconds=settings.lobby_timeout_seconds,
+                max_tables_per_server=settings.max_tables_per_server,
+            ),
+        )
 
     async def _sync_commands(self) -> None:
         guild_ids = self.settings.discord_guild_ids

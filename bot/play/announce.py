@@ -17,12 +17,17 @@ from bot.adapters.base import GameAdapter
 from bot.engines.base import GameError, PlayerId
 from bot.i18n import tr
 from bot.names import shown_name
-from bot.play.channel_messages import ChannelMessages
+from bot.play.channel_messages import ChannelMessages, ChannelOf
+from bot.storage.clock import Clock
 from bot.storage.errors import StoreError
+from bot.storage.locks import ChannelLocks
+from bot.storage.settings import GuildSettingsStore
+from bot.storage.tables import GameStore
 from bot.table import Ping, Table
 
 if TYPE_CHECKING:
-    from bot.bot import TableBot
+    from bot.play.followups import FollowUps
+    from bot.play.panels import PanelKeeper
 
 log = logging.getLogger(__name__)
 
@@ -31,10 +36,26 @@ class Announcer:
     """One game's table edits and turn pings after a move."""
 
     def __init__(
-        self, bot: TableBot, adapter: GameAdapter[Any, Any, Any], channel: ChannelMessages
+        self,
+        adapter: GameAdapter[Any, Any, Any],
+        channel: ChannelMessages,
+        *,
+        store: GameStore,
+        clock: Clock,
+        locks: ChannelLocks,
+        followups: FollowUps,
+        panels: PanelKeeper,
+        guild_settings: GuildSettingsStore,
+        channel_of: ChannelOf,
     ) -> None:
-        self.bot = bot
         self.adapter = adapter
+        self._store = store
+        self._clock = clock
+        self._locks = locks
+        self._followups = followups
+        self._panels = panels
+        self._guild_settings = guild_settings
+        self._channel_of = channel_of
         self.engine = adapter.engine
         self._channel = channel
         self._announcing: dict[int, bool] = {}
@@ -54,7 +75,7 @@ class Announcer:
         now is. The ping doesn't hold up the click that caused it; pings run one channel
         at a time (across processes: the channel's "announce" lock), from the game as
         Redis holds it then, so a burst of moves costs one ping."""
-        self.bot.panels.refresh(table, except_player=except_player)
+        self._panels.refresh(table, except_player=except_player)
         self.ping_in_background(table)
 
     def ping_in_background(self, table: Table) -> None:
@@ -65,14 +86,14 @@ class Announcer:
             self._announcing[channel] = True
             return
         self._announcing[channel] = False
-        self.bot.followups.run(self._announce_until_current(table))
+        self._followups.run(self._announce_until_current(table))
 
     async def _announce_until_current(self, table: Table) -> None:
         channel = table.channel_id
         try:
             while True:
                 self._announcing[channel] = False
-                async with self.bot.channel_locks.hold(table.guild_id, channel, purpose="announce"):
+                async with self._locks.hold(table.guild_id, channel, purpose="announce"):
                     await self._announce_now(table)
                 if not self._announcing.get(channel):
                     return
@@ -82,7 +103,7 @@ class Announcer:
             self._announcing.pop(channel, None)
 
     async def _announce_now(self, table: Table) -> None:
-        stored = await self.bot.store.load(table.guild_id, table.channel_id)
+        stored = await self._store.load(table.guild_id, table.channel_id)
         if stored is None or stored.table.gid != table.gid or stored.table.state is None:
             return
         await self._ping_turn(stored.table, self.engine.State.model_validate(stored.table.state))
@@ -98,13 +119,13 @@ class Announcer:
         previous = table.ping
         if previous is not None and previous.players == people:
             return  # the same person keeps acting
-        due = table.ping_at is not None and await self.bot.clock.now() >= table.ping_at
+        due = table.ping_at is not None and await self._clock.now() >= table.ping_at
         if previous is None and not (people and due):
             return  # nothing to post or delete yet
         if previous is not None:  # first, so two pings are never alive at once
             await self._channel.delete_message(table, previous.message_id)
         ping = await self._post_ping(table, people) if people and due else None
-        await self.bot.store.set_ping(table, ping)
+        await self._store.set_ping(table, ping)
         table.ping = ping
 
     async def _people_to_ping(self, table: Table, state: BaseModel) -> list[PlayerId]:
@@ -115,7 +136,7 @@ class Announcer:
         if not self.adapter.wants_ping(self.engine.view(state, None)):
             return []
         people = table_life.people_among(table, self.engine.to_act(state))
-        quiet = await self.bot.guild_settings.quiet_among(table.guild_id, people)
+        quiet = await self._guild_settings.quiet_among(table.guild_id, people)
         return [player for player in people if player not in quiet]
 
     async def _post_ping(self, table: Table, people: list[PlayerId]) -> Ping | None:
@@ -127,7 +148,7 @@ class Announcer:
         text += table_link(table)
         view = self._channel.messages.ping_view(table)
         try:
-            channel = self.bot.get_partial_messageable(table.channel_id)
+            channel = self._channel_of(table.channel_id)
             message = await channel.send(text, allowed_mentions=only(people), view=view)
         except (discord.HTTPException, aiohttp.ClientError) as error:
             log.info("Could not ping in channel %s: %s", table.channel_id, error)
@@ -153,8 +174,8 @@ class Announcer:
         )
         text += table_link(table)
         try:
-            quiet = await self.bot.guild_settings.quiet_among(table.guild_id, people)
-            channel = self.bot.get_partial_messageable(table.channel_id)
+            quiet = await self._guild_settings.quiet_among(table.guild_id, people)
+            channel = self._channel_of(table.channel_id)
             view = self._channel.messages.invitation_view(table)
             notified = [p for p in people if p not in quiet]
             await channel.send(text, allowed_mentions=only(notified), view=view)

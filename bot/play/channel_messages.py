@@ -5,17 +5,20 @@ logged, never raised: the move is saved already."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 import aiohttp
 import discord
 from pydantic import BaseModel
 
 from bot.play.messages import Messages
+from bot.play.table_edits import TableEdits
+from bot.storage.tables import GameStore
 from bot.table import Table
 
-if TYPE_CHECKING:
-    from bot.bot import TableBot
+ChannelOf = Callable[[int], discord.PartialMessageable]
+"""A channel by its id, to post and edit in with the bot's token."""
 
 log = logging.getLogger(__name__)
 
@@ -23,12 +26,21 @@ log = logging.getLogger(__name__)
 class ChannelMessages:
     """Edits of one game's messages in its channel."""
 
-    def __init__(self, bot: TableBot, messages: Messages) -> None:
-        self.bot = bot
+    def __init__(
+        self,
+        messages: Messages,
+        *,
+        store: GameStore,
+        table_edits: TableEdits,
+        channel_of: ChannelOf,
+    ) -> None:
         self.messages = messages
+        self._store = store
+        self._table_edits = table_edits
+        self._channel_of = channel_of
 
     async def delete_message(self, table: Table, message_id: int) -> None:
-        partial = self.bot.get_partial_messageable(table.channel_id)
+        partial = self._channel_of(table.channel_id)
         try:
             await partial.get_partial_message(message_id).delete()
         except (discord.HTTPException, aiohttp.ClientError) as error:
@@ -38,7 +50,7 @@ class ChannelMessages:
         """The table message drawn at revision ``rev``, unless a newer one is shown."""
         if table.message_id is None:
             return
-        async with self.bot.table_edits.turn(table.channel_id, table.gid, rev) as current:
+        async with self._table_edits.turn(table.channel_id, table.gid, rev) as current:
             if not current:
                 return
             message = await self.messages.table(table, state, rev)
@@ -55,7 +67,7 @@ class ChannelMessages:
         """The lobby message at revision ``rev``, unless a newer one is shown."""
         if table.message_id is None:
             return
-        async with self.bot.table_edits.turn(table.channel_id, table.gid, rev) as current:
+        async with self._table_edits.turn(table.channel_id, table.gid, rev) as current:
             if current:
                 message = self.messages.lobby(table, rev)
                 await self._edit(table, table.message_id, embed=message.embed, view=message.view)
@@ -82,10 +94,10 @@ class ChannelMessages:
 
     async def remember_message(self, table: Table, message_id: int | None) -> None:
         if message_id is not None and message_id != table.message_id:
-            await self.bot.store.set_message(table, message_id)
+            await self._store.set_message(table, message_id)
 
     async def _edit(self, table: Table, message_id: int, **changes: Any) -> None:
-        partial = self.bot.get_partial_messageable(table.channel_id)
+        partial = self._channel_of(table.channel_id)
         try:
             await partial.get_partial_message(message_id).edit(**changes)
         except (discord.HTTPException, aiohttp.ClientError) as error:

@@ -40,7 +40,7 @@ class Clicks:
 
     def __init__(self, parts: GameParts) -> None:
         self.parts = parts
-        self.bot = parts.bot
+        self.shared = parts.shared
         self.engine = parts.engine
         self.adapter = parts.adapter
         self.messages = parts.messages
@@ -102,7 +102,7 @@ class Clicks:
     ) -> Stored:
         """The channel's table, if the click belongs to it (see `bot.play.verbs`)."""
         guild_id, channel_id = place_of(interaction)
-        stored = await self.bot.store.load(guild_id, channel_id)
+        stored = await self.shared.store.load(guild_id, channel_id)
         if stored is None or not _belongs(stored.table, click, verb):
             raise GameError(
                 "That game has ended. Start a new one with `/{game} start`.", game=self.engine.name
@@ -129,16 +129,16 @@ class Clicks:
         message = interaction.message
         if is_ephemeral(interaction) or message is None or message.id != table.message_id:
             return
-        edits = self.bot.table_edits
+        edits = self.shared.table_edits
         if shown > stored.rev:
             edits.forget(table.channel_id, table.gid)
         if table.state is not None and edits.behind(table.channel_id, table.gid, stored.rev):
-            self.bot.followups.run(self._redraw_once_safe(stored))
+            self.shared.followups.run(self._redraw_once_safe(stored))
 
     async def _redraw_once_safe(self, stored: Stored) -> None:
         """Draw ``stored`` on its table message; with ``REDIS_MIN_REPLICAS``, only once a
         replica has it (a move no replica confirmed is never shown)."""
-        table, store = stored.table, self.bot.store
+        table, store = stored.table, self.shared.store
         if store.min_replicas > 0 and not await store.copied(table, stored.rev):
             return
         state = self.engine.State.model_validate(table.state)
@@ -162,16 +162,16 @@ class Clicks:
         elif verb == "open":
             table = table_life.with_seats_opened(table, player)
         else:
-            now = await self.bot.clock.now()
+            now = await self.shared.clock.now()
             table = table_life.with_computer(table, player, level, self.engine.max_players, now=now)
         if not table.seats:
-            await self.bot.store.delete(stored.table, stored.rev)
+            await self.shared.store.delete(stored.table, stored.rev)
             notice = self.messages.closed(
                 table, tr(table.lang, "Everyone left; the table is closed.")
             )
             await interaction.response.edit_message(embed=notice, view=None)
             return None
-        rev = await self.bot.store.save(table, stored.rev)
+        rev = await self.shared.store.save(table, stored.rev)
         message = self.messages.lobby(table, rev)
         await interaction.response.edit_message(embed=message.embed, view=message.view)
         return None
@@ -193,7 +193,7 @@ class Clicks:
         the join completes a rematch's invitation), or on the invitation to a rematch,
         answered privately."""
         player = player_of(interaction)
-        now = await self.bot.clock.now()
+        now = await self.shared.clock.now()
         table = table_life.joined(
             stored.table, person_of(interaction), self.engine.max_players, now=now
         )
@@ -202,7 +202,7 @@ class Clicks:
         if table_life.starts_itself(table, player, self.engine.min_players):
             table, state = self.parts.deal(table)
             return await self.parts.save_and_show(interaction, stored, table, state)
-        rev = await self.bot.store.save(table, stored.rev)
+        rev = await self.shared.store.save(table, stored.rev)
         message = self.messages.lobby(table, rev)
         await interaction.response.edit_message(embed=message.embed, view=message.view)
         return None
@@ -214,14 +214,14 @@ class Clicks:
         lobby, a later one (its game id is the finished game's) takes a seat in it."""
         if stored.table.gid != click.gid:
             return await self._join_rematch(interaction, stored)
-        now = await self.bot.clock.now()
+        now = await self.shared.clock.now()
         table = table_life.rematch_lobby(stored.table, person_of(interaction), now=now)
         if table_life.starts_itself(table, player_of(interaction), self.engine.min_players):
             return await self._deal_rematch(interaction, stored, table)  # nobody to invite
         try:
-            rev = await self.bot.store.save(table, stored.rev)
+            rev = await self.shared.store.save(table, stored.rev)
         except StaleRevision:  # a Rematch in another process came first: join its lobby
-            opened = await self.bot.store.load(table.guild_id, table.channel_id)
+            opened = await self.shared.store.load(table.guild_id, table.channel_id)
             if opened is None or opened.table.rematch_of != stored.table.gid:
                 raise
             return await self._join_rematch(interaction, opened)
@@ -236,11 +236,11 @@ class Clicks:
         """Once the lock is free: the finished game's results keep Replay and lose their
         Rematch (it opened this lobby), and the invitation goes out."""
         await self.channel.retire_results(finished)
-        self.bot.followups.run(self.announcer.invite(lobby, inviter))
+        self.shared.followups.run(self.announcer.invite(lobby, inviter))
 
     async def _join_rematch(self, interaction: Interaction, stored: Stored) -> Shown | None:
         """A player of the finished game takes their seat in its rematch's lobby."""
-        now = await self.bot.clock.now()
+        now = await self.shared.clock.now()
         table = table_life.joined_rematch(
             stored.table, person_of(interaction), self.engine.max_players, now=now
         )

@@ -30,13 +30,15 @@ from bot.play.announce import Announcer
 from bot.play.channel_messages import ChannelMessages
 from bot.play.records import note
 from bot.play.saving import Saving
+from bot.storage.clock import Clock
 from bot.storage.errors import StoreError
-from bot.storage.tables import Stored
+from bot.storage.locks import ChannelLocks
+from bot.storage.tables import GameStore, Stored
 from bot.table import Table
+from bot.thinking import Thinkers
 
 if TYPE_CHECKING:
     from bot.adapters.spec import GameSpec
-    from bot.bot import TableBot
 
 log = logging.getLogger(__name__)
 
@@ -142,14 +144,27 @@ class FollowUpMoves:
 
     def __init__(
         self,
-        bot: TableBot,
         spec: GameSpec[Any, Any, Any],
         saving: Saving,
         channel: ChannelMessages,
         announcer: Announcer,
+        *,
+        store: GameStore,
+        clock: Clock,
+        locks: ChannelLocks,
+        followups: FollowUps,
+        thinkers: Thinkers,
+        computer_pause_seconds: float,
+        lobby_timeout_seconds: float,
     ) -> None:
-        self.bot = bot
         self.spec = spec
+        self._store = store
+        self._clock = clock
+        self._locks = locks
+        self._followups = followups
+        self._thinkers = thinkers
+        self._computer_pause_seconds = computer_pause_seconds
+        self._lobby_timeout_seconds = lobby_timeout_seconds
         self.adapter = spec.adapter
         self.engine = spec.engine
         self.saving = saving
@@ -159,20 +174,20 @@ class FollowUpMoves:
     def schedule(self, table: Table, rev: int, state: BaseModel) -> None:
         """Replace the channel's follow-ups with those the game at ``rev`` waits for:
         its moves, and the ping of people who haven't acted when it is due."""
-        self.bot.followups.cancel(table.channel_id)
+        self._followups.cancel(table.channel_id)
         for follow_up in plan(table, state, self.adapter):
-            self.bot.followups.keep(table.channel_id, self._move_later(table, rev, follow_up))
+            self._followups.keep(table.channel_id, self._move_later(table, rev, follow_up))
         if table.ping_at is not None and table.pings:
-            self.bot.followups.keep(table.channel_id, self._ping_when_due(table))
+            self._followups.keep(table.channel_id, self._ping_when_due(table))
 
     async def _ping_when_due(self, table: Table) -> None:
         """Ping the people the game waits for at `Table.ping_at`, unless it moves first
         (that cancels this wait). The ping itself reads the game as Redis holds it then."""
-        await self.bot.clock.sleep_until(table.ping_at or 0.0)
+        await self._clock.sleep_until(table.ping_at or 0.0)
         self._announcer.ping_in_background(table)
 
     def close_lobby_later(self, table: Table) -> None:
-        self.bot.followups.keep(table.channel_id, self._close_lobby(table))
+        self._followups.keep(table.channel_id, self._close_lobby(table))
 
     async def resume(self, stored: Stored) -> None:
         """After a start: plan again what a game was waiting for (with the time that was
@@ -200,9 +215,9 @@ class FollowUpMoves:
         if follow_up.kind == "computer":
             # It thinks during the pause people get to follow the table, and moves
             # when both are over.
-            not_before += self.bot.settings.computer_pause_seconds
+            not_before += self._computer_pause_seconds
         else:
-            await self.bot.clock.sleep_until(table.turn_deadline or 0.0)
+            await self._clock.sleep_until(table.turn_deadline or 0.0)
         choice: object | None = None
         made: tuple[Table, BaseModel, int] | None = None
         for attempt in itertools.count():
@@ -215,7 +230,7 @@ class FollowUpMoves:
                 if choice is None:
                     choice = await self._think_ahead(table, rev, follow_up)
                 await asyncio.sleep(max(0.0, not_before - loop.time()))
-                async with self.bot.channel_locks.hold(table.guild_id, table.channel_id):
+                async with self._locks.hold(table.guild_id, table.channel_id):
                     made = await self._make_follow_up(table, rev, follow_up, choice)
                 break
             except StoreError as error:
@@ -249,7 +264,7 @@ class FollowUpMoves:
         the game has moved on."""
         if follow_up.kind == "default":
             return None
-        stored = await self.bot.store.load(table.guild_id, table.channel_id)
+        stored = await self._store.load(table.guild_id, table.channel_id)
         if stored is None or stored.table.gid != table.gid or stored.rev != rev:
             return None
         state = self.engine.State.model_validate(stored.table.state)
@@ -260,7 +275,7 @@ class FollowUpMoves:
     ) -> tuple[Table, BaseModel, int] | None:
         """Make the follow-up's move, under the channel's lock; return the table, state
         and revision it saved, to show (None: the game moved on, or was abandoned)."""
-        stored = await self.bot.store.load(table.guild_id, table.channel_id)
+        stored = await self._store.load(table.guild_id, table.channel_id)
         if stored is None or stored.table.gid != table.gid or stored.rev != rev:
             # The game moved first: a click, or this follow-up made by another process
             # of the same shard (a rolling restart).
@@ -316,13 +331,13 @@ class FollowUpMoves:
         level: Level = seat.level if seat and seat.level else "normal"
         rng = SeededRng.from_seed(table.seed ^ (rev * 0x9E3779B97F4A7C15))
         view = self.engine.view(state, player)
-        return await self.bot.thinkers.decide(self.engine.name, level, view, rng)
+        return await self._thinkers.decide(self.engine.name, level, view, rng)
 
     async def close_empty_table(self, table: Table, rev: int) -> None:
         """End a running game nobody is left at: deleted without results (nothing is
         recorded, no Rematch), its follow-ups cancelled, the channel free."""
-        await self.bot.store.delete(table, rev)
-        self.bot.followups.cancel(table.channel_id)
+        await self._store.delete(table, rev)
+        self._followups.cancel(table.channel_id)
         await self._channel.close_message(
             table,
             tr(
@@ -337,15 +352,15 @@ class FollowUpMoves:
 
     async def _close_lobby(self, table: Table) -> None:
         """Close the lobby if it is still waiting for its Start when its time is up."""
-        await self.bot.clock.sleep_until(table.opened + self.bot.settings.lobby_timeout_seconds)
+        await self._clock.sleep_until(table.opened + self._lobby_timeout_seconds)
         try:
-            async with self.bot.channel_locks.hold(table.guild_id, table.channel_id):
-                stored = await self.bot.store.load(table.guild_id, table.channel_id)
+            async with self._locks.hold(table.guild_id, table.channel_id):
+                stored = await self._store.load(table.guild_id, table.channel_id)
                 if stored is None or stored.table.gid != table.gid:
                     return
                 if stored.table.phase != "lobby":
                     return
-                await self.bot.store.delete(stored.table, stored.rev)
+                await self._store.delete(stored.table, stored.rev)
                 await self._channel.close_message(
                     stored.table,
                     tr(

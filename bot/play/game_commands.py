@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -39,23 +39,21 @@ from bot.play.interactions import (
 )
 from bot.play.options import sent_option_names
 from bot.play.records import note
+from bot.play.shared import Shared
 from bot.storage.errors import TableSetAside
 from bot.storage.settings import allows_channel, turn_time_for
 from bot.storage.tables import Stored
 from bot.table import Table
-
-if TYPE_CHECKING:
-    from bot.bot import TableBot
 
 
 class GameCommands:
     """Slash commands and clicks for one registered game: its `GameParts`, the `Clicks`
     on its buttons and selects, and its command group."""
 
-    def __init__(self, bot: TableBot, spec: GameSpec[Any, Any, Any]) -> None:
-        self.parts = GameParts(bot, spec)
+    def __init__(self, shared: Shared, spec: GameSpec[Any, Any, Any]) -> None:
+        self.parts = GameParts(shared, spec)
         self.clicks = Clicks(self.parts)
-        self.bot = bot
+        self.shared = shared
         self.spec = spec
         self.engine = spec.engine
         self.adapter = spec.adapter
@@ -148,10 +146,10 @@ class GameCommands:
         guild_id, channel_id = place_of(interaction)
         set_aside = False
         try:
-            existing = await self.bot.store.load(guild_id, channel_id)
+            existing = await self.shared.store.load(guild_id, channel_id)
         except TableSetAside:
             existing, set_aside = None, True
-        server = await self.bot.guild_settings.get(guild_id)
+        server = await self.shared.guild_settings.get(guild_id)
         if not allows_channel(server, channel_id):
             raise GameError(
                 "Games can't be started in this channel; the server's admins chose: {channels}.",
@@ -174,7 +172,7 @@ class GameCommands:
             )
         table = Table(
             game=self.engine.name,
-            opened=await self.bot.clock.now(),
+            opened=await self.shared.clock.now(),
             guild_id=guild_id,
             channel_id=channel_id,
             lang=public_lang(interaction) if server.language == "auto" else server.language,
@@ -187,7 +185,7 @@ class GameCommands:
             turn_seconds=turn_seconds or None,
         )
         await self._check_table_cap(guild_id)
-        rev = await self.bot.store.save(table, existing.rev if existing else 0)
+        rev = await self.shared.store.save(table, existing.rev if existing else 0)
         self.moves.close_lobby_later(table)
         message = self.messages.lobby(table, rev)
         response = await interaction.response.send_message(embed=message.embed, view=message.view)
@@ -209,8 +207,8 @@ class GameCommands:
 
     async def _check_table_cap(self, guild_id: int) -> None:
         """Refuse a new table past the server's cap (finished tables don't count)."""
-        cap = self.bot.settings.max_tables_per_server
-        if await self.bot.store.live_tables_in(guild_id) >= cap:
+        cap = self.shared.limits.max_tables_per_server
+        if await self.shared.store.live_tables_in(guild_id) >= cap:
             raise GameError(
                 "This server has as many tables going as it may ({n}); "
                 "finish or abandon one first.",
@@ -219,7 +217,7 @@ class GameCommands:
 
     async def join_command(self, interaction: Interaction) -> Shown | None:
         stored = await self.parts.load_running(interaction)
-        now = await self.bot.clock.now()
+        now = await self.shared.clock.now()
         table = table_life.joined(
             stored.table, person_of(interaction), self.engine.max_players, now=now
         )
@@ -231,12 +229,12 @@ class GameCommands:
             return await self._leave_running_game(interaction, stored)
         table = table_life.left_lobby(stored.table, player_of(interaction))
         if not table.seats:
-            await self.bot.store.delete(stored.table, stored.rev)
+            await self.shared.store.delete(stored.table, stored.rev)
             await self.channel.close_message(
                 stored.table, tr(stored.table.lang, "Everyone left; the table is closed.")
             )
         else:
-            rev = await self.bot.store.save(table, stored.rev)
+            rev = await self.shared.store.save(table, stored.rev)
             await self.channel.refresh_lobby_message(table, rev)
         await answer_privately(interaction, tr(user_lang(interaction), "You left the table."))
         return None
@@ -291,7 +289,7 @@ class GameCommands:
         table = stored.table
         if not (player_of(interaction) == table.host or can_manage_messages(interaction)):
             raise GameError("Only the host or someone with Manage Messages can abandon the game.")
-        await self.bot.store.delete(table, stored.rev)
+        await self.shared.store.delete(table, stored.rev)
         if table.ping is not None:
             await self.channel.delete_message(table, table.ping.message_id)
         name = shown_name(interaction.user.display_name)

@@ -9,7 +9,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from pydantic import BaseModel
@@ -34,12 +34,10 @@ from bot.play.messages import Messages
 from bot.play.options import check_options
 from bot.play.panels import editable_until
 from bot.play.saving import Saving
+from bot.play.shared import Shared
 from bot.storage.tables import Stored
 from bot.table import Table
 from bot.texts import Picks
-
-if TYPE_CHECKING:
-    from bot.bot import TableBot
 
 log = logging.getLogger(__name__)
 
@@ -66,18 +64,56 @@ class GameParts:
     through: `saving`, `announcer` (table edit, panels, pings), `channel` (other
     message edits) and `moves` (follow-ups)."""
 
-    def __init__(self, bot: TableBot, spec: GameSpec[Any, Any, Any]) -> None:
-        self.bot = bot
+    def __init__(self, shared: Shared, spec: GameSpec[Any, Any, Any]) -> None:
+        self.shared = shared
         self.spec = spec
         self.adapter = spec.adapter
         self.engine = spec.engine
-        self.messages = Messages(self.adapter, bot.renderer)
-        self.channel = ChannelMessages(bot, self.messages)
-        self.announcer = Announcer(bot, self.adapter, self.channel)
+        self.messages = Messages(self.adapter, shared.renderer)
+        self.channel = ChannelMessages(
+            self.messages,
+            store=shared.store,
+            table_edits=shared.table_edits,
+            channel_of=shared.channel_of,
+        )
+        self.announcer = Announcer(
+            self.adapter,
+            self.channel,
+            store=shared.store,
+            clock=shared.clock,
+            locks=shared.locks,
+            followups=shared.followups,
+            panels=shared.panels,
+            guild_settings=shared.guild_settings,
+            channel_of=shared.channel_of,
+        )
         # A commit plans the follow-ups its game waits for, and a follow-up commits:
         # `Saving` calls `moves.schedule` through a planner bound here, after both exist.
-        self.saving = Saving(bot, self.adapter, self.announcer, self._plan_follow_ups)
-        self.moves = FollowUpMoves(bot, spec, self.saving, self.channel, self.announcer)
+        self.saving = Saving(
+            self.adapter,
+            self.announcer,
+            self._plan_follow_ups,
+            store=shared.store,
+            clock=shared.clock,
+            locks=shared.locks,
+            followups=shared.followups,
+            stats=shared.stats,
+            records=shared.records,
+            timing=shared.limits.timing,
+        )
+        self.moves = FollowUpMoves(
+            spec,
+            self.saving,
+            self.channel,
+            self.announcer,
+            store=shared.store,
+            clock=shared.clock,
+            locks=shared.locks,
+            followups=shared.followups,
+            thinkers=shared.thinkers,
+            computer_pause_seconds=shared.limits.computer_pause_seconds,
+            lobby_timeout_seconds=shared.limits.lobby_timeout_seconds,
+        )
 
     def _plan_follow_ups(self, table: Table, rev: int, state: BaseModel) -> None:
         self.moves.schedule(table, rev, state)
@@ -88,15 +124,13 @@ class GameParts:
         lock across processes held (`bot.storage.locks`, waited for at most
         `LOCK_WAIT_SECONDS`; an interaction outside a channel has none to take). A
         refusal raises before the block runs, for `answering_errors` to answer."""
-        await self.bot.rate_limiter.check(interaction.user.id)
+        await self.shared.rate_limiter.check(interaction.user.id)
         check_options(interaction)
         if interaction.channel_id is None:
             yield
             return
         guild_id = interaction.guild_id or 0
-        async with self.bot.channel_locks.hold(
-            guild_id, interaction.channel_id, wait=LOCK_WAIT_SECONDS
-        ):
+        async with self.shared.locks.hold(guild_id, interaction.channel_id, wait=LOCK_WAIT_SECONDS):
             yield
 
     def deal(self, table: Table) -> tuple[Table, BaseModel]:
@@ -131,7 +165,7 @@ class GameParts:
         self, interaction: Interaction, table: Table, state: BaseModel, rev: int
     ) -> None:
         """The table message edited to revision ``rev``, unless a newer one is shown."""
-        async with self.bot.table_edits.turn(table.channel_id, table.gid, rev) as current:
+        async with self.shared.table_edits.turn(table.channel_id, table.gid, rev) as current:
             if current:
                 message = await self.messages.table(table, state, rev)
                 await interaction.edit_original_response(
@@ -154,7 +188,7 @@ class GameParts:
             rev = await self.saving.commit(table, stored.rev, state)
             await answer_privately(interaction, tr(user_lang(interaction), "You joined the table."))
             return partial(self.announcer.show, table, state, rev)
-        rev = await self.bot.store.save(table, stored.rev)
+        rev = await self.shared.store.save(table, stored.rev)
         await self.channel.refresh_lobby_message(table, rev)
         await answer_privately(interaction, tr(user_lang(interaction), "You joined the table."))
         return None
@@ -166,17 +200,17 @@ class GameParts:
         updates itself as the game goes on (`PanelKeeper`)."""
         player, state = self.seated_player_state(interaction, stored.table)
         lang = user_lang(interaction)
-        expires = editable_until(await self.bot.clock.now())
+        expires = editable_until(await self.shared.clock.now())
         panel = await self.messages.panel(
             stored.table, stored.rev, state, player, {}, lang, expires=expires
         )
-        async with self.bot.panels.lock(stored.table.channel_id, player):  # as in redraw_panel
+        async with self.shared.panels.lock(stored.table.channel_id, player):  # as in redraw_panel
             response = await interaction.response.send_message(
                 embed=panel.embed, view=panel.view, files=panel.files(), ephemeral=True
             )
             if response.message_id is not None:
                 view = self.engine.view(state, player)
-                await self.bot.panels.remember(
+                await self.shared.panels.remember(
                     interaction, player, response.message_id, view, lang, {}
                 )
 
@@ -192,19 +226,19 @@ class GameParts:
     ) -> None:
         """Redraw the panel this click came from; its fresh token keeps it live."""
         lang = user_lang(interaction)
-        expires = editable_until(await self.bot.clock.now())
+        expires = editable_until(await self.shared.clock.now())
         panel = await self.messages.panel(
             stored.table, stored.rev, state, player, picks or {}, lang, notice, expires=expires
         )
         channel = stored.table.channel_id
-        async with self.bot.panels.lock(channel, player):  # not while the bot edits it
+        async with self.shared.panels.lock(channel, player):  # not while the bot edits it
             await interaction.response.edit_message(
                 embed=panel.embed, view=panel.view, attachments=panel.files()
             )
             message = message_id_of(interaction)
             if message is not None:
                 view = self.engine.view(state, player)
-                await self.bot.panels.remember(
+                await self.shared.panels.remember(
                     interaction, player, message, view, lang, picks or {}
                 )
 
@@ -221,7 +255,7 @@ class GameParts:
 
     async def load_running(self, interaction: Interaction, *, allow_over: bool = False) -> Stored:
         guild_id, channel_id = place_of(interaction)
-        stored = await self.bot.store.load(guild_id, channel_id)
+        stored = await self.shared.store.load(guild_id, channel_id)
         if stored is None or stored.table.game != self.engine.name:
             raise GameError(
                 "There's no {title} game in this channel; start one with `/{game} start`.",
@@ -236,5 +270,5 @@ class GameParts:
         return stored
 
     def title_of(self, game: str) -> str:
-        running = self.bot.games.get(game)
+        running = self.shared.games.get(game)
         return running.engine.title if running else game

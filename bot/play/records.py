@@ -13,18 +13,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel
 
 from bot.adapters.base import GameAdapter
 from bot.engines.base import GameError, PlayerId
 from bot.storage.errors import StoreError
-from bot.storage.records import GameRecord
+from bot.storage.records import GameRecord, RecordStore
 from bot.table import Move, MoveKind, Seat, Table
-
-if TYPE_CHECKING:
-    from bot.bot import TableBot
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +97,7 @@ def replays_to(adapter: GameAdapter[Any, Any, Any], table: Table, state: BaseMod
 
 
 async def keep_record(
-    bot: TableBot, adapter: GameAdapter[Any, Any, Any], table: Table, state: BaseModel
+    records: RecordStore, adapter: GameAdapter[Any, Any, Any], table: Table, state: BaseModel
 ) -> None:
     """The game ended: check that its record replays to its final state (a mismatch is
     logged once, at ERROR) and keep it for ``HISTORY_DAYS``."""
@@ -116,6 +113,6 @@ async def keep_record(
         outcome = None
     ended = table.moves[-1].t if table.moves else time.time()
     try:
-        await bot.records.keep(GameRecord.of(table, outcome, ended))
+        await records.keep(GameRecord.of(table, outcome, ended))
     except StoreError as error:
         log.warning("The record of game %s was not kept yet: %s", table.gid, error)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -18,17 +19,31 @@ from bot.adapters.base import GameAdapter
 from bot.i18n import N_
 from bot.play.announce import Announcer
 from bot.play.records import keep_record
+from bot.storage.clock import Clock
 from bot.storage.errors import Refusal, StoreError, StoreUnavailable
-from bot.storage.tables import NotReplicated, SaveUnanswered
+from bot.storage.locks import ChannelLocks
+from bot.storage.records import RecordStore
+from bot.storage.stats import StatsStore
+from bot.storage.tables import GameStore, NotReplicated, SaveUnanswered
 from bot.table import Table
 
 if TYPE_CHECKING:
-    from bot.bot import TableBot
+    from bot.play.followups import FollowUps
 
 log = logging.getLogger(__name__)
 
 Planner = Callable[[Table, int, BaseModel], None]
 """Plans what a saved game now waits for (`FollowUpMoves.schedule`)."""
+
+
+@dataclass(frozen=True)
+class TurnTiming:
+    """The server-wide defaults a save reads (`bot.config.Settings`)."""
+
+    ping_after_seconds: int
+    """How long a turn may wait before its people are pinged, unless the table says."""
+    choice_timeout_seconds: float
+    """The turn clock of a choice with a timed default."""
 
 
 class MoveUnanswered(StoreUnavailable):
@@ -51,13 +66,26 @@ class Saving:
 
     def __init__(
         self,
-        bot: TableBot,
         adapter: GameAdapter[Any, Any, Any],
         announcer: Announcer,
         plan: Planner,
+        *,
+        store: GameStore,
+        clock: Clock,
+        locks: ChannelLocks,
+        followups: FollowUps,
+        stats: StatsStore,
+        records: RecordStore,
+        timing: TurnTiming,
     ) -> None:
-        self.bot = bot
         self.adapter = adapter
+        self._store = store
+        self._clock = clock
+        self._locks = locks
+        self._followups = followups
+        self._stats = stats
+        self._records = records
+        self._timing = timing
         self.engine = adapter.engine
         self._announcer = announcer
         self._plan = plan
@@ -66,16 +94,16 @@ class Saving:
         """Save ``state`` into ``table`` over revision ``rev``; return the new revision."""
         table.state = state.model_dump(mode="json")
         table.phase = "over" if self.engine.is_over(state) else "playing"
-        now = await self.bot.clock.now()
+        now = await self._clock.now()
         table.turn_deadline = self._deadline(table, state, now)
         self._plan_ping(table, state, now)
         try:
-            saved = await self.bot.store.save(table, rev)
+            saved = await self._store.save(table, rev)
         except NotReplicated as unconfirmed:
-            self.bot.followups.run(self._made_once_copied(table, state, unconfirmed.rev))
+            self._followups.run(self._made_once_copied(table, state, unconfirmed.rev))
             raise
         except SaveUnanswered as unanswered:
-            self.bot.followups.run(self._made_if_landed(table, state, unanswered))
+            self._followups.run(self._made_if_landed(table, state, unanswered))
             raise MoveUnanswered() from unanswered
         await self._made(table, saved, state)
         return saved
@@ -90,7 +118,7 @@ class Saving:
         """A save that no replica confirmed in time (`NotReplicated`; its player was told
         it isn't safe yet): once one does, the move counts, is planned on and shown, as
         if confirmed at once. If it never is (or the game moved on), nothing is shown."""
-        if not await self.bot.store.copied(table, rev):
+        if not await self._store.copied(table, rev):
             log.warning("Revision %s of game %s was never confirmed by a replica", rev, table.gid)
             return
         await self._made_late(table, state, rev)
@@ -101,7 +129,7 @@ class Saving:
         """A save whose answer was lost (`SaveUnanswered`; its player was told to try
         again): if Redis made it after all, the move counts, is planned on and shown, as
         if answered at once; otherwise nothing happened and nothing is shown."""
-        if not await self.bot.store.landed(table, unanswered.rev, unanswered.data):
+        if not await self._store.landed(table, unanswered.rev, unanswered.data):
             log.info("A save of game %s whose answer was lost wasn't made", table.gid)
             return
         log.info("A save of game %s whose answer was lost was made: shown now", table.gid)
@@ -112,8 +140,8 @@ class Saving:
         answered: under the channel's lock, and only while ``rev`` is still the stored
         revision (a newer move planned its own follow-ups and shows itself)."""
         try:
-            async with self.bot.channel_locks.hold(table.guild_id, table.channel_id):
-                stored = await self.bot.store.load(table.guild_id, table.channel_id)
+            async with self._locks.hold(table.guild_id, table.channel_id):
+                stored = await self._store.load(table.guild_id, table.channel_id)
                 if stored is None or stored.rev != rev or stored.table.gid != table.gid:
                     return
                 await self._made(table, rev, state)
@@ -136,12 +164,12 @@ class Saving:
         """Count the finished game in the server's stats (once, whatever retries)."""
         names = {seat.id: seat.name for seat in table.seats if not seat.is_computer}
         try:
-            await self.bot.stats.record(
+            await self._stats.record(
                 table.guild_id, table.game, table.gid, self.engine.outcome(state), names
             )
         except StoreError as error:
             log.warning("Stats of game %s not recorded yet: %s", table.gid, error)
-        await keep_record(self.bot, self.adapter, table, state)
+        await keep_record(self._records, self.adapter, table, state)
 
     def _plan_ping(self, table: Table, state: BaseModel, now: float) -> None:
         """Who the game now waits for, and when to ping them if they don't act."""
@@ -149,14 +177,14 @@ class Saving:
         people = [] if over else table_life.people_among(table, self.engine.to_act(state))
         ping_after = table.ping_after
         if ping_after is None:
-            ping_after = self.bot.settings.ping_after_seconds
+            ping_after = self._timing.ping_after_seconds
         table.ping_at = table_life.ping_due(
             table, people, now=now, ping_after=ping_after, deadline=table.turn_deadline
         )
         table.waiting_for = people
 
     async def turn_deadline(self, table: Table, state: BaseModel) -> float | None:
-        return self._deadline(table, state, await self.bot.clock.now())
+        return self._deadline(table, state, await self._clock.now())
 
     def _deadline(self, table: Table, state: BaseModel, now: float) -> float | None:
         over = self.engine.is_over(state)
@@ -167,5 +195,5 @@ class Saving:
             over=over,
             has_timed_default=not over
             and self.adapter.timed_default(self.engine.view(state, None)) is not None,
-            choice_timeout=self.bot.settings.choice_timeout_seconds,
+            choice_timeout=self._timing.choice_timeout_seconds,
         )

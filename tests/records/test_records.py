@@ -117,11 +117,6 @@ async def test_history_days_0_keeps_nothing(client: aioredis.Redis) -> None:
     assert await client.dbsize() == 0
 
 
-class FakeBot:
-    def __init__(self, records: RecordStore) -> None:
-        self.records = records
-
-
 async def test_a_mismatch_is_logged_once_at_error_and_the_record_kept_anyway(
     client: aioredis.Redis, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -129,17 +124,17 @@ async def test_a_mismatch_is_logged_once_at_error_and_the_record_kept_anyway(
     table, state = played(spec, 7)
     table.gid = "broken1"
     table.moves = table.moves[:-2]
-    bot: Any = FakeBot(RecordStore(client, days=1))
+    records = RecordStore(client, days=1)
     with caplog.at_level(logging.ERROR, logger="bot.play.records"):
-        await keep_record(bot, spec.adapter, table, state)
-        await keep_record(bot, spec.adapter, table, state)
+        await keep_record(records, spec.adapter, table, state)
+        await keep_record(records, spec.adapter, table, state)
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert len(errors) == 1 and "broken1" in errors[0].getMessage()
-    assert await bot.records.load(1, "broken1") is not None
+    assert await records.load(1, "broken1") is not None
     good, final = played(spec, 8)
     caplog.clear()
     with caplog.at_level(logging.ERROR, logger="bot.play.records"):
-        await keep_record(bot, spec.adapter, good, final)
+        await keep_record(records, spec.adapter, good, final)
     assert not caplog.records
 
 
