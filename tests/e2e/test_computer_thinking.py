@@ -12,11 +12,11 @@ from collections.abc import AsyncIterator
 import aiohttp
 import pytest
 
-from bot.engines.geschenkt import ENGINE
+from bot.engines.geschenkt import ENGINE, GeschenktAction, GeschenktState
 from bot.storage.clients import client_for_url
 from bot.storage.tables import GameStore
+from tests.e2e.game_driver import ADD_COMPUTER, REFUSE, TAKE, GameDriver, coin
 from tests.e2e.tables import stored_game
-from tests.e2e.test_geschenkt import ADD_COMPUTER, REFUSE, TAKE, Game, coin
 from tests.harness.driver import Driver
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotFactory
@@ -28,6 +28,7 @@ DECISIONS = "tablebot_computer_decision_seconds_count"
 AFTER_START = "stored games after start"
 """The bot's log line once it has looked at the stored games after its start."""
 THINK_SECONDS = 1.0
+Game = GameDriver[GeschenktState, GeschenktAction]
 
 
 class SecondChannel(Driver):
@@ -64,7 +65,7 @@ async def test_another_table_is_answered_while_a_hard_computer_thinks_in_a_worke
     alice, chloe, dmitri, emma = (driver.user(n) for n in ("alice", "chloe", "dmitri", "emma"))
 
     # The thinking table: Alice and two hard computers, in the first channel.
-    thinking = Game(driver, store, client, [alice])
+    thinking = Game("geschenkt", driver, store, [alice])
     thinking.table = (await driver.slash(alice, "geschenkt start")).message
     for _ in range(2):
         await driver.choose(alice, thinking.table, ADD_COMPUTER, ["hard"])
@@ -74,7 +75,7 @@ async def test_another_table_is_answered_while_a_hard_computer_thinks_in_a_worke
     computer_moves = 0
 
     # The other table: three people, in the second channel.
-    other = Game(SecondChannel(fake_discord), store, client, [chloe, dmitri, emma])
+    other = Game("geschenkt", SecondChannel(fake_discord), store, [chloe, dmitri, emma])
     await other.open(chloe, [dmitri, emma])
     policy = coin(random.Random(28), 0.3)
     other_moves = 0

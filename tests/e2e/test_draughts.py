@@ -7,81 +7,39 @@ the Move panel, a draw by agreement, a resignation out of turn, and a German ser
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
 
 from bot.ai.random_player import CONCESSIONS
-from bot.engines.draughts import ENGINE, DraughtsState, Position
+from bot.engines.draughts import ENGINE, DraughtsAction, DraughtsState, Position
 from bot.render.draughts import move_number, reason_sentence
-from bot.storage.clients import client_for_url
-from bot.storage.tables import GameStore, Stored
+from bot.storage.tables import GameStore
+from tests.e2e.game_driver import GameDriver
 from tests.e2e.tables import drawn_after
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
-from tests.harness.models import FakeMessage, FakeUser
 
 MOVE = "Move"
-
-
-@dataclass
-class Game:
-    driver: Driver
-    store: GameStore
-    table: FakeMessage | None = None
-
-    async def stored(self) -> Stored:
-        stored = await self.store.load(self.driver.fake.guild_id, self.driver.channel)
-        assert stored is not None, "no game in Redis"
-        return stored
-
-    async def state(self) -> DraughtsState:
-        stored = await self.stored()
-        assert stored.table.state is not None
-        return ENGINE.State.model_validate(stored.table.state)
-
-    @property
-    def message(self) -> FakeMessage:
-        assert self.table is not None
-        return self.table
-
-    async def open(self, host: FakeUser, guest: FakeUser | None, **options: Any) -> None:
-        self.table = (await self.driver.slash(host, "draughts start", **options)).message
-        if guest is None:
-            await self.driver.choose(host, self.table, "Add computer player…", ["hard"])
-        else:
-            await self.driver.click(guest, self.table, "Join")
-        await self.driver.click(host, self.table, "Start")
-        assert (await self.stored()).table.phase == "playing"
-
-    async def put(self, fen: str) -> None:
-        """Set the running game to the position ``fen`` (White to move), through the
-        store as the bot saves it."""
-        stored = await self.stored()
-        state = ENGINE.State.model_validate(stored.table.state)
-        table = stored.table.model_copy(deep=True)
-        table.state = ENGINE.setup(state.players, Position.from_fen(fen)).model_dump(mode="json")
-        await self.store.save(table, stored.rev)
-
-    async def typed(self, user: FakeUser, move: str) -> str:
-        """What ``user`` is told after typing ``/draughts move <move>``."""
-        response = await self.driver.slash(user, "draughts move", move=move)
-        assert response.message.ephemeral_to == user.id
-        return response.message.text
-
-    def moves(self, state: DraughtsState) -> list[str]:
-        (player,) = ENGINE.to_act(state)
-        actions = [str(action) for action in ENGINE.legal_actions(state, player)]
-        return [action for action in actions if action not in CONCESSIONS]
+Game = GameDriver[DraughtsState, DraughtsAction]
 
 
 @pytest.fixture
-async def game(driver: Driver, redis_server: str) -> AsyncIterator[Game]:
-    client = client_for_url(redis_server)
-    yield Game(driver, GameStore(client))
-    await client.aclose()
+def game(driver: Driver, store: GameStore) -> Game:
+    return Game("draughts", driver, store)
+
+
+async def put(game: Game, fen: str) -> None:
+    """Set the running game to the position ``fen`` (White to move), through the
+    store as the bot saves it."""
+    state = await game.state()
+    await game.put(ENGINE.setup(state.players, Position.from_fen(fen)))
+
+
+def moves(state: DraughtsState) -> list[str]:
+    """The moves the player to act may make, without resigning or offering a draw."""
+    (player,) = ENGINE.to_act(state)
+    actions = [str(action) for action in ENGINE.legal_actions(state, player)]
+    return [action for action in actions if action not in CONCESSIONS]
 
 
 async def test_a_whole_game_against_the_computer_by_typed_moves(
@@ -89,27 +47,23 @@ async def test_a_whole_game_against_the_computer_by_typed_moves(
 ) -> None:
     await bot_process("bot")
     alice = game.driver.user("alice")
-    await game.open(alice, None, colour="white", ruleset="turkish")
+    await game.open(alice, computers=1, level="hard", colour="white", ruleset="turkish")
     state = await game.state()
     assert state.players[0] == str(alice.id), "the host asked for White"
     assert "Rules\nTurkish draughts" in game.message.text
     rng = random.Random(2)
     for _ in range(400):
-        stored = await game.stored()
-        state = ENGINE.State.model_validate(stored.table.state)
-        if ENGINE.is_over(state):
+        turn = await game.next_turn()  # after the computer's move
+        if turn is None:
             break
-        if ENGINE.to_act(state) != [str(alice.id)]:
-            await game.driver.wait_for(
-                drawn_after(game.message, stored.rev), what="the computer's move"
-            )
-            continue
-        move = rng.choice(game.moves(state))
-        response = await game.driver.slash(alice, "draughts move", move=move)
+        assert turn.user == alice
+        move = rng.choice(moves(turn.state))
+        response = await game.move(alice, move, turn.state)
         assert response.message.ephemeral_to == alice.id
         assert move in response.message.text
     else:
         pytest.fail("the game did not end")
+    state = await game.state()
     view = ENGINE.view(state, None)
     reason = reason_sentence(view, "en")
     assert reason is not None
@@ -125,7 +79,7 @@ async def test_moves_on_the_panel_a_bad_move_and_a_draw_by_agreement(
 ) -> None:
     await bot_process("bot")
     alice, bernd = game.driver.user("alice"), game.driver.user("bernd")
-    await game.open(alice, bernd, colour="black")
+    await game.open(alice, [bernd], colour="black")
     state = await game.state()
     white, black = (game.driver.user(n) for n in ("bernd", "alice"))
     assert state.players == [str(white.id), str(black.id)]
@@ -166,7 +120,7 @@ async def test_moves_on_the_panel_a_bad_move_and_a_draw_by_agreement(
 async def test_resigning_out_of_turn_ends_the_game(game: Game, bot_process: BotFactory) -> None:
     await bot_process("bot")
     alice, bernd = game.driver.user("alice"), game.driver.user("bernd")
-    await game.open(alice, bernd, colour="white")
+    await game.open(alice, [bernd], colour="white")
     panel = (await game.driver.click(bernd, game.message, MOVE)).message
     assert "Dein Gegner ist am Zug" in panel.text
     await game.driver.click(bernd, panel, "Aufgeben")
@@ -204,22 +158,22 @@ async def test_typed_moves_in_every_form_the_engine_reads(
 ) -> None:
     await bot_process("bot")
     alice, bernd = game.driver.user("alice"), game.driver.user("bernd")
-    await game.open(alice, bernd, colour="white")
+    await game.open(alice, [bernd], colour="white")
 
-    await game.put("W:WKg3,a2:Bf3,c3,Kh8,h7")
+    await put(game, "W:WKg3,a2:Bf3,c3,Kh8,h7")
     await game.typed(alice, "g3xd3xb3")
     assert (await game.state()).last_move == "g3xe3xb3", "another path of the listed capture"
     await game.driver.wait_for(
         lambda: "g3xe3xb3 (2 captured)" in game.message.text, what="the move in words"
     )
 
-    await game.put("W:WKd1,a2:Bd4,Kh8,h7")
+    await put(game, "W:WKd1,a2:Bd4,Kh8,h7")
     assert "You played d1xd6 (1 captured)." in await game.typed(alice, "d1–d6"), (
         "an en dash is a dash"
     )
     assert (await game.state()).last_move == "d1xd6", "start and end name the capture"
 
-    await game.put("W:WKg1,d4:Bg2,h3,a6,f8")
+    await put(game, "W:WKg1,d4:Bg2,h3,a6,f8")
     rev = (await game.stored()).rev
     answer = await game.typed(alice, "g1xa1")
     assert "g1-a1, g1xg8xa8xa1" in answer, "an ambiguous short form lists its candidates"
@@ -239,8 +193,8 @@ async def test_a_computer_declines_a_draw_offer_by_moving_on(
 ) -> None:
     await bot_process("bot")
     alice = game.driver.user("alice")
-    await game.open(alice, None, colour="white")
-    await game.put("W:Wa2:BKh8,Kg8,Kf8,e7")
+    await game.open(alice, computers=1, level="hard", colour="white")
+    await put(game, "W:Wa2:BKh8,Kg8,Kf8,e7")
     panel = (await game.driver.click(alice, game.message, MOVE)).message
     await game.driver.click(alice, panel, "Offer draw")
     rev = (await game.stored()).rev
@@ -255,8 +209,8 @@ async def test_a_computer_accepts_a_draw_offer_and_the_open_panel_says_the_game_
 ) -> None:
     await bot_process("bot")
     alice = game.driver.user("alice")
-    await game.open(alice, None, colour="white")
-    await game.put("W:WKa1,Kb1,Kc1:Bh7,g7")
+    await game.open(alice, computers=1, level="hard", colour="white")
+    await put(game, "W:WKa1,Kb1,Kc1:Bh7,g7")
     panel = (await game.driver.click(alice, game.message, MOVE)).message
     await game.driver.click(alice, panel, "Offer draw")
     await game.typed(alice, "a1-a2")

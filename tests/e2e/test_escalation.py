@@ -7,9 +7,6 @@ move is checked against the engine and the game the bot stored in Redis.
 from __future__ import annotations
 
 import random
-import re
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 
 import pytest
 
@@ -21,122 +18,27 @@ from bot.engines.escalation import (
     card_value,
     is_pass_through,
 )
-from bot.storage.clients import client_for_url
-from bot.storage.tables import GameStore, Stored
-from tests.e2e.tables import drawn_after, drawn_at, start_german_table
-from tests.harness.driver import Driver, Response
+from bot.storage.tables import GameStore
+from tests.e2e.game_driver import (
+    HAND,
+    PICKER,
+    TAKE_PILE,
+    GameDriver,
+    lang,
+    pick_action,
+    play_label,
+)
+from tests.e2e.game_driver import suited as label
+from tests.e2e.tables import start_german_table
+from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
-from tests.harness.models import FakeMessage, FakeUser
 
-HAND = "My hand"
-PICKER = {"en": "Pick the cards to play", "de": "Wähl die Karten aus, die du spielen willst"}
-TAKE_PILE = {"en": "Take the pile", "de": "Ablage nehmen"}
-SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-TURN = re.compile(r"<@(\d+)>, your turn\.")
-
-
-def label(card: object) -> str:
-    text = str(card)
-    return text[:-1] + SUITS[text[-1]]
-
-
-def lang(user: FakeUser) -> str:
-    """The language of ``user``'s panels: German for a German Discord locale."""
-    return "de" if user.locale.startswith("de") else "en"
-
-
-def play_label(user: FakeUser, cards: list[object]) -> str:
-    """The Play button of ``user``'s panel with ``cards`` picked."""
-    shown = " ".join(label(card) for card in cards)
-    return f"{shown} spielen" if lang(user) == "de" else f"Play {shown}"
-
-
-@dataclass
-class Game:
-    """One channel's Escalation game as the test sees it."""
-
-    driver: Driver
-    store: GameStore
-    people: list[FakeUser]
-    table: FakeMessage | None = None
-    panels: dict[int, FakeMessage] = field(default_factory=dict)
-    """Each person's private panel, opened once and reused for the whole game."""
-
-    async def stored(self) -> Stored:
-        stored = await self.store.load(self.driver.fake.guild_id, self.driver.channel)
-        assert stored is not None, "no game in Redis"
-        return stored
-
-    async def state(self) -> EscalationState:
-        stored = await self.stored()
-        assert stored.table.state is not None
-        return ENGINE.State.model_validate(stored.table.state)
-
-    @property
-    def message(self) -> FakeMessage:
-        assert self.table is not None
-        return self.table
-
-    def user(self, player: str) -> FakeUser:
-        return next(user for user in self.people if str(user.id) == player)
-
-    async def open(self, host: FakeUser, guests: list[FakeUser], computers: int = 0) -> None:
-        self.table = (await self.driver.slash(host, "escalation start")).message
-        for guest in guests:
-            await self.driver.click(guest, self.table, "Join")
-        for _ in range(computers):
-            await self.driver.choose(host, self.table, "Add computer player…", ["hard"])
-        await self.driver.click(host, self.table, "Start")
-        assert self.table.labels == [HAND, "Log"]
-        assert (await self.stored()).table.phase == "playing"
-
-    async def panel(self, user: FakeUser) -> FakeMessage:
-        """The user's panel: opened with My hand the first time, then reused."""
-        if user.id not in self.panels:
-            assert self.table is not None
-            response = await self.driver.click(user, self.table, HAND)
-            panel = response.message
-            assert panel.ephemeral_to == user.id
-            self.panels[user.id] = panel
-        panel = self.panels[user.id]
-        state = await self.state()
-        player = str(user.id)
-        hand = [label(card) for card in state.hands[state.players.index(player)]]
-        can_take = player in ENGINE.to_act(state) and TAKE in ENGINE.legal_actions(state, player)
-
-        def current() -> bool:
-            options = [option["label"] for option in panel.selects[0]["options"]]
-            take = next(b for b in panel.buttons if b.get("label") == TAKE_PILE[lang(user)])
-            return options == hand and bool(take.get("disabled")) != can_take
-
-        # The panel follows the game by itself after others move; wait for that edit.
-        await self.driver.wait_for(current, what="the panel to show the current hand")
-        return panel
-
-    async def move(self, user: FakeUser, action: EscalationAction) -> Response:
-        """``user`` makes ``action`` on their panel: pick its cards and Play, or Take."""
-        panel = await self.panel(user)
-        if action == TAKE:
-            return await self.driver.click(user, panel, TAKE_PILE[lang(user)])
-        values = [str(card) for card in action.cards]
-        await self.driver.choose(user, panel, PICKER[lang(user)], values)
-        return await self.driver.click(user, panel, play_label(user, list(action.cards)))
-
-
-def pick_action(rng: random.Random, legal: list[EscalationAction]) -> EscalationAction:
-    """Mostly play (so games end), sometimes take the pile."""
-    plays = [action for action in legal if action != TAKE]
-    if TAKE in legal and (not plays or rng.random() < 0.15):
-        return TAKE
-    return rng.choice(plays)
+Game = GameDriver[EscalationState, EscalationAction]
 
 
 @pytest.fixture
-async def game(driver: Driver, redis_server: str) -> AsyncIterator[Game]:
-    client = client_for_url(redis_server)
-    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
-    yield Game(driver, GameStore(client), people)
-    await client.aclose()
+def game(driver: Driver, store: GameStore) -> Game:
+    return Game("escalation", driver, store)
 
 
 async def test_two_people_play_a_whole_game_on_their_panels(
@@ -147,26 +49,19 @@ async def test_two_people_play_a_whole_game_on_their_panels(
     await game.open(alice, [bernd])
     rng = random.Random(11)
     moves = 0
-    while not ENGINE.is_over(state := await game.state()):
-        (player,) = ENGINE.to_act(state)
-        user = game.user(player)
-        rev = (await game.stored()).rev
-        await game.driver.wait_for(drawn_at(game.message, rev), what="the table")
-        assert TURN.fullmatch(game.message.content)[1] == player  # type: ignore[index]
-        action = pick_action(rng, ENGINE.legal_actions(state, player))
-        before = await game.stored()
-        response = await game.move(user, action)
-        assert response.message.ephemeral_to == user.id
-        after = await game.stored()
-        assert after.rev == before.rev + 1
-        assert ENGINE.State.model_validate(after.table.state) == ENGINE.apply(state, player, action)
+    while (turn := await game.next_turn()) is not None:  # the table shows the stored game
+        assert game.to_act() == turn.user, "the table names someone else"
+        action = pick_action(rng, game.legal(turn))
+        played = await game.act(turn, action)  # the stored game moved by the action, a revision
+        assert played.response.message.ephemeral_to == turn.user.id
         moves += 1
         assert moves < 400, "the game does not end"
-    await game.driver.wait_for(lambda: "win" in game.table.text, what="the results")  # type: ignore[union-attr]
+    state = await game.state()
+    await game.driver.wait_for(lambda: "win" in game.message.text, what="the results")
     outcome = ENGINE.outcome(state)
     for user in (alice, bernd):
-        assert f"**{outcome.places[str(user.id)]}.** {user.display_name}" in game.table.text  # type: ignore[union-attr]
-    assert game.table is not None and game.table.labels == ["Rematch", "Replay"]
+        assert f"**{outcome.places[str(user.id)]}.** {user.display_name}" in game.message.text
+    assert game.message.labels == ["Rematch", "Replay"]
 
 
 async def test_an_illegal_pick_is_explained_and_cannot_be_played(
@@ -178,21 +73,21 @@ async def test_an_illegal_pick_is_explained_and_cannot_be_played(
     rng = random.Random(5)
     # Play until someone must beat a value and holds a card that doesn't.
     for _ in range(200):
-        state = await game.state()
-        (player,) = ENGINE.to_act(state)
-        user = game.user(player)
+        turn = await game.next_turn()
+        assert turn is not None, "the game ended"
+        state, player, user = turn.state, turn.player, turn.user
         hand = state.hands[state.players.index(player)]
         value = state.value_in_force
         weak = [c for c in hand if not is_pass_through(c) and card_value(c) <= (value or 0)]
         if value is not None and weak:
             break
-        await game.move(user, pick_action(rng, ENGINE.legal_actions(state, player)))
+        await game.move(user, pick_action(rng, game.legal(turn)), state)
     else:
         pytest.fail("no position with a card too weak to play came up")
     before = await game.stored()
     panel = await game.panel(user)
     card = weak[0]
-    await game.driver.choose(user, panel, PICKER[lang(user)], [str(card)])
+    await game.choose(user, PICKER[lang(user)], [str(card)], panel)
     judged = {
         "en": f"✗ {card_value(card)} doesn't beat {value}.",
         "de": f"✗ {card_value(card)} schlägt {value} nicht.",
@@ -206,7 +101,7 @@ async def test_an_illegal_pick_is_explained_and_cannot_be_played(
     assert (await game.stored()).rev == before.rev, "an illegal play changed the game"
 
     outsider = game.driver.user("dmitri")
-    refused = await game.driver.click(outsider, game.table, HAND)  # type: ignore[arg-type]
+    refused = await game.driver.click(outsider, game.message, HAND)
     assert "not playing" in refused.message.text
     assert refused.message.ephemeral_to == outsider.id
     assert (await game.stored()).rev == before.rev
@@ -217,22 +112,17 @@ async def test_a_person_plays_against_a_computer_to_the_end(
 ) -> None:
     await bot_process("bot")
     alice = game.people[0]
-    await game.open(alice, [], computers=1)
+    await game.open(alice, computers=1, level="hard")
     rng = random.Random(3)
     for _ in range(300):
-        stored = await game.stored()
-        state = ENGINE.State.model_validate(stored.table.state)
-        if ENGINE.is_over(state):
+        turn = await game.next_turn()  # after the computer's moves
+        if turn is None:
             break
-        if ENGINE.to_act(state) != [str(alice.id)]:
-            await game.driver.wait_for(
-                drawn_after(game.message, stored.rev), what="the computer's move"
-            )
-            continue
-        await game.move(alice, pick_action(rng, ENGINE.legal_actions(state, str(alice.id))))
+        assert turn.user == alice
+        await game.move(alice, pick_action(rng, game.legal(turn)), turn.state)
     else:
         pytest.fail("the game does not end")
-    await game.driver.wait_for(lambda: "win" in game.table.text, what="the results")  # type: ignore[union-attr]
+    await game.driver.wait_for(lambda: "win" in game.message.text, what="the results")
     assert "🤖 Hard" in game.message.text
 
 
@@ -262,25 +152,22 @@ async def test_a_deal_ends_with_a_summary_and_moves_read_in_words(
 ) -> None:
     await bot_process("bot")
     alice, bernd, _ = game.people
-    game.table = (await game.driver.slash(alice, "escalation start", deals=2)).message
-    await game.driver.click(bernd, game.table, "Join")
-    await game.driver.click(alice, game.table, "Start")
+    await game.open(alice, [bernd], deals=2)
     rng = random.Random(7)
     seen_disabled_take = False
     for _ in range(400):
-        state = await game.state()
+        turn = await game.next_turn()
+        assert turn is not None, "the match ended"
+        state, user = turn.state, turn.user
         if state.deal > 0:
             break
-        (player,) = ENGINE.to_act(state)
-        user = game.user(player)
-        panel = await game.panel(user)
+        panel = await game.panel(user, state)
         if state.value_in_force is None:
             take = next(b for b in panel.buttons if b.get("label") == TAKE_PILE[lang(user)])
             seen_disabled_take = seen_disabled_take or bool(take.get("disabled"))
-        action = pick_action(rng, ENGINE.legal_actions(state, player))
-        rev = (await game.stored()).rev
-        await game.move(user, action)
-        await game.driver.wait_for(drawn_after(game.message, rev), what="the table")
+        action = pick_action(rng, game.legal(turn))
+        await game.move(user, action, state)
+        await game.redrawn(turn.stored.rev)
         name = user.display_name
         if action == TAKE:
             assert f"**{name}**: took the pile (" in game.message.text, game.message.text

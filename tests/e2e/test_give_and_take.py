@@ -4,86 +4,30 @@ pile after the timeout, to the final places."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
 
 from bot.engines.give_and_take import (
     ENGINE,
     GO,
+    GiveAndTakeAction,
     GiveAndTakeState,
     default_action,
 )
-from bot.storage.clients import client_for_url
-from bot.storage.tables import GameStore, Stored
+from bot.storage.tables import GameStore
+from tests.e2e.game_driver import GameDriver, version_text, versions
 from tests.e2e.tables import start_german_table
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
-from tests.harness.models import FakeMessage, FakeUser, MessageVersion, without_isolates
 
 GO_LABEL = "Go!"
 PILES = "My piles"
-
-
-@dataclass
-class Game:
-    driver: Driver
-    store: GameStore
-    people: list[FakeUser]
-    table: FakeMessage | None = None
-
-    async def stored(self) -> Stored:
-        stored = await self.store.load(self.driver.fake.guild_id, self.driver.channel)
-        assert stored is not None, "no game in Redis"
-        return stored
-
-    async def state(self) -> GiveAndTakeState:
-        stored = await self.stored()
-        assert stored.table.state is not None
-        return ENGINE.State.model_validate(stored.table.state)
-
-    def user(self, player: str) -> FakeUser:
-        return next(user for user in self.people if str(user.id) == player)
-
-    @property
-    def message(self) -> FakeMessage:
-        assert self.table is not None
-        return self.table
-
-    async def open(self, host: FakeUser, guests: list[FakeUser], **options: Any) -> None:
-        self.table = (await self.driver.slash(host, "give_and_take start", **options)).message
-        for guest in guests:
-            await self.driver.click(guest, self.table, "Join")
-        await self.driver.click(host, self.table, "Start")
-        assert (await self.stored()).table.phase == "playing"
-
-    def pile_button(self, pile: str) -> str:
-        (label,) = [label for label in self.message.labels if label.startswith(pile)]
-        return label
-
-
-def versions(message: FakeMessage) -> list[MessageVersion | FakeMessage]:
-    return [*message.history, message]
-
-
-def text_of(version: MessageVersion | FakeMessage) -> str:
-    """What a person reads on one version of a message: content and embeds."""
-    parts = [version.content]
-    for embed in version.embeds:
-        parts += [embed.get("title") or "", embed.get("description") or ""]
-        for embed_field in embed.get("fields") or []:
-            parts += [embed_field.get("name", ""), embed_field.get("value", "")]
-    return without_isolates("\n".join(parts))
+Game = GameDriver[GiveAndTakeState, GiveAndTakeAction]
 
 
 @pytest.fixture
-async def game(driver: Driver, redis_server: str) -> AsyncIterator[Game]:
-    client = client_for_url(redis_server)
-    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
-    yield Game(driver, GameStore(client), people)
-    await client.aclose()
+def game(driver: Driver, store: GameStore) -> Game:
+    return Game("give_and_take", driver, store)
 
 
 async def test_three_people_play_to_the_final_places(game: Game, bot_process: BotFactory) -> None:
@@ -92,27 +36,24 @@ async def test_three_people_play_to_the_final_places(game: Game, bot_process: Bo
     await game.open(alice, [bernd, chloe], turn_cap=20)
     rng = random.Random(4)
     for _ in range(500):
-        state = await game.state()
-        if ENGINE.is_over(state):
+        turn = await game.next_turn()
+        if turn is None:
             break
-        (player,) = ENGINE.to_act(state)
+        state, player = turn.state, turn.player
         view = ENGINE.view(state, None)
         if view.phase == "go":
             alice_out = state.out[state.players.index(str(alice.id))]
             assert player == view.director
             assert alice_out or player == str(alice.id), "the host is the director"
             assert game.message.labels == [GO_LABEL, PILES, "Log"]
-            action, label = GO, GO_LABEL
+            action = GO
         else:
-            action = rng.choice(ENGINE.legal_actions(state, player))
-            label = game.pile_button("Give pile" if str(action) == "give" else "Take pile")
-        before = await game.stored()
-        await game.driver.click(game.user(player), game.message, label)
-        after = await game.stored()
-        assert after.rev == before.rev + 1
-        assert ENGINE.State.model_validate(after.table.state) == ENGINE.apply(state, player, action)
+            action = rng.choice(game.legal(turn))
+        # Go!, or the Give or Take pile button; the stored game moved by it, a revision.
+        await game.act(turn, action)
     else:
         pytest.fail("the game did not end within the turn cap")
+    state = await game.state()
     await game.driver.wait_for(lambda: "win" in game.message.text, what="the results")
     outcome = ENGINE.outcome(state)
     for user in game.people:
@@ -176,14 +117,14 @@ async def test_the_default_pile_is_chosen_when_the_capturer_waits(
     assert after.rev == waiting.rev + 1
     assert ENGINE.State.model_validate(after.table.state) == ENGINE.apply(state, capturer, default)
     # While the capturer could choose, the table said how long was left and what then.
-    asked = [v for v in versions(game.message) if "If the clock runs out first" in text_of(v)]
+    asked = [v for v in versions(game.message) if "If the clock runs out first" in version_text(v)]
     assert asked, "the table never said what happens when the time runs out"
-    assert "Turn clock" in text_of(asked[-1]) and "<t:" in text_of(asked[-1])
+    assert "Turn clock" in version_text(asked[-1]) and "<t:" in version_text(asked[-1])
     # Afterwards it says the bot chose, and what.
     name = game.user(capturer).display_name
     n = ENGINE.view(state, None).capture_size
     chose = f"Time was up, so the bot chose for **{name}**: put {n} cards under the {default} pile"
-    assert chose in text_of(game.message)
+    assert chose in version_text(game.message)
 
 
 @pytest.mark.guild_locale("de")

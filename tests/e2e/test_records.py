@@ -8,26 +8,26 @@ import signal
 
 import pytest
 
-from bot.engines.escalation import ENGINE as ESCALATION
+from bot.engines.escalation import EscalationAction, EscalationState
 from bot.engines.geschenkt import ENGINE
 from bot.engines.give_and_take import ENGINE as GIVE_AND_TAKE
-from bot.engines.take import ENGINE as TAKE_ENGINE
+from bot.engines.give_and_take import GO, GiveAndTakeAction, GiveAndTakeState
+from bot.engines.take import TakeAction, TakeState
 from bot.storage.clients import client_for_url
 from bot.storage.records import GameRecord, RecordStore
 from bot.storage.tables import GameStore, Stored
+from tests.e2e.game_driver import GameDriver, pick_action
+from tests.e2e.game_driver import pick as take_pick
 from tests.e2e.tables import drawn_after
-from tests.e2e.test_escalation import Game as EscalationGame
-from tests.e2e.test_escalation import pick_action
-from tests.e2e.test_give_and_take import GO_LABEL
-from tests.e2e.test_give_and_take import Game as GiveAndTakeGame
-from tests.e2e.test_take import Game as TakeGame
-from tests.e2e.test_take import pick as take_pick
 from tests.harness.driver import Driver
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotFactory
 from tests.harness.models import FakeMessage, FakeUser
 
 TAKE, REFUSE = "Take", "No thanks"
+EscalationGame = GameDriver[EscalationState, EscalationAction]
+GiveAndTakeGame = GameDriver[GiveAndTakeState, GiveAndTakeAction]
+TakeGame = GameDriver[TakeState, TakeAction]
 
 
 async def test_log_replay_history_and_replay_by_id_after_a_restart(
@@ -156,8 +156,7 @@ async def test_a_resigned_draughts_game_replays_and_downloads_as_pdn(
 
 @pytest.fixture
 def escalation(driver: Driver, store: GameStore) -> EscalationGame:
-    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
-    return EscalationGame(driver, store, people)
+    return EscalationGame("escalation", driver, store)
 
 
 async def test_an_escalation_game_has_a_log_and_a_replay_to_its_last_table(
@@ -166,24 +165,19 @@ async def test_an_escalation_game_has_a_log_and_a_replay_to_its_last_table(
     game = escalation
     await bot_process("bot")
     alice = game.people[0]
-    await game.open(alice, [], computers=1)
+    await game.open(alice, computers=1, level="hard")
     rng = random.Random(5)
     opened_log = False
     for _ in range(300):
-        stored = await game.stored()
-        state = ESCALATION.State.model_validate(stored.table.state)
-        if ESCALATION.is_over(state):
+        turn = await game.next_turn()  # after the computer's moves
+        if turn is None:
             break
-        if not opened_log and len(stored.table.moves) >= 4:
+        if not opened_log and len(turn.stored.table.moves) >= 4:
             log = (await game.driver.click(alice, game.message, "Log")).ephemeral
             assert "the game so far" in log.text and "(computer)" in log.text
             opened_log = True
-        if ESCALATION.to_act(state) != [str(alice.id)]:
-            await game.driver.wait_for(
-                drawn_after(game.message, stored.rev), what="the computer's move"
-            )
-            continue
-        await game.move(alice, pick_action(rng, ESCALATION.legal_actions(state, str(alice.id))))
+        assert turn.user == alice
+        await game.move(alice, pick_action(rng, game.legal(turn)), turn.state)
     else:
         pytest.fail("the game does not end")
     assert opened_log
@@ -196,8 +190,7 @@ async def test_an_escalation_game_has_a_log_and_a_replay_to_its_last_table(
 
 @pytest.fixture
 def give_and_take(driver: Driver, store: GameStore) -> GiveAndTakeGame:
-    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
-    return GiveAndTakeGame(driver, store, people)
+    return GiveAndTakeGame("give_and_take", driver, store)
 
 
 async def test_a_give_and_take_game_has_a_log_and_a_replay_to_its_last_table(
@@ -210,22 +203,19 @@ async def test_a_give_and_take_game_has_a_log_and_a_replay_to_its_last_table(
     rng = random.Random(4)
     opened_log = False
     for _ in range(500):
-        state = await game.state()
-        if GIVE_AND_TAKE.is_over(state):
+        turn = await game.next_turn()
+        if turn is None:
             break
-        stored = await game.stored()
-        if not opened_log and len(stored.table.moves) >= 6:
+        if not opened_log and len(turn.stored.table.moves) >= 6:
             log = (await game.driver.click(chloe, game.message, "Log")).ephemeral
             lines = [line for line in log.text.splitlines() if line.startswith("`")]
             assert "the game so far" in log.text and lines, log.text
             opened_log = True
-        (player,) = GIVE_AND_TAKE.to_act(state)
-        if GIVE_AND_TAKE.view(state, None).phase == "go":
-            label = GO_LABEL
+        if GIVE_AND_TAKE.view(turn.state, None).phase == "go":
+            action = GO
         else:
-            action = rng.choice(GIVE_AND_TAKE.legal_actions(state, player))
-            label = game.pile_button("Give pile" if str(action) == "give" else "Take pile")
-        await game.driver.click(game.user(player), game.message, label)
+            action = rng.choice(game.legal(turn))
+        await game.move(turn.user, action, turn.state)  # the table's button for it
     else:
         pytest.fail("the game did not end within the turn cap")
     assert opened_log
@@ -264,8 +254,7 @@ async def test_with_history_days_0_nothing_is_kept_but_the_results_still_replay(
 
 @pytest.fixture
 def take(driver: Driver, store: GameStore) -> TakeGame:
-    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
-    return TakeGame(driver, store, people)
+    return TakeGame("take", driver, store)
 
 
 TAKE_SEED = 3
@@ -287,26 +276,24 @@ async def test_a_take_match_has_a_log_in_pages_and_a_replay_to_its_last_table(
     game = take
     await bot_process("bot")
     alice, bernd, _ = game.people
-    game.table = (await game.driver.slash(alice, "take start", target=50)).message
-    await game.driver.click(bernd, game.message, "Join")
+    await game.lobby(alice, target=50)
+    await game.join(bernd)
     await fix_the_deal(game.store, await game.stored(), TAKE_SEED)
-    await game.driver.click(alice, game.message, "Start")
+    await game.start(alice)
     rng = random.Random(6)
     opened_log = False
     for _ in range(1500):
-        state = await game.state()
-        if TAKE_ENGINE.is_over(state):
+        turn = await game.next_turn()
+        if turn is None:
             break
-        if not opened_log and len((await game.stored()).table.moves) >= 20:
+        if not opened_log and len(turn.stored.table.moves) >= 20:
             log = (await game.driver.click(alice, game.message, "Log")).ephemeral
             assert "the game so far" in log.text and "Page 2 of 2" in log.text, log.text
             await game.driver.click(alice, log, "⏮")
             first = game.driver.ephemerals(alice)[-1]
             assert "`  1.` **" in first.text and "drew" in first.text, first.text
             opened_log = True
-        (player,) = TAKE_ENGINE.to_act(state)
-        action = take_pick(rng, TAKE_ENGINE.legal_actions(state, player))
-        await game.move(game.user(player), state, action)
+        await game.move(turn.user, take_pick(rng, game.legal(turn)), turn.state)
     else:
         pytest.fail("the match does not end")
     assert opened_log

@@ -4,143 +4,24 @@ the engine and the game stored in Redis."""
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 
 import pytest
 
-from bot.engines.take import ENGINE, TakeAction, TakeState, take_victims
-from bot.i18n import lang_of, tr
-from bot.render.embeds import card_label
-from bot.render.take import hand_order
+from bot.engines.take import ENGINE, TakeAction, TakeState
 from bot.render.text import signed
-from bot.storage.clients import client_for_url
-from bot.storage.tables import GameStore, Stored
+from bot.storage.tables import GameStore
+from tests.e2e.game_driver import GameDriver, pick, says
 from tests.e2e.tables import start_german_table
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
-from tests.harness.models import FakeMessage, FakeUser
 
 HAND = "My hand"
-
-
-def says(user: FakeUser, english: str, /, **params: object) -> str:
-    """What ``user``'s own panel says for ``english`` (bernd and felix read German)."""
-    return tr(lang_of(user.locale), english, **params)
-
-
-def card_value(cards: list[str], card: str) -> str:
-    """The panel's select value for ``card``: its text and which copy it is."""
-    return f"{card}.{Counter(cards[: cards.index(card)])[card]}"
-
-
-@dataclass
-class Game:
-    driver: Driver
-    store: GameStore
-    people: list[FakeUser]
-    table: FakeMessage | None = None
-    panels: dict[int, FakeMessage] = field(default_factory=dict)
-    clicks: int = 0
-    """Every click and select choice the people made on their panels."""
-
-    async def stored(self) -> Stored:
-        stored = await self.store.load(self.driver.fake.guild_id, self.driver.channel)
-        assert stored is not None, "no game in Redis"
-        return stored
-
-    async def state(self) -> TakeState:
-        stored = await self.stored()
-        assert stored.table.state is not None
-        return ENGINE.State.model_validate(stored.table.state)
-
-    def user(self, player: str) -> FakeUser:
-        return next(user for user in self.people if str(user.id) == player)
-
-    @property
-    def message(self) -> FakeMessage:
-        assert self.table is not None
-        return self.table
-
-    async def panel(self, user: FakeUser, state: TakeState) -> FakeMessage:
-        """The user's panel, opened once; it follows the game by itself, so wait until it
-        shows the state the test is about to play in."""
-        if user.id not in self.panels:
-            response = await self.driver.click(user, self.message, HAND)
-            self.clicks += 1
-            assert response.message.ephemeral_to == user.id
-            self.panels[user.id] = response.message
-        panel = self.panels[user.id]
-        hand = hand_order(state.hands[state.players.index(str(user.id))])
-        shown = says(user, "Your hand: {cards}", cards=" ".join(card_label(c) for c in hand))
-        draws = {says(user, "Draw from the stock"), says(user, "Take the discard")}
-        drawing = state.phase == "draw"
-
-        def current() -> bool:
-            return shown in panel.text and drawing == bool(draws & set(panel.labels))
-
-        await self.driver.wait_for(current, what="the panel to follow the game")
-        return panel
-
-    async def move(self, user: FakeUser, state: TakeState, action: TakeAction) -> None:
-        """Make ``action`` on the user's panel the way a person would, counting clicks."""
-        panel = await self.panel(user, state)
-        if action.kind == "draw":
-            wanted = "Draw from the stock" if action.source == "stock" else "Take the discard"
-            await self.click(user, panel, says(user, wanted))
-            return
-        if action.kind == "discard":
-            await self.click(
-                user, panel, says(user, "Discard {card}", card=card_label(action.card))
-            )
-            return
-        pick_cards, choose_move = says(user, "Pick cards"), says(user, "Choose the move")
-        hand = [str(card) for card in hand_order(state.hands[state.players.index(str(user.id))])]
-        values = []
-        for card in action.cards:
-            remaining = [c if f"{c}.{i}" not in values else "" for i, c in enumerate(hand)]
-            values.append(card_value(remaining, str(card)))
-        confirmed = says(user, "Confirm: {move}", move="")
-        counted = self.clicks
-        for _ in range(2):
-            self.clicks = counted  # a lost selection's clicks aren't what a move costs
-            await self.driver.choose(user, panel, pick_cards, values)
-            self.clicks += 1
-            move_select = next(s for s in panel.selects if s.get("placeholder") == choose_move)
-            key = str(action)
-            chosen = [o["value"] for o in move_select["options"] if o.get("default")]
-            if chosen != [key]:
-                await self.driver.choose(user, panel, choose_move, [key])
-                self.clicks += 1
-            confirms = [label for label in panel.labels if label.startswith(confirmed)]
-            if confirms:
-                break
-            # Seen twice in CI (cause not found): the panel showed no Confirm button
-            # after the picks. A person picks again once the panel is still.
-            await self.driver.settle()
-        (confirm,) = confirms
-        if take_victims(state, action):
-            assert "TAKE" in confirm, f"a take not announced as one: {confirm}"
-        await self.click(user, panel, confirm)
-
-    async def click(self, user: FakeUser, panel: FakeMessage, label: str) -> None:
-        await self.driver.click(user, panel, label)
-        self.clicks += 1
-
-
-def pick(rng: random.Random, legal: list[TakeAction]) -> TakeAction:
-    """Lay down whenever possible (so the hand ends), else discard or draw."""
-    laying = [action for action in legal if action.kind in ("meld", "add")]
-    return rng.choice(laying or legal)
+Game = GameDriver[TakeState, TakeAction]
 
 
 @pytest.fixture
-async def game(driver: Driver, redis_server: str) -> AsyncIterator[Game]:
-    client = client_for_url(redis_server)
-    people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
-    yield Game(driver, GameStore(client), people)
-    await client.aclose()
+def game(driver: Driver, store: GameStore) -> Game:
+    return Game("take", driver, store)
 
 
 async def test_two_people_play_a_whole_hand_on_their_panels(
@@ -148,25 +29,20 @@ async def test_two_people_play_a_whole_hand_on_their_panels(
 ) -> None:
     await bot_process("bot")
     alice, bernd, _ = game.people
-    game.table = (await game.driver.slash(alice, "take start", target=2000)).message
-    await game.driver.click(bernd, game.message, "Join")
-    await game.driver.click(alice, game.message, "Start")
+    await game.open(alice, [bernd], target=2000)
     rng = random.Random(6)
     clicks: dict[str, list[int]] = {"draw": [], "meld": [], "add": [], "discard": []}
     for _ in range(600):
-        state = await game.state()
+        turn = await game.next_turn()
+        assert turn is not None, "the match ended"
+        state = turn.state
         if state.results:
             break
-        (player,) = ENGINE.to_act(state)
-        action = pick(rng, ENGINE.legal_actions(state, player))
-        before = await game.stored()
-        await game.panel(game.user(player), state)
+        action = pick(rng, game.legal(turn))
+        await game.panel(turn.user, state)
         counted = game.clicks
-        await game.move(game.user(player), state, action)
+        await game.act(turn, action)  # the stored game moved by the action, a revision
         clicks[action.kind].append(game.clicks - counted)
-        after = await game.stored()
-        assert after.rev == before.rev + 1, f"{action} was not applied"
-        assert ENGINE.State.model_validate(after.table.state) == ENGINE.apply(state, player, action)
     else:
         pytest.fail("the hand did not end")
     # Draw in one click, each meld or add picked and confirmed (a third click only when
@@ -208,9 +84,7 @@ async def test_a_move_no_longer_legal_is_explained_and_changes_nothing(
 ) -> None:
     await bot_process("bot")
     alice, bernd, _ = game.people
-    game.table = (await game.driver.slash(alice, "take start")).message
-    await game.driver.click(bernd, game.message, "Join")
-    await game.driver.click(alice, game.message, "Start")
+    await game.open(alice, [bernd])
     state = await game.state()
     (player,) = ENGINE.to_act(state)
     user = game.user(player)
@@ -277,9 +151,9 @@ async def test_ten_card_hands_with_three_players_are_refused_at_the_start(
 ) -> None:
     await bot_process("bot")
     alice, bernd, chloe = game.people
-    game.table = (await game.driver.slash(alice, "take start", hand_size=10)).message
-    await game.driver.click(bernd, game.message, "Join")
-    await game.driver.click(chloe, game.message, "Join")
+    await game.lobby(alice, hand_size=10)
+    await game.join(bernd)
+    await game.join(chloe)
     refused = await game.driver.click(alice, game.message, "Start")
     assert refused.message.ephemeral_to == alice.id
     assert "Hands of 10 cards are for two players only" in refused.message.text

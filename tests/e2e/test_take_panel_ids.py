@@ -8,7 +8,7 @@ from bot.engines.cards import Card
 from bot.engines.take import ENGINE
 from bot.render.embeds import card_label
 from bot.storage.tables import GameStore
-from tests.e2e.test_take import HAND, says
+from tests.e2e.game_driver import HAND, says
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.harness.limits import walk_components

@@ -21,6 +21,7 @@ import redis.asyncio as aioredis
 from redis.crc import key_slot
 
 from bot.engines.base import Outcome
+from bot.engines.geschenkt import GeschenktAction, GeschenktState
 from bot.storage.clients import client_for_url, close_client
 from bot.storage.errors import StaleRevision
 from bot.storage.keys import (
@@ -46,7 +47,7 @@ from bot.storage.settings import GuildSettingsStore
 from bot.storage.stats import StatsStore
 from bot.storage.tables import GameStore, NotReplicated
 from bot.table import Seat, Table
-from tests.e2e.test_geschenkt import Game, greedy_with_a_miser
+from tests.e2e.game_driver import GameDriver, greedy_with_a_miser
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.store.clusters import LocalCluster, Node, command, wait_for
@@ -266,7 +267,8 @@ async def test_the_bot_plays_a_whole_game_on_the_cluster(
     three people play Geschenkt to the results, checked against the stored game."""
     client = client_for_url(redis_server)
     people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
-    game = Game(driver, GameStore(client), client, people)
+    store = GameStore(client)
+    game = GameDriver[GeschenktState, GeschenktAction]("geschenkt", driver, store, people)
     try:
         await bot_process("bot", env={"REDIS_MIN_REPLICAS": "1"})
         alice, bernd, chloe = people

@@ -28,18 +28,21 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
+from bot.engines.geschenkt import GeschenktAction, GeschenktState
 from bot.storage.clients import client_for_url, close_client
 from bot.storage.errors import StaleRevision, StoreUnavailable
 from bot.storage.keys import table_key
 from bot.storage.tables import GameStore, NotReplicated
 from bot.table import Seat, Table
+from tests.e2e.game_driver import TAKE, GameDriver, Policy, coin
 from tests.e2e.tables import drawn_after, table_rev
-from tests.e2e.test_geschenkt import TAKE, Game, Policy, coin
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.store.clusters import LocalCluster, LocalSentinels, command, wait_for
 
 pytestmark = pytest.mark.slow
+
+Geschenkt = GameDriver[GeschenktState, GeschenktAction]
 
 GUILD, CHANNEL = 1174109840998400001, 1174109840998400010
 MOVES_BEFORE = 30
@@ -286,11 +289,11 @@ def redis_server(cluster: LocalCluster) -> str:
 
 async def game_on_the_cluster(
     driver: Driver, client: aioredis.Redis, bot_process: BotFactory, *, seed: int, turns: int
-) -> tuple[Game, Policy]:
+) -> tuple[Geschenkt, Policy]:
     """``python -m bot`` on the cluster with one replica asked (``REDIS_MIN_REPLICAS=1``),
     and a Geschenkt game of three people ``turns`` turns in; the policy they play by."""
     people = [driver.user(name) for name in ("alice", "bernd", "chloe")]
-    game = Game(driver, GameStore(client), client, people)
+    game = Geschenkt("geschenkt", driver, GameStore(client), people)
     await bot_process("bot", env={"REDIS_MIN_REPLICAS": "1"})
     alice, bernd, chloe = people
     await game.open(alice, [bernd, chloe])
