@@ -101,12 +101,13 @@ class TableBot(commands.AutoShardedBot):
         self.table_edits = TableEdits()
         """The table messages' edits in this process, one at a time per table and never
         an older revision over a newer one (`bot.play.table_edits`)."""
+        self.shared = self._shared()
+        """What the games' parts and the other commands use of this process."""
 
     async def setup_hook(self) -> None:
         check_registry()
-        shared = self._shared()
         for spec in GAMES:
-            game_commands = GameCommands(shared, spec)
+            game_commands = GameCommands(self.shared, spec)
             self.games[spec.name] = game_commands
             self.tree.add_command(game_commands.group)
         self.tree.add_command(
@@ -114,12 +115,12 @@ class TableBot(commands.AutoShardedBot):
                 name="help", description=N_("The games this bot hosts"), callback=self._help
             )
         )
-        for command in stats_commands(self):
+        for command in stats_commands(self.shared):
             self.tree.add_command(command)
-        for command in history_commands(self):
+        for command in history_commands(self.shared):
             self.tree.add_command(command)
-        self.tree.add_command(settings_group(self))
-        self.tree.add_command(pings_command(self))
+        self.tree.add_command(settings_group(self.shared))
+        self.tree.add_command(pings_command(self.shared))
         self.add_dynamic_items(GameButton, GameSelect, RecordButton)
         await self.tree.set_translator(CommandTranslator())
         await self._sync_commands()
@@ -142,6 +143,7 @@ class TableBot(commands.AutoShardedBot):
             renderer=self.renderer,
             channel_of=self.get_partial_messageable,
             games=self.games,
+            owns_guild=settings.owns_guild,
             limits=Limits(
                 timing=TurnTiming(
                     ping_after_seconds=settings.ping_after_seconds,
@@ -221,8 +223,8 @@ class TableBot(commands.AutoShardedBot):
     async def _resume_and_sweep(self) -> None:
         """Resume every stored game once, then keep sweeping for lost follow-ups."""
         try:
-            looked_at = await resume_all(self, after_start=True)
+            looked_at = await resume_all(self.shared, after_start=True)
             log.info("Looked at %d stored games after start", looked_at)
         except StoreError as error:
             log.warning("Could not resume the stored games yet: %s", error)
-        await keep_games_moving(self, self.settings.followup_sweep_seconds)
+        await keep_games_moving(self.shared, self.settings.followup_sweep_seconds)

@@ -37,6 +37,7 @@ from bot.table import Move, Seat, Table
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
+    from bot.play.shared import Shared
 
 Interaction = discord.Interaction[Any]
 COLOUR = 0x95A5A6
@@ -165,7 +166,7 @@ class RecordButton(
 
     async def callback(self, interaction: discord.Interaction[TableBot]) -> None:  # type: ignore[override]
         async with answering_errors(interaction):
-            looking = LookingBack(interaction.client)
+            looking = LookingBack(interaction.client.shared)
             if self.what == "l":
                 await looking.show_log(interaction, self.gid, self.n)
             elif self.what == "r":
@@ -192,11 +193,11 @@ def _is_private(interaction: Interaction) -> bool:
 class LookingBack:
     """The answers to the buttons and commands, for one interaction."""
 
-    def __init__(self, bot: TableBot) -> None:
-        self.bot = bot
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
 
     def adapter(self, game: str) -> GameAdapter[Any, Any, Any]:
-        game_commands = self.bot.games.get(game)
+        game_commands = self.shared.games.get(game)
         if game_commands is None:
             raise GameError("I don't host a game called {game!r}; see `/help`.", game=game)
         return game_commands.adapter
@@ -204,16 +205,16 @@ class LookingBack:
     async def running_table(self, interaction: Interaction, gid: str) -> Table:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise GameError("This game is over.")
-        stored = await self.bot.store.load(interaction.guild_id, interaction.channel_id)
+        stored = await self.shared.store.load(interaction.guild_id, interaction.channel_id)
         if stored is None or stored.table.gid != gid or stored.table.state is None:
             raise GameError("This game is over.")
         return stored.table
 
     async def record(self, interaction: Interaction, gid: str) -> GameRecord:
         guild = interaction.guild_id or 0
-        record = await self.bot.records.load(guild, gid)
+        record = await self.shared.records.load(guild, gid)
         if record is None and interaction.channel_id is not None:
-            stored = await self.bot.store.load(guild, interaction.channel_id)
+            stored = await self.shared.store.load(guild, interaction.channel_id)
             if stored and stored.table.gid == gid and stored.table.phase == "over":
                 moves = stored.table.moves  # HISTORY_DAYS=0: the table, while it is kept
                 ended = moves[-1].t if moves else stored.table.opened
@@ -270,7 +271,7 @@ class LookingBack:
                 shown = {seat.id: shown_name(seat.name) for seat in record.seats}
                 result = adapter.results_text(public, engine.outcome(state), shown, lang)
                 words += "\n\n" + result.description
-            png = await self.bot.renderer.run(adapter.render_table, public, names, lang)
+            png = await self.shared.renderer.run(adapter.render_table, public, names, lang)
         else:
             words += "\n" + tr(lang, "(This record doesn't replay here; no picture.)")
         embed = discord.Embed(title=title, description=words[:4000], colour=COLOUR)
@@ -390,7 +391,7 @@ def history_line(record: GameRecord, title: str, lang: Lang) -> str:
     )
 
 
-def history_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]:
+def history_commands(shared: Shared) -> list[app_commands.Command[Any, Any, Any]]:
     """`/history [player]` and `/replay <game id>`, bound to ``bot``."""
 
     @app_commands.command(name="history", description=N_("The last finished games here"))
@@ -401,12 +402,13 @@ def history_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]
             if interaction.guild_id is None:
                 raise GameError("History is kept per server.")
             who: PlayerId | None = None if player is None else str(player.id)
-            records = await bot.records.recent(
+            records = await shared.records.recent(
                 interaction.guild_id, limit=HISTORY_SHOWN, player=who
             )
             lang = user_lang(interaction)
             lines = [
-                history_line(record, tr(lang, _title(bot, record.game)), lang) for record in records
+                history_line(record, tr(lang, _title(shared, record.game)), lang)
+                for record in records
             ]
             title = (
                 tr(lang, "Finished games")
@@ -433,11 +435,11 @@ def history_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]
                     "No finished game {gid} is kept on this server; see `/history`.",
                     gid=gid[:32],
                 )
-            await LookingBack(bot).show_replay(interaction, gid, 0)
+            await LookingBack(shared).show_replay(interaction, gid, 0)
 
     return [history, replay]
 
 
-def _title(bot: TableBot, game: str) -> str:
-    game_commands = bot.games.get(game)
+def _title(shared: Shared, game: str) -> str:
+    game_commands = shared.games.get(game)
     return game_commands.engine.title if game_commands else game

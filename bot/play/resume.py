@@ -26,35 +26,35 @@ from bot.engines.base import GameError
 from bot.storage.errors import Refusal, StoreError
 
 if TYPE_CHECKING:
-    from bot.bot import TableBot
+    from bot.play.shared import Shared
 
 log = logging.getLogger(__name__)
 
 
-async def resume_all(bot: TableBot, *, after_start: bool) -> int:
+async def resume_all(shared: Shared, *, after_start: bool) -> int:
     """Plan again what stored games wait for, where nothing waits in this process;
     returns how many games were looked at. ``after_start``: finished games too (their
     stats); otherwise only running games and lobbies."""
     looked_at = 0
-    async for guild_id, channel_id in bot.store.places():
-        if not bot.settings.owns_guild(guild_id):
+    async for guild_id, channel_id in shared.store.places():
+        if not shared.owns_guild(guild_id):
             continue
-        if bot.followups.pending(channel_id):
+        if shared.followups.pending(channel_id):
             continue
-        if await _resume_one(bot, guild_id, channel_id, after_start=after_start):
+        if await _resume_one(shared, guild_id, channel_id, after_start=after_start):
             looked_at += 1
     return looked_at
 
 
-async def _resume_one(bot: TableBot, guild_id: int, channel_id: int, *, after_start: bool) -> bool:
+async def _resume_one(shared: Shared, guild_id: int, channel_id: int, *, after_start: bool) -> bool:
     """Plan one channel's follow-ups again. The table is read under the channel's lock,
     so a move made meanwhile can't be overtaken by a plan for the revision before it."""
     try:
-        async with bot.channel_locks.hold(guild_id, channel_id):
-            if bot.followups.pending(channel_id):
+        async with shared.locks.hold(guild_id, channel_id):
+            if shared.followups.pending(channel_id):
                 return False
-            stored = await bot.store.load(guild_id, channel_id)
-            game_commands = bot.games.get(stored.table.game) if stored else None
+            stored = await shared.store.load(guild_id, channel_id)
+            game_commands = shared.games.get(stored.table.game) if stored else None
             if stored is None or game_commands is None:
                 return False
             if not after_start and stored.table.phase == "over":
@@ -66,12 +66,12 @@ async def _resume_one(bot: TableBot, guild_id: int, channel_id: int, *, after_st
         return False
 
 
-async def keep_games_moving(bot: TableBot, interval: float) -> None:
+async def keep_games_moving(shared: Shared, interval: float) -> None:
     """Sweep every ``interval`` seconds until cancelled (when the bot closes)."""
     while True:
         await asyncio.sleep(interval)
         try:
-            swept = await resume_all(bot, after_start=False)
+            swept = await resume_all(shared, after_start=False)
         except StoreError as error:
             log.info("Sweep skipped: %s", error)
             continue

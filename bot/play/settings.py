@@ -20,7 +20,7 @@ from bot.play.options import check_options
 from bot.storage.settings import MAX_PING_AFTER, MAX_TURN_TIME, GuildSettings, Language
 
 if TYPE_CHECKING:
-    from bot.bot import TableBot
+    from bot.play.shared import Shared
 
 Interaction = discord.Interaction[Any]
 Change = Callable[[GuildSettings], GuildSettings]
@@ -151,7 +151,7 @@ def with_turn_time(game: str, seconds: int | None) -> Change:
     return change
 
 
-def pings_command(bot: TableBot) -> app_commands.Command[Any, ..., None]:
+def pings_command(shared: Shared) -> app_commands.Command[Any, ..., None]:
     """``/pings on|off``: a player's own turn pings on this server (anyone may)."""
 
     @app_commands.command(name="pings", description=N_("Your own turn pings on this server"))
@@ -162,12 +162,12 @@ def pings_command(bot: TableBot) -> app_commands.Command[Any, ..., None]:
     @app_commands.guild_only()
     async def pings(interaction: Interaction, value: str) -> None:
         async with answering_errors(interaction):
-            await bot.rate_limiter.check(interaction.user.id)
+            await shared.rate_limiter.check(interaction.user.id)
             check_options(interaction)
             if interaction.guild_id is None:
                 raise GameError("Settings are kept per server.")
             player = str(interaction.user.id)
-            await bot.guild_settings.set_pinged(interaction.guild_id, player, value == "on")
+            await shared.guild_settings.set_pinged(interaction.guild_id, player, value == "on")
             lang = lang_of(interaction.locale)
             answer = (
                 N_("Your turn pings are on: the bot mentions you when it's your turn.")
@@ -179,9 +179,9 @@ def pings_command(bot: TableBot) -> app_commands.Command[Any, ..., None]:
     return pings
 
 
-def settings_group(bot: TableBot) -> app_commands.Group:
+def settings_group(shared: Shared) -> app_commands.Group:
     """``/settings`` and its subcommands, bound to ``bot``'s settings store and games."""
-    titles = {name: game_commands.engine.title for name, game_commands in bot.games.items()}
+    titles = {name: game_commands.engine.title for name, game_commands in shared.games.items()}
     group = app_commands.Group(
         name="settings",
         description=N_("This server's game settings (Manage Server)"),
@@ -193,12 +193,12 @@ def settings_group(bot: TableBot) -> app_commands.Group:
         """Check the admin and the options, apply ``change`` (if any), show the settings."""
         guild_id = guild_of(interaction)
         check_options(interaction)
-        store = bot.guild_settings
+        store = shared.guild_settings
         if change is None:
             settings, headline = await store.get(guild_id), N_("Current settings.")
         else:
             settings, headline = await store.update(guild_id, change), SAVED
-        lang, ping_default = lang_of(interaction.locale), bot.settings.ping_after_seconds
+        lang, ping_default = lang_of(interaction.locale), shared.limits.timing.ping_after_seconds
         embed = settings_embed(settings, lang, headline, titles, ping_default)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -58,4 +58,6 @@ class Shared:
     """A channel by id, to post and edit in with the bot's token."""
     games: Mapping[str, GameCommands]
     """Every registered game's commands, by name (filled as the bot adds them)."""
+    owns_guild: Callable[[int], bool]
+    """Whether this process serves the server (its shards)."""
     limits: Limits

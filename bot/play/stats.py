@@ -15,7 +15,7 @@ from bot.play.interactions import public_lang
 from bot.storage.stats import GameStats, PlayerStats
 
 if TYPE_CHECKING:
-    from bot.bot import TableBot
+    from bot.play.shared import Shared
 
 Interaction = discord.Interaction[Any]
 COLOUR = 0xF1C40F
@@ -53,11 +53,11 @@ def stats_text(stats: PlayerStats, titles: dict[str, str], lang: Lang) -> str:
     return "\n".join(lines)
 
 
-def stats_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]:
+def stats_commands(shared: Shared) -> list[app_commands.Command[Any, Any, Any]]:
     """The two commands, bound to ``bot``'s stats store and games."""
 
     def titles() -> dict[str, str]:
-        return {name: game_commands.engine.title for name, game_commands in bot.games.items()}
+        return {name: game_commands.engine.title for name, game_commands in shared.games.items()}
 
     @app_commands.command(name="stats", description=N_("Games played, wins and ratings here"))
     @app_commands.describe(player=N_("Whose stats (default: yours)"))
@@ -67,7 +67,7 @@ def stats_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]:
             who = player or interaction.user
             if interaction.guild_id is None:
                 raise GameError("Stats are kept per server.")
-            record = await bot.stats.player(interaction.guild_id, str(who.id))
+            record = await shared.stats.player(interaction.guild_id, str(who.id))
             lang = public_lang(interaction)
             embed = discord.Embed(
                 title=tr(lang, "{name}: stats", name=shown_name(who.display_name)),
@@ -83,11 +83,11 @@ def stats_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]:
     @app_commands.guild_only()
     async def leaderboard(interaction: Interaction, game: str) -> None:
         async with answering_errors(interaction):
-            if game not in bot.games:
+            if game not in shared.games:
                 raise GameError("I don't host a game called {game!r}; see `/help`.", game=game)
             if interaction.guild_id is None:
                 raise GameError("Leaderboards are kept per server.")
-            rows = await bot.stats.leaderboard(interaction.guild_id, game)
+            rows = await shared.stats.leaderboard(interaction.guild_id, game)
             lang = public_lang(interaction)
             lines = [
                 tr(
@@ -101,7 +101,7 @@ def stats_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]:
                 )
                 for place, row in enumerate(rows, start=1)
             ]
-            title = tr(lang, bot.games[game].engine.title)
+            title = tr(lang, shared.games[game].engine.title)
             embed = discord.Embed(
                 title=tr(lang, "{title}: leaderboard", title=title),
                 description="\n".join(lines) or tr(lang, NO_GAMES_YET),
@@ -117,7 +117,8 @@ def stats_commands(bot: TableBot) -> list[app_commands.Command[Any, Any, Any]]:
     ) -> list[app_commands.Choice[str]]:
         lang = lang_of(interaction.locale)
         titles = {
-            name: tr(lang, game_commands.engine.title) for name, game_commands in bot.games.items()
+            name: tr(lang, game_commands.engine.title)
+            for name, game_commands in shared.games.items()
         }
         wanted = current.lower()
         return [
