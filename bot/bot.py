@@ -29,6 +29,7 @@ from bot.play.settings import pings_command, settings_group
 from bot.play.shared import Limits, Shared
 from bot.play.stats import stats_commands
 from bot.play.table_edits import TableEdits
+from bot.play.tournaments import TournamentButton, Tournaments
 from bot.render.workers import RenderWorkers
 from bot.storage.clock import Clock, OffsetClock, SystemClock
 from bot.storage.errors import StoreError
@@ -39,6 +40,7 @@ from bot.storage.records import RecordStore
 from bot.storage.settings import GuildSettingsStore
 from bot.storage.stats import StatsStore
 from bot.storage.tables import GameStore
+from bot.storage.tournaments import TournamentStore
 from bot.thinking import Thinkers
 
 log = logging.getLogger(__name__)
@@ -101,6 +103,16 @@ class TableBot(commands.AutoShardedBot):
         self.table_edits = TableEdits()
         """The table messages' edits in this process, one at a time per table and never
         an older revision over a newer one (`bot.play.table_edits`)."""
+        self.tournaments = Tournaments(
+            TournamentStore(store.client, keep_days=settings.history_days),
+            self.games,
+            clock=self.clock,
+            locks=self.channel_locks,
+            followups=self.followups,
+            client=self,
+            renderer=self.renderer,
+        )
+        """Every tournament this process runs (`bot.play.tournaments`)."""
         self.shared = self._shared()
         """What the games' parts and the other commands use of this process."""
 
@@ -121,7 +133,8 @@ class TableBot(commands.AutoShardedBot):
             self.tree.add_command(command)
         self.tree.add_command(settings_group(self.shared))
         self.tree.add_command(pings_command(self.shared))
-        self.add_dynamic_items(GameButton, GameSelect, RecordButton)
+        self.tree.add_command(self.tournaments.command_group())
+        self.add_dynamic_items(GameButton, GameSelect, RecordButton, TournamentButton)
         await self.tree.set_translator(CommandTranslator())
         await self._sync_commands()
 
@@ -144,6 +157,7 @@ class TableBot(commands.AutoShardedBot):
             channel_of=self.get_partial_messageable,
             games=self.games,
             owns_guild=settings.owns_guild,
+            tournaments=self.tournaments,
             limits=Limits(
                 timing=TurnTiming(
                     ping_after_seconds=settings.ping_after_seconds,
@@ -225,6 +239,7 @@ class TableBot(commands.AutoShardedBot):
         try:
             looked_at = await resume_all(self.shared, after_start=True)
             log.info("Looked at %d stored games after start", looked_at)
+            await self.tournaments.resume()
         except StoreError as error:
             log.warning("Could not resume the stored games yet: %s", error)
         await keep_games_moving(self.shared, self.settings.followup_sweep_seconds)

@@ -41,6 +41,15 @@ NAMES: tuple[str, ...] = (
     C_("command name", "channels_clear"),
     C_("command name", "channel"),
     C_("command name", "reset"),
+    # /tournament
+    C_("command name", "tournament"),
+    C_("command name", "create"),
+    C_("command name", "rounds"),
+    C_("command name", "round_minutes"),
+    C_("command name", "computers"),
+    C_("command name", "standings"),
+    C_("command name", "table"),
+    C_("command name", "close_round"),
     # The games' own commands and options
     C_("command name", "move"),
     C_("command name", "ruleset"),

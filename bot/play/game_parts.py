@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from bot import table_life
 from bot.adapters.spec import GameSpec
 from bot.engines.base import GameError, PlayerId
-from bot.i18n import tr
+from bot.i18n import Lang, tr
 from bot.play.announce import Announcer
 from bot.play.channel_messages import ChannelMessages
 from bot.play.followups import FollowUpMoves
@@ -36,7 +36,7 @@ from bot.play.panels import editable_until
 from bot.play.saving import Saving
 from bot.play.shared import Shared
 from bot.storage.tables import Stored
-from bot.table import Table
+from bot.table import Seat, Table
 from bot.texts import Picks
 
 log = logging.getLogger(__name__)
@@ -100,6 +100,7 @@ class GameParts:
             stats=shared.stats,
             records=shared.records,
             timing=shared.limits.timing,
+            game_over=shared.tournaments.game_over,
         )
         self.moves = FollowUpMoves(
             spec,
@@ -114,6 +115,42 @@ class GameParts:
             computer_pause_seconds=shared.limits.computer_pause_seconds,
             lobby_timeout_seconds=shared.limits.lobby_timeout_seconds,
         )
+
+    async def open_seated(
+        self,
+        guild_id: int,
+        channel: discord.Thread,
+        seats: list[Seat],
+        options: dict[str, Any],
+        lang: Lang,
+    ) -> None:
+        """A game dealt at once to ``seats`` in ``channel`` (a tournament's table): saved,
+        its follow-ups planned, and posted with a mention of its people, their one ping."""
+        people = [seat for seat in seats if not seat.is_ai]
+        table = Table(
+            game=self.engine.name,
+            opened=await self.shared.clock.now(),
+            guild_id=guild_id,
+            channel_id=channel.id,
+            lang=lang,
+            host=(people or seats)[0].id,
+            seats=seats,
+            options=self.engine.Options.model_validate(options).model_dump(mode="json"),
+        )
+        table, state = self.deal(table)
+        rev = await self.saving.commit(table, 0, state)
+        message = await self.messages.table(table, state, rev)
+        mentions = " ".join(f"<@{seat.id}>" for seat in people)
+        sent = await channel.send(
+            content=f"{mentions}\n{message.content or ''}".strip(),
+            embed=message.embed,
+            view=message.view,
+            files=message.files(),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(int(s.id)) for s in people]
+            ),
+        )
+        await self.channel.remember_message(table, sent.id)
 
     def _plan_follow_ups(self, table: Table, rev: int, state: BaseModel) -> None:
         self.moves.schedule(table, rev, state)

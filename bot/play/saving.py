@@ -8,7 +8,7 @@ in the server's stats (once, whatever retries).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from bot import table_life
 from bot.adapters.base import GameAdapter
+from bot.engines.base import Outcome
 from bot.i18n import N_
 from bot.play.announce import Announcer
 from bot.play.records import keep_record
@@ -34,6 +35,8 @@ log = logging.getLogger(__name__)
 
 Planner = Callable[[Table, int, BaseModel], None]
 """Plans what a saved game now waits for (`FollowUpMoves.schedule`)."""
+GameOver = Callable[[Table, Outcome | None], Awaitable[None]]
+"""Told of every finished game once its result is counted (`Tournaments.game_over`)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,7 @@ class Saving:
         stats: StatsStore,
         records: RecordStore,
         timing: TurnTiming,
+        game_over: GameOver,
     ) -> None:
         self.adapter = adapter
         self._store = store
@@ -86,6 +90,7 @@ class Saving:
         self._stats = stats
         self._records = records
         self._timing = timing
+        self._game_over = game_over
         self.engine = adapter.engine
         self._announcer = announcer
         self._plan = plan
@@ -163,13 +168,16 @@ class Saving:
     async def record_result(self, table: Table, state: BaseModel) -> None:
         """Count the finished game in the server's stats (once, whatever retries)."""
         names = {seat.id: seat.name for seat in table.seats if not seat.is_computer}
+        outcome = self.engine.outcome(state)
         try:
-            await self._stats.record(
-                table.guild_id, table.game, table.gid, self.engine.outcome(state), names
-            )
+            await self._stats.record(table.guild_id, table.game, table.gid, outcome, names)
         except StoreError as error:
             log.warning("Stats of game %s not recorded yet: %s", table.gid, error)
         await keep_record(self._records, self.adapter, table, state)
+        try:
+            await self._game_over(table, outcome)
+        except StoreError as error:
+            log.warning("Game %s not counted in its tournament yet: %s", table.gid, error)
 
     def _plan_ping(self, table: Table, state: BaseModel, now: float) -> None:
         """Who the game now waits for, and when to ping them if they don't act."""

@@ -28,6 +28,7 @@ from bot.thinking import Thinkers
 
 if TYPE_CHECKING:
     from bot.play.game_commands import GameCommands
+    from bot.play.tournaments import Tournaments
 
 
 @dataclass(frozen=True)
@@ -61,3 +62,5 @@ class Shared:
     owns_guild: Callable[[int], bool]
     """Whether this process serves the server (its shards)."""
     limits: Limits
+    tournaments: Tournaments
+    """Told of every finished game, for the tournament it may belong to."""

