@@ -1,26 +1,37 @@
-"""How many clicks a second the bot serves: an open-loop stream at rising rates.
+"""What a click costs in CPU, old code against new, with Discord's rate limits on.
 
-Players don't click again the moment they are answered; they click when they decide
-to. So the clicks here arrive as a Poisson stream (exponential gaps at a set rate),
-each on a Geschenkt table that isn't waiting for an answer, whether or not earlier
-clicks were answered. Each rate is held for a while; then the next, higher one.
+No 2-core machine can show how many clicks a second a deployment serves: the bot, its
+render worker, Redis and the fake Discord all share the two cores, and the fake alone
+takes a good part of them. What it can show is where the CPU goes, per click, in each
+kind of process, and how that compares with other code on the same machine in the
+same run. So this bench runs the bot of two checkouts (``--old DIR``, the code to
+compare with, and this one) side by side, several rounds, against the fake Discord with
+Discord's rate limits on (`tests.harness.rate_limits`), and reports:
 
-Three ways, in one run, on the same tables (two guilds, one on each of 2 shards):
+- the bot process's CPU ms per click: its CPU time (user + system, from /proc) over a
+  hold at a fixed click rate, divided by the clicks it answered;
+- the render worker's CPU ms per table image: the render worker processes' CPU time
+  over the hold, divided by the table images they drew (the bot's own
+  ``tablebot_render_seconds`` count of ``render_table``, from ``/metrics``; the worker's
+  other calls, Geschenkt's private panels, which have no image, are part of its cost);
+- for context, the same for Redis and this bench (the fake Discord and the clicks),
+  the bot-token requests and the 429s per click, and the click latencies.
 
-- the null bot (a bare discord.py bot answering a button with a fixed message);
-- our bot, one process serving both shards;
-- our bot, two processes (``SHARD_IDS=0`` and ``1`` of ``SHARD_COUNT=2``), one Redis.
+Clicks arrive as an open-loop Poisson stream (players click when they decide to, not
+when they are answered) at ``--rate`` a second, each on a Geschenkt table that isn't
+waiting for an answer, on ``--tables`` tables (people open their private panels, which
+the bot keeps current). A finished game is started again (unmeasured clicks whose cost
+falls on the measured ones, the same for both codes). In each round both codes run at
+once, each in a fresh bot process with one render worker, its own Redis and its own
+fake, warmed up and measured over the same seconds: the machine's other load, which
+changes CPU time per click (shared caches, frequency), falls on both alike.
 
-Per rate: p50/p99 click -> callback, p95 click -> table redrawn (the clicked message
-shows the new image; for the null bot, which draws nothing, its callback), and late
-clicks (answered after Discord's 3 s, or never). A rate passes when p99 callback <
-100 ms, p95 redraw < 1 s and no click is late; the headline is the highest passing
-rate of each way, against the null bot's and two processes' against one's.
+The old code runs from its own directory (``PYTHONPATH=DIR`` with ``PYTHONSAFEPATH``,
+so the bot, its workers and every module they import are that checkout's); it shares
+this venv's packages. ``--old .`` compares this code with itself.
 
-Everything (fake Discord, Redis, the bots) shares this machine's cores, so the bench's
-own process takes a share of what the bots could use.
-
-    python -m bench.capacity [--quick] [--json PATH] [--logs DIR]
+    python -m bench.capacity --old DIR [--quick] [--rate N] [--hold S] [--rounds N]
+        [--tables N] [--json PATH] [--logs DIR]
 """
 
 from __future__ import annotations
@@ -29,12 +40,20 @@ import asyncio
 import contextlib
 import os
 import random
+import shutil
+import signal
+import subprocess
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import aiohttp
+import redis
+from prometheus_client.parser import text_string_to_metric_families
 
 from bench.common import (
     ENGLISH_SERVER,
@@ -48,399 +67,565 @@ from bench.common import (
     target,
     write_json,
 )
-from bench.interactions import LATE, Clicker, batched, play_geschenkt, play_null
-from bot.config import default_render_processes
+from bench.interactions import Clicker, batched, free_port, play_geschenkt
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotProcess, RedisServer, bot_env
 from tests.harness.models import FakeUser
+from tests.harness.rate_limits import RateLimits
 
-P99_CALLBACK_MS = 100.0
-P95_REDRAW_MS = 1000.0
-ON_TIME_SLACK = 1.1
-"""A rate counts as offered when its clicks went out within 10 % of the hold time."""
-FULL_RATES = [10, 20, 40, 60, 80, 100, 130, 160, 200, 250, 320, 400, 500, 640, 800, 1000]
-"""Rising until a way fails: the null bot's limit too (it passed 250 on this machine)."""
-QUICK_RATES = [10, 40]
+REPO = Path(__file__).resolve().parents[1]
 SEED = 22
-
-Play = Callable[[Clicker, int, list[FakeUser], int, int], Awaitable[None]]
-"""A bench.interactions player: clicker, channel, players, clicks, moves made before."""
+BOT_TARGET = 0.5
+"""Issue 41: the bot process's CPU per click at most 0.5x the old code's."""
+RENDER_TARGET = 0.7
+"""Issue 41: the render worker's CPU per table image at most 0.7x the old code's."""
+RENDERED = "tablebot_render_seconds"
+"""The bot's histogram of drawings (both codes have it), labelled by drawing function."""
+TABLE_DRAWING = ".render_table"
+KINDS = ("bot", "render worker", "other children", "redis", "bench")
 
 
 @dataclass(frozen=True)
-class Way:
-    """One way of running the bot: its module, and each process's own settings."""
+class Code:
+    """A checkout whose bot is measured: ``name`` in the tables, ``root`` its directory."""
 
     name: str
-    module: str
-    processes: list[dict[str, str]]
-    shards: int
-    play: Play
-    redraws: bool
-    """Whether a click redraws the table (the null bot only answers)."""
+    root: Path
 
 
-WAYS = [
-    Way("null bot", "tests.harness.null_bot", [{}], 1, play_null, redraws=False),
-    Way(
-        "1 process",
-        "bot",
-        [{"SHARD_COUNT": "2", "RENDER_PROCESSES": str(default_render_processes())}],
-        2,
-        play_geschenkt,
-        redraws=True,
-    ),
-    Way(
-        "2 processes",
-        "bot",
-        [
-            {"SHARD_COUNT": "2", "SHARD_IDS": "0", "RENDER_PROCESSES": "1"},
-            {"SHARD_COUNT": "2", "SHARD_IDS": "1", "RENDER_PROCESSES": "1"},
-        ],
-        2,
-        play_geschenkt,
-        redraws=True,
-    ),
-]
+@dataclass(frozen=True)
+class Settings:
+    rate: float
+    hold: float
+    warm_up: float
+    tables: int
+    rounds: int
+    profile: Path | None = None
+    """Where to write py-spy's profiles of the bot and its render worker over each hold
+    (collapsed stacks, for flame graphs), if py-spy is installed."""
 
 
 @dataclass
-class Step:
-    """What one rate gave."""
+class Round:
+    """One code's measured hold."""
 
-    rate: float
-    hold: float
-    offered: int = 0
-    sending_seconds: float = 0.0
-    """How long sending the rate's clicks took: ``hold`` when the bench kept up with the
-    stream, more when its own process (the fake Discord and the clicks) fell behind."""
-    no_free_table: int = 0
+    code: str
+    round: int
     clicks: int = 0
-    late: int = 0
-    refused: int = 0
-    """Sent but not served in time otherwise: answered with a message instead of the new
-    table ("someone acted first"), or the button wasn't on the table."""
-    refusals: dict[str, int] = field(default_factory=dict)
+    """Clicks sent during the hold (one per free table at each arrival)."""
+    served: int = 0
+    """Clicks the bot answered (in time or not)."""
+    sending_seconds: float = 0.0
+    outcomes: dict[str, int] = field(default_factory=dict)
+    cpu_seconds: dict[str, float] = field(default_factory=dict)
+    """CPU time each kind of process spent over the hold."""
+    images: int = 0
+    """Table images drawn over the hold (the bot's render count)."""
+    drawings: dict[str, int] = field(default_factory=dict)
+    """Every call to the render worker over the hold, by drawing function."""
+    redis_commands: dict[str, int] = field(default_factory=dict)
+    """Commands Redis ran over the hold, by command."""
+    bot_requests: int = 0
+    interaction_requests: int = 0
+    rate_limited: int = 0
     callback_ms: list[float] = field(default_factory=list)
     redraw_ms: list[float] = field(default_factory=list)
-    cpu_ms_per_click: dict[str, float] = field(default_factory=dict)
-    """CPU time (user + system) each kind of process spent over the rate's hold, per
-    click sent: where the machine's cores went."""
-
-    def figure(self, values: list[float], q: float) -> float | None:
-        return percentile(values, q) if values else None
+    bot_error_lines: int = 0
+    bot_errors_sample: list[str] = field(default_factory=list)
 
     @property
-    def passes(self) -> bool:
-        p99, p95 = self.figure(self.callback_ms, 99), self.figure(self.redraw_ms, 95)
-        return (
-            self.clicks > 0
-            and self.on_time
-            and self.late == 0
-            and self.refused <= self.clicks // 100
-            and p99 is not None
-            and p99 < P99_CALLBACK_MS
-            and p95 is not None
-            and p95 < P95_REDRAW_MS
-        )
+    def bot_ms_per_click(self) -> float | None:
+        return _per(self.cpu_seconds.get("bot", 0.0), self.served)
 
     @property
-    def on_time(self) -> bool:
-        """Whether the clicks went out at the rate asked (a rate the bench couldn't
-        offer says nothing of the bot, so it doesn't pass)."""
-        return self.sending_seconds <= self.hold * ON_TIME_SLACK
+    def render_ms_per_image(self) -> float | None:
+        return _per(self.cpu_seconds.get("render worker", 0.0), self.images)
 
     def summary(self) -> dict[str, Any]:
         return {
-            "rate": self.rate,
-            "offered": self.offered,
-            "sending_seconds": round(self.sending_seconds, 2),
-            "sent_rate": round(self.clicks / max(self.sending_seconds, 1e-9), 1),
-            "on_time": self.on_time,
-            "no_free_table": self.no_free_table,
+            "code": self.code,
+            "round": self.round,
             "clicks": self.clicks,
-            "late": self.late,
-            "refused": self.refused,
-            "refusals": self.refusals,
-            "callback_p50_ms": self.figure(self.callback_ms, 50),
-            "callback_p99_ms": self.figure(self.callback_ms, 99),
-            "redraw_p95_ms": self.figure(self.redraw_ms, 95),
-            "cpu_ms_per_click": self.cpu_ms_per_click,
-            "passes": self.passes,
+            "served": self.served,
+            "sent_rate": round(self.clicks / max(self.sending_seconds, 1e-9), 1),
+            "outcomes": self.outcomes,
+            "images": self.images,
+            "drawings": self.drawings,
+            "cpu_seconds": {kind: round(s, 3) for kind, s in self.cpu_seconds.items()},
+            "cpu_ms_per_click": {
+                kind: _round(_per(s, self.served)) for kind, s in self.cpu_seconds.items()
+            },
+            "bot_ms_per_click": _round(self.bot_ms_per_click),
+            "render_ms_per_image": _round(self.render_ms_per_image),
+            "bot_requests_per_click": _round(_ratio(self.bot_requests, self.served), 3),
+            "interaction_requests_per_click": _round(
+                _ratio(self.interaction_requests, self.served), 3
+            ),
+            "redis_commands_per_click": _round(
+                _ratio(sum(self.redis_commands.values()), self.served)
+            ),
+            "redis_commands": self.redis_commands,
+            "rate_limited": self.rate_limited,
+            "callback_p50_ms": _pct(self.callback_ms, 50),
+            "callback_p99_ms": _pct(self.callback_ms, 99),
+            "redraw_p95_ms": _pct(self.redraw_ms, 95),
+            "bot_error_lines": self.bot_error_lines,
+            "bot_errors_sample": self.bot_errors_sample,
         }
+
+
+def _per(seconds: float, count: int) -> float | None:
+    return 1000 * seconds / count if count else None
+
+
+def _ratio(part: float, whole: float) -> float | None:
+    return part / whole if whole else None
+
+
+def _round(value: float | None, digits: int = 2) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def _pct(values: list[float], q: float) -> float | None:
+    return round(percentile(values, q), 1) if values else None
+
+
+# --- the processes and their CPU ------------------------------------------------------
+
+
+def code_env(code: Code) -> dict[str, str]:
+    """What makes ``python -m bot`` (and its spawned workers) import ``code``'s modules:
+    its directory first on the path, and not the working directory."""
+    return {"PYTHONPATH": str(code.root), "PYTHONSAFEPATH": "1"}
+
+
+def kinds_of(bot: int, server: RedisServer) -> dict[str, list[int]]:
+    """The processes of one code's run, by kind: the bot, its render worker (its
+    ``spawn`` children: no computer plays here, so the thinking pool starts none), other
+    children (multiprocessing's resource tracker), Redis and this bench."""
+    assert server.process is not None
+    workers: list[int] = []
+    others: list[int] = []
+    for pid in descendants(bot):
+        with contextlib.suppress(OSError):
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+            (workers if b"spawn_main" in command else others).append(pid)
+    return {
+        "bot": [bot],
+        "render worker": workers,
+        "other children": others,
+        "redis": [server.process.pid],
+        "bench": [os.getpid()],
+    }
+
+
+def cpu_seconds(kinds: dict[str, list[int]]) -> dict[str, float]:
+    """Each kind's CPU time so far (user + system, from /proc; a process gone counts 0),
+    and each kind's system time alone (as ``"<kind> system"``)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    spent = {}
+    for kind, pids in kinds.items():
+        user = system = 0
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                user, system = user + int(fields[11]), system + int(fields[12])
+        spent[kind] = (user + system) / tick
+        spent[f"{kind} system"] = system / tick
+    return spent
+
+
+@contextlib.contextmanager
+def profiling(settings: Settings, kinds: dict[str, list[int]], label: str) -> Iterator[None]:
+    """With ``settings.profile``: py-spy samples the bot and its render worker while the
+    block runs (it stops them for each sample: the CPU figures of a profiled run are
+    not the bench's)."""
+    spy = shutil.which("py-spy")
+    if settings.profile is None or spy is None:
+        yield
+        return
+    settings.profile.mkdir(parents=True, exist_ok=True)
+    spies = [
+        subprocess.Popen(
+            [
+                *(spy, "record", "--pid", str(pid), "--format", "raw", "--rate", "200", "--gil"),
+                *("--output", str(settings.profile / f"{label}-{kind.replace(' ', '-')}.txt")),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for kind in ("bot", "render worker")
+        for pid in kinds[kind]
+    ]
+    try:
+        yield
+    finally:
+        for process in spies:
+            process.send_signal(signal.SIGINT)
+        for process in spies:
+            process.wait(30)
+
+
+def redis_calls(url: str) -> Counter[str]:
+    """Commands Redis has run so far, by command (``INFO commandstats``)."""
+    with redis.Redis.from_url(url) as client:
+        stats = client.info("commandstats")
+    return Counter({name.removeprefix("cmdstat_"): int(v["calls"]) for name, v in stats.items()})
+
+
+async def drawings(port: int) -> Counter[str]:
+    """The bot's drawings so far, by drawing function: its render histogram's counts."""
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(f"http://127.0.0.1:{port}/metrics") as response,
+    ):
+        text = await response.text()
+    counts: Counter[str] = Counter()
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if family.name == RENDERED and sample.name == f"{RENDERED}_count":
+                counts[sample.labels.get("drawing", "?")] += int(sample.value)
+    return counts
+
+
+def table_images(counts: Counter[str]) -> int:
+    """The table images among ``counts`` (a game's ``render_table``; not the private
+    panels, which in Geschenkt have no image: a round trip to the worker for None)."""
+    return sum(n for drawing, n in counts.items() if drawing.endswith(TABLE_DRAWING))
+
+
+# --- the clicks -----------------------------------------------------------------------
 
 
 async def offer_clicks(
     clicker: Clicker,
-    way: Way,
     moves: dict[int, int],
     players: list[FakeUser],
-    step: Step,
+    rate: float,
     hold: float,
-) -> None:
+    seed: int,
+) -> tuple[int, float]:
     """Clicks at exponential gaps for ``hold`` seconds, each on a table not waiting for
-    an answer (a click that finds none is counted, not sent). ``moves``: the moves made
-    so far at each table (by channel), counted on."""
-    rng = random.Random(SEED + int(step.rate))
+    an answer (an arrival that finds none is dropped). ``moves``: the moves made so far
+    at each table, counted on. Returns the clicks sent and how long sending took."""
+    rng = random.Random(seed)
     free = set(moves)
-    started = asyncio.get_running_loop().time()
+    loop = asyncio.get_running_loop()
+    started = loop.time()
     due = 0.0
     sent: list[asyncio.Task[None]] = []
 
     async def click_on(channel: int) -> None:
         try:
-            await way.play(clicker, channel, players, 1, moves[channel])
+            await play_geschenkt(clicker, channel, players, 1, moves[channel])
         finally:
             moves[channel] += 1
             free.add(channel)
 
-    while (due := due + rng.expovariate(step.rate)) < hold:
-        await asyncio.sleep(max(0.0, started + due - asyncio.get_running_loop().time()))
-        step.offered += 1
+    while (due := due + rng.expovariate(rate)) < hold:
+        await asyncio.sleep(max(0.0, started + due - loop.time()))
         if not free:
-            step.no_free_table += 1
             continue
         channel = rng.choice(sorted(free))
         free.discard(channel)
         sent.append(asyncio.create_task(click_on(channel)))
-    step.sending_seconds = asyncio.get_running_loop().time() - started
+    sending = loop.time() - started
     await asyncio.gather(*sent)
+    return len(sent), sending
 
 
-async def measure_way(
-    way: Way, rates: list[int], hold: float, workdir: Path, tables: int
-) -> dict[str, Any]:
-    """Start Redis, the fake and the way's processes; open the tables; offer each rate
-    until one fails."""
-    redis = RedisServer(workdir / f"redis-{way.name.replace(' ', '-')}")
+async def measure(
+    code: Code, number: int, settings: Settings, workdir: Path, together: asyncio.Barrier
+) -> Round:
+    """One round of one code: Redis, the rate-limited fake and the bot started; the
+    tables opened; a warm-up; then the measured hold. ``together``: the other code's
+    round waits at the same points, so both warm up and are measured at the same time
+    (and neither is stopped while the other is measured)."""
+    label = f"{code.name}-{number}"
+    server = RedisServer(workdir / f"redis-{label}")
     fake = FakeDiscord(
         guild_locale=ENGLISH_SERVER,
-        channel_names=[f"table-{i}" for i in range(tables // 2)],
-        shard_count=way.shards,
+        channel_names=[f"table-{i}" for i in range(settings.tables)],
         check_spec=False,
+        rate_limits=RateLimits(),  # Discord's, as real Discord answers the bot
     )
-    fake.add_guild(shard=way.shards - 1, channel_names=[f"table-{i}" for i in range(tables // 2)])
     await fake.start()
-    url = redis.start()
-    processes = [
-        BotProcess(
-            way.module,
-            fake,
-            bot_env(fake, url, {"LOG_LEVEL": "WARNING", **extra}),
-            workdir / f"{way.name.replace(' ', '-')}-{n}.log",
-            expect_commands=True,
-            ready_timeout=60.0,
-        )
-        for n, extra in enumerate(way.processes)
-    ]
-    steps: list[Step] = []
+    port = free_port()
+    extra = {
+        "LOG_LEVEL": "WARNING",
+        "RENDER_PROCESSES": "1",
+        "METRICS_PORT": str(port),
+        **code_env(code),
+    }
+    process = BotProcess(
+        "bot",
+        fake,
+        bot_env(fake, server.start(), extra),
+        workdir / f"{label}.log",
+        expect_commands=True,
+        ready_timeout=60.0,
+    )
+    measured = Round(code.name, number)
     try:
-        for process in processes:
-            await process.start()
-        every_shard = set(range(way.shards))
-        await fake.wait_for(
-            lambda: fake.served_shards() == every_shard, timeout=60.0, what="every shard"
-        )
-        clicker = Clicker(fake, lambda: all(p.running for p in processes))
+        await process.start()
+        clicker = Clicker(fake, lambda: process.running)
         players = fake.users[:3]
         channels = list(fake.channels)
-        await batched([way.play(clicker, c, players, 0, 0) for c in channels], batch=20)
+        await batched([play_geschenkt(clicker, c, players, 0, 0) for c in channels], batch=20)
         moves = dict.fromkeys(channels, 0)
-        for rate in rates:
-            clicker.reset()
-            step = Step(rate, hold)
-            who = processes_by_kind([p.pid for p in processes], redis)
-            before = cpu_seconds(who)
-            await offer_clicks(clicker, way, moves, players, step, hold)
-            spent = cpu_seconds(who)
-            outcomes = clicker.outcomes
-            step.clicks = sum(outcomes.values())
-            step.late = sum(outcomes[kind] for kind in LATE) + outcomes["no_edit"]
-            step.refused = step.clicks - outcomes["ok"] - step.late
-            step.refusals = dict(clicker.refusals.most_common(3))
-            if outcomes["missing"]:
-                step.refusals["(the button wasn't on the table)"] = outcomes["missing"]
-            step.cpu_ms_per_click = {
-                kind: round(1000 * (spent[kind] - before[kind]) / max(1, step.clicks), 2)
-                for kind in who
-            }
-            step.callback_ms = [s * 1000 for s in clicker.latencies]
-            step.redraw_ms = [
-                s * 1000 for s in (clicker.updates if way.redraws else clicker.latencies)
-            ]
-            steps.append(step)
-            if not step.passes:
-                break
-        errors = [line for p in processes for line in p.problems()]
+        seed = SEED + number
+        await together.wait()
+        await offer_clicks(clicker, moves, players, settings.rate, settings.warm_up, seed)
+        clicker.reset()
+        kinds = kinds_of(process.pid, server)
+        before, drawn = cpu_seconds(kinds), await drawings(port)
+        called = redis_calls(server.url)
+        counts = fake.request_counts
+        requests = (counts.bot, counts.interaction, counts.rate_limited)
+        with profiling(settings, kinds, label):
+            measured.clicks, measured.sending_seconds = await offer_clicks(
+                clicker, moves, players, settings.rate, settings.hold, seed + 1000
+            )
+        spent, drawn_now = cpu_seconds(kinds), await drawings(port)
+        measured.drawings = dict(drawn_now - drawn)
+        measured.redis_commands = dict(redis_calls(server.url) - called)
+        measured.images = table_images(drawn_now - drawn)
+        measured.bot_requests = counts.bot - requests[0]
+        measured.interaction_requests = counts.interaction - requests[1]
+        measured.rate_limited = counts.rate_limited - requests[2]
+        measured.cpu_seconds = {kind: spent[kind] - before[kind] for kind in spent}
+        outcomes: Counter[str] = clicker.outcomes
+        measured.outcomes = dict(outcomes)
+        measured.served = sum(outcomes.values()) - outcomes["unanswered"] - outcomes["missing"]
+        measured.callback_ms = [s * 1000 for s in clicker.latencies]
+        measured.redraw_ms = [s * 1000 for s in clicker.updates]
+        errors = process.problems()
+        measured.bot_error_lines, measured.bot_errors_sample = len(errors), errors[:3]
+        await together.wait()
+    except BaseException:
+        await together.abort()  # the other round stops too, instead of waiting for this one
+        raise
     finally:
-        for process in processes:
-            await process.stop()
+        await process.stop()
         await fake.stop()
-        redis.stop()
-    passing = [s.rate for s in steps if s.passes]
+        server.stop()
+    return measured
+
+
+# --- the run and its report -----------------------------------------------------------
+
+
+def totals(rounds: list[Round]) -> dict[str, Any]:
+    """One code's rounds together: CPU over all its holds, per click and per image."""
+    served = sum(r.served for r in rounds)
+    images = sum(r.images for r in rounds)
+    cpu = {kind: sum(r.cpu_seconds.get(kind, 0.0) for r in rounds) for kind in KINDS}
+    cpu["bench"] /= 2  # one bench process serves both codes' clicks at once: half is each's
     return {
-        "way": way.name,
-        "processes": way.processes,
-        "steps": [s.summary() for s in steps],
-        "best_rate": max(passing, default=0.0),
-        "bot_error_lines": len(errors),
-        "bot_errors_sample": errors[:3],
+        "served": served,
+        "images": images,
+        "cpu_ms_per_click": {kind: _round(_per(s, served)) for kind, s in cpu.items()},
+        "bot_ms_per_click": _round(_per(cpu["bot"], served)),
+        "render_ms_per_image": _round(_per(cpu["render worker"], images)),
+        "images_per_click": _round(_ratio(images, served), 3),
+        "bot_requests_per_click": _round(_ratio(sum(r.bot_requests for r in rounds), served), 3),
+        "redis_commands_per_click": _round(
+            _ratio(sum(sum(r.redis_commands.values()) for r in rounds), served)
+        ),
+        "rate_limited": sum(r.rate_limited for r in rounds),
+        "callback_p99_ms": _pct([ms for r in rounds for ms in r.callback_ms], 99),
+        "redraw_p95_ms": _pct([ms for r in rounds for ms in r.redraw_ms], 95),
+        "round_bot_ms_per_click": [_round(r.bot_ms_per_click) for r in rounds],
+        "round_render_ms_per_image": [_round(r.render_ms_per_image) for r in rounds],
+        "drawings": dict(sum((Counter(r.drawings) for r in rounds), Counter())),
+        "bot_error_lines": sum(r.bot_error_lines for r in rounds),
     }
 
 
-def processes_by_kind(bots: list[int], redis: RedisServer) -> dict[str, list[int]]:
-    """The processes a way runs, by kind: the bot processes, their workers (render and
-    computer players), Redis, and this bench (the fake Discord and the clicks)."""
-    assert redis.process is not None
-    workers = [pid for bot in bots for pid in descendants(bot)]
-    return {"bot": bots, "workers": workers, "redis": [redis.process.pid], "bench": [os.getpid()]}
-
-
-def cpu_seconds(kinds: dict[str, list[int]]) -> dict[str, float]:
-    """Each kind's CPU time so far (user + system, from /proc; a process gone counts 0)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    spent = {}
-    for kind, pids in kinds.items():
-        total = 0
-        for pid in pids:
-            with contextlib.suppress(OSError):
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])
-        spent[kind] = total / tick
-    return spent
-
-
-async def run(rates: list[int], hold: float, tables: int, logs: Path | None) -> dict[str, Any]:
+async def run(old: Code, new: Code, settings: Settings, logs: Path | None) -> dict[str, Any]:
     results: dict[str, Any] = {
-        "rates": rates,
-        "hold_seconds": hold,
-        "tables": tables,
+        "old_code": str(old.root),
+        "rate": settings.rate,
+        "hold_seconds": settings.hold,
+        "warm_up_seconds": settings.warm_up,
+        "tables": settings.tables,
+        "rounds": settings.rounds,
+        "render_processes": 1,
         "load_before": os.getloadavg(),
-        "ways": [],
     }
+    measured: list[Round] = []
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp) if logs is None else logs
         workdir.mkdir(parents=True, exist_ok=True)
-        for way in WAYS:
+        for number in range(settings.rounds):
             started = time.perf_counter()
-            measured = await measure_way(way, rates, hold, workdir, tables)
-            measured["seconds"] = time.perf_counter() - started
-            results["ways"].append(measured)
-    best = {way["way"]: way["best_rate"] for way in results["ways"]}
-    results["best"] = best
-    results["ratio_to_null"] = _ratio(best["1 process"], best["null bot"])
-    results["two_vs_null"] = _ratio(best["2 processes"], best["null bot"])
-    results["two_vs_one"] = _ratio(best["2 processes"], best["1 process"])
+            together = asyncio.Barrier(2)
+            both = await asyncio.gather(
+                *(measure(code, number, settings, workdir, together) for code in (old, new))
+            )
+            for one in both:
+                print(
+                    f"  round {number + 1} {one.code}: {one.served} clicks, {one.images} "
+                    f"images, bot {_fmt(one.bot_ms_per_click)} ms a click, render "
+                    f"{_fmt(one.render_ms_per_image)} ms an image "
+                    f"({time.perf_counter() - started:.0f} s)",
+                    flush=True,
+                )
+            measured += both
+    results["measured"] = [r.summary() for r in measured]
+    results["codes"] = {
+        code.name: totals([r for r in measured if r.code == code.name]) for code in (old, new)
+    }
+    before, after = results["codes"][old.name], results["codes"][new.name]
+    results["bot_ratio"] = _ratio_of(after["bot_ms_per_click"], before["bot_ms_per_click"])
+    results["render_ratio"] = _ratio_of(after["render_ms_per_image"], before["render_ms_per_image"])
+    results["targets"] = {
+        "bot_ratio": BOT_TARGET,
+        "render_ratio": RENDER_TARGET,
+        "bot_met": _at_most(results["bot_ratio"], BOT_TARGET),
+        "render_met": _at_most(results["render_ratio"], RENDER_TARGET),
+    }
     return results
 
 
-def _at_least(ratio: float | None, bound: float) -> bool:
-    return ratio is not None and ratio >= bound
+def _ratio_of(new: float | None, old: float | None) -> float | None:
+    return round(new / old, 3) if new is not None and old else None
 
 
-def _ratio(ours: float, floor: float) -> float | None:
-    return ours / floor if floor else None
+def _at_most(ratio: float | None, bound: float) -> bool:
+    return ratio is not None and ratio <= bound
 
 
-def report(results: dict[str, Any]) -> list[str]:
-    rows = []
-    for way in results["ways"]:
-        for step in way["steps"]:
-            rows.append(
-                [
-                    way["way"],
-                    step["rate"],
-                    step["offered"],
-                    step["clicks"],
-                    step["no_free_table"],
-                    step["late"],
-                    step["refused"],
-                    step["callback_p50_ms"],
-                    step["callback_p99_ms"],
-                    step["redraw_p95_ms"],
-                    step["sent_rate"],
-                    "yes" if step["passes"] else "no",
-                ]
-            )
-    tables, hold = results["tables"], results["hold_seconds"]
-    print_table(
-        f"Open-loop clicks, {tables} Geschenkt tables, {hold:.0f} s a rate",
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "n/a" if value is None else f"{value:.{digits}f}"
+
+
+def report(results: dict[str, Any], old: str, new: str) -> list[str]:
+    codes = results["codes"]
+    rows: list[list[Any]] = []
+    for name in (old, new):
+        figures = codes[name]
+        cpu = figures["cpu_ms_per_click"]
+        rows.append(
+            [
+                name,
+                figures["served"],
+                figures["bot_ms_per_click"],
+                figures["images"],
+                figures["render_ms_per_image"],
+                cpu["redis"],
+                cpu["bench"],
+                figures["bot_requests_per_click"],
+                figures["rate_limited"],
+                figures["callback_p99_ms"],
+                figures["redraw_p95_ms"],
+            ]
+        )
+    rows.append(
         [
-            "way",
-            "clicks/s",
-            "offered",
+            f"{new} / {old}",
+            None,
+            results["bot_ratio"],
+            None,
+            results["render_ratio"],
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        ]
+    )
+    print_table(
+        f"CPU per click, {results['tables']} Geschenkt tables, {results['rate']:g} clicks/s, "
+        f"{results['rounds']} rounds of {results['hold_seconds']:g} s, both codes at once, "
+        "Discord's rate limits on",
+        [
+            "code",
             "clicks",
-            "no table",
-            "late",
-            "refused",
-            "p50",
-            "p99",
+            "bot ms/click",
+            "images",
+            "render ms/image",
+            "redis ms/click",
+            "bench ms/click",
+            "bot-token req/click",
+            "429s",
+            "callback p99",
             "redraw p95",
-            "sent/s",
-            "passes",
         ],
         rows,
-        digits=1,
+        digits=2,
     )
-    best = results["best"]
-    two_vs_one = results["two_vs_one"]
+    targets = results["targets"]
     notes = [
-        f"highest passing rate (clicks/s): null bot {best['null bot']}, 1 process "
-        f"{best['1 process']}, 2 processes {best['2 processes']}",
-        f"1 process / null bot (ratio_to_null): {_fmt(results['ratio_to_null'])}; "
-        f"2 processes / null bot: "
-        f"{_fmt(results['two_vs_null'])}; 2 processes / 1 process: {_fmt(two_vs_one)}",
-        f"target 2 processes >= 1.5x one: {target(_at_least(two_vs_one, 1.5))}",
-        f"target 1 process >= 0.7x null bot: {target(_at_least(results['ratio_to_null'], 0.7))}",
-        "a rate passes only if the bench sent its clicks on time (within 10 % of the hold; "
-        "a rate it couldn't offer says nothing of the bot), and "
-        f"with p99 click -> callback < {P99_CALLBACK_MS:.0f} ms, p95 click -> "
-        f"table redrawn < {P95_REDRAW_MS:.0f} ms, no late click (after 3 s, never, or "
-        "acknowledged without the table redrawn) and at most 1% refused (answered with a "
-        "message instead of the move); a way stops at its first failing rate.",
-        "offered: arrivals in the Poisson stream; clicks: those sent (no table: every "
-        "table was waiting for an answer). Finished games are started again unmeasured.",
-        f"render workers: {default_render_processes()} for one process (the default here), "
-        "1 each for two; "
-        f"cores for all: {len(allowed_cpus())}; load average before: "
-        f"{', '.join(f'{x:.2f}' for x in results['load_before'])}",
+        f"target bot process <= {BOT_TARGET}x the old code's CPU per click: "
+        f"{_fmt(results['bot_ratio'])}x, {target(targets['bot_met'])}",
+        f"target render worker <= {RENDER_TARGET}x the old code's CPU per image: "
+        f"{_fmt(results['render_ratio'])}x, {target(targets['render_met'])}",
+        "per round, bot ms/click: "
+        + "; ".join(f"{name} {codes[name]['round_bot_ms_per_click']}" for name in (old, new)),
+        "per round, render ms/image: "
+        + "; ".join(f"{name} {codes[name]['round_render_ms_per_image']}" for name in (old, new)),
+        "images a click: "
+        + ", ".join(f"{name} {_fmt(codes[name]['images_per_click'])}" for name in (old, new)),
+        f"old code: {results['old_code']}; 1 render worker each; cores for all: "
+        f"{len(allowed_cpus())}; load average before: "
+        + ", ".join(f"{x:.2f}" for x in results["load_before"]),
     ]
-    for way in results["ways"]:
-        passing = [step for step in way["steps"] if step["passes"]]
-        if passing:
-            cpu = passing[-1]["cpu_ms_per_click"]
-            shares = ", ".join(f"{kind} {ms:.1f}" for kind, ms in cpu.items())
-            notes.append(
-                f"{way['way']}: CPU ms per click at {passing[-1]['rate']}/s: {shares} "
-                f"(all {sum(cpu.values()):.1f})"
-            )
-    for way in results["ways"]:
-        for step in way["steps"]:
-            if step["refusals"]:
-                notes.append(f"{way['way']} at {step['rate']}/s refused: {step['refusals']}")
-        if way["bot_error_lines"]:
-            notes.append(
-                f"{way['way']}: {way['bot_error_lines']} error lines {way['bot_errors_sample'][:1]}"
-            )
+    for name in (old, new):
+        if codes[name]["bot_error_lines"]:
+            notes.append(f"{name}: {codes[name]['bot_error_lines']} error lines in its log")
     return notes
-
-
-def _fmt(ratio: float | None) -> str:
-    return "n/a" if ratio is None else f"{ratio:.2f}x"
 
 
 def main() -> None:
     args_parser = parser(__doc__ or "")
     args_parser.add_argument(
+        "--old",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="a checkout of the code to compare with (`.`: this code against itself)",
+    )
+    args_parser.add_argument("--old-name", default="old", help="the old code's name in the table")
+    args_parser.add_argument(
+        "--new",
+        type=Path,
+        default=REPO,
+        metavar="DIR",
+        help="the code measured against it (default: this checkout)",
+    )
+    args_parser.add_argument("--new-name", default="new", help="the new code's name in the table")
+    args_parser.add_argument("--rate", type=float, help="clicks a second (default 20)")
+    args_parser.add_argument("--hold", type=float, help="seconds measured a round (default 60)")
+    args_parser.add_argument("--rounds", type=int, help="rounds (default 4)")
+    args_parser.add_argument("--tables", type=int, help="Geschenkt tables (default 60)")
+    args_parser.add_argument(
         "--logs", type=Path, metavar="DIR", help="keep the bots' output (and Redis dirs) here"
     )
+    args_parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="DIR",
+        help="write py-spy profiles of the bot and its render worker here (needs py-spy)",
+    )
     args = args_parser.parse_args()
-    rates = QUICK_RATES if args.quick else FULL_RATES
-    hold = 3.0 if args.quick else 10.0
-    tables = 20 if args.quick else 60
+    quick = args.quick
+    settings = Settings(
+        rate=args.rate or (10.0 if quick else 20.0),
+        hold=args.hold or (4.0 if quick else 60.0),
+        warm_up=2.0 if quick else 10.0,
+        tables=args.tables or (12 if quick else 60),
+        rounds=args.rounds or (1 if quick else 4),
+        profile=args.profile,
+    )
+    old = Code(args.old_name, args.old.resolve())
+    new = Code(args.new_name, args.new.resolve())
+    if new.name == old.name:
+        args_parser.error("the two codes need different names (--old-name, --new-name)")
     print_machine()
-    results = asyncio.run(run(rates, hold, tables, args.logs))
-    print_notes(report(results))
+    results = asyncio.run(run(old, new, settings, args.logs))
+    print_notes(report(results, old.name, new.name))
     write_json(args.json, "capacity", results)
 
 

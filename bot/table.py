@@ -7,6 +7,7 @@ tested as plain functions (`bot.table_life`); `bot.store` saves these to Redis.
 from __future__ import annotations
 
 import base64
+import copy
 import json
 import re
 import secrets
@@ -15,14 +16,61 @@ import zlib
 from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError, field_serializer, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_serializer,
+    model_validator,
+)
 
 from bot.engines.base import PlayerId
 from bot.i18n import Lang
 from bot.names import shown_name
 
+_ATOMS = frozenset({str, int, float, bool, type(None)})
 
-class Seat(BaseModel):
+
+def deep_copied(value: Any) -> Any:
+    """A deep copy of a table's data: JSON values (the engine state, the options) and
+    this module's models. Much faster than `copy.deepcopy`, which a click pays for the
+    table it changes (``model_copy(deep=True)``); a frozen model is shared, as a string
+    is."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is list:
+        return [deep_copied(item) for item in value]
+    if kind is dict:
+        return {key: deep_copied(item) for key, item in value.items()}
+    if isinstance(value, _Data):
+        return value.__deepcopy__()
+    if isinstance(value, BaseModel) and value.model_config.get("frozen"):
+        return value
+    return copy.deepcopy(value)
+
+
+_set = object.__setattr__
+
+
+class _Data(BaseModel):
+    """This module's models: copied deep by `deep_copied`, field by field (as pydantic's
+    own ``__deepcopy__`` does, without `copy.deepcopy`'s bookkeeping); a frozen one is
+    its own copy."""
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Any:
+        if self.model_config.get("frozen"):
+            return self
+        copied = type(self).__new__(type(self))
+        _set(copied, "__dict__", {name: deep_copied(v) for name, v in self.__dict__.items()})
+        _set(copied, "__pydantic_extra__", deep_copied(self.__pydantic_extra__))
+        _set(copied, "__pydantic_fields_set__", set(self.__pydantic_fields_set__))
+        _set(copied, "__pydantic_private__", deep_copied(self.__pydantic_private__))
+        return copied
+
+
+class Seat(_Data):
     id: PlayerId
     name: str
     level: Literal["easy", "normal", "hard"] | None = None
@@ -45,7 +93,7 @@ class Seat(BaseModel):
 Phase = Literal["lobby", "playing", "over"]
 
 
-class Event(BaseModel):
+class Event(_Data):
     """Something that happened, as an English template (`N_`) and its parameters, so
     it is shown in the table's language."""
 
@@ -62,10 +110,13 @@ a computer seat, the computer for a person whose clock ran out, a computer takin
 seat over (no action), a resignation."""
 
 
-class Move(BaseModel):
+class Move(_Data):
     """One entry of a game's record: who (``p``), what (``k``, the action as text, empty
     for a takeover), how (``by``) and when (``t``, Unix seconds). Short names: a game
-    keeps every move it made."""
+    keeps every move it made. Frozen: a move made stays as it was, so copies of a
+    table share them (a long match keeps thousands)."""
+
+    model_config = ConfigDict(frozen=True)
 
     p: PlayerId
     k: str = ""
@@ -140,14 +191,14 @@ def decode_moves(raw: list[Any] | str, seats: list[Any]) -> list[Any]:
     return moves
 
 
-class Ping(BaseModel):
+class Ping(_Data):
     """The message that notified ``players`` that it is their turn."""
 
     message_id: int
     players: list[PlayerId]
 
 
-class Table(BaseModel):
+class Table(_Data):
     """Everything the bot keeps about one channel's game."""
 
     schema_version: int = Field(default_factory=lambda: SCHEMA_VERSION)

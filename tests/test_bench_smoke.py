@@ -216,23 +216,21 @@ def test_ai_pool_no_thanks_takes_as_its_package_says() -> None:
         assert choose(engine.view(state, player), rng) == GESCHENKT_TAKE
 
 
-def test_capacity_bench_offers_every_rate_to_every_way(tmp_path: Path) -> None:
-    data = run_bench("capacity", tmp_path)
-    assert [way["way"] for way in data["ways"]] == ["null bot", "1 process", "2 processes"]
-    assert len(data["ways"][2]["processes"]) == 2
-    for way in data["ways"]:
-        assert way["bot_error_lines"] == 0, way["bot_errors_sample"]
-        for step in way["steps"]:
-            assert step["offered"] > 0
-            assert step["clicks"] == step["offered"] - step["no_free_table"]
-            assert step["callback_p99_ms"] is not None
-            assert step["sending_seconds"] > 0 and isinstance(step["on_time"], bool)
-            cpu = step["cpu_ms_per_click"]
-            assert set(cpu) == {"bot", "workers", "redis", "bench"}
-            assert cpu["bot"] > 0 and cpu["bench"] > 0
-            assert (cpu["workers"] > 0) == (way["way"] != "null bot"), "only ours render"
-    assert set(data["best"]) == {"null bot", "1 process", "2 processes"}
-    assert "ratio_to_null" in data
+def test_capacity_bench_measures_cpu_per_click_of_two_codes(tmp_path: Path) -> None:
+    data = run_bench("capacity", tmp_path, "--old", str(REPO), "--old-name", "same")
+    assert set(data["codes"]) == {"same", "new"}
+    assert "ratio_to_null" not in data
+    for code in data["codes"].values():
+        assert code["served"] > 0 and code["images"] > 0
+        assert code["bot_ms_per_click"] > 0 and code["render_ms_per_image"] > 0
+        assert code["bot_error_lines"] == 0
+    for measured in data["measured"]:
+        assert measured["cpu_seconds"]["bot"] > 0
+        assert measured["cpu_seconds"]["render worker"] > 0
+        assert measured["images"] == measured["drawings"]["GeschenktAdapter.render_table"]
+        assert "GameAdapter.render_private" not in measured["drawings"], "no image, no worker"
+    assert data["bot_ratio"] is not None and data["render_ratio"] is not None
+    assert set(data["targets"]) == {"bot_ratio", "render_ratio", "bot_met", "render_met"}
 
 
 def test_soak_bench_samples_memory_through_both_restarts(tmp_path: Path) -> None:

@@ -90,14 +90,20 @@ def card_back(size: CardSize) -> Sprite:
 
 def card_stack(size: CardSize, count: int, spread: int = 3) -> tuple[Sprite, int]:
     """Up to four face-down cards fanned down-right, for a draw pile of ``count``
-    cards; returns the sprite and how many backs it shows (0 for an empty pile)."""
+    cards; returns the sprite (cached: don't draw on it) and how many backs it shows
+    (0 for an empty pile)."""
     layers = min(count, 4)
+    return _stack(size, layers, spread), layers
+
+
+@lru_cache(maxsize=64)
+def _stack(size: CardSize, layers: int, spread: int) -> Sprite:
     back = card_back(size)
     extra = spread * max(0, layers - 1)
     canvas = Image.new("RGBA", (back.image.width + extra, back.image.height + extra), (0, 0, 0, 0))
     for layer in range(layers):
         canvas.alpha_composite(back.image, dest=(layer * spread, layer * spread))
-    return Sprite(canvas, back.dx, back.dy), layers
+    return Sprite(canvas, back.dx, back.dy)
 
 
 @lru_cache(maxsize=64)

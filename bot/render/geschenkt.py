@@ -427,9 +427,9 @@ def _draw_pot(
     image: Image.Image, draw: ImageDraw.ImageDraw, pot: int, x: int, y: int, lang: Lang
 ) -> None:
     draw_text(draw, (x, y + LABEL_Y), tr(lang, "POT"), LABEL)
-    tower = chip_tower(pot, 20)
+    tower = chip_tower(pot, 20) if pot else _empty_pot(20)
     height = tower.image.height - 2 * tower.dy
-    place(image, tower if pot else faded(tower, 0.3), x, y + MIDDLE_Y - height / 2 + 2)
+    place(image, tower, x, y + MIDDLE_Y - height / 2 + 2)
     draw_text(draw, (x + 52, y + MIDDLE_Y), str(pot), BIG_NUMBER, "lm")
     detail = plural(lang, pot, "chip on the card", "chips on the card")
     _draw_detail(draw, (x, y + DETAIL_Y), detail, STACK_X - COLUMN_GAP - x)
@@ -519,6 +519,12 @@ def _draw_removed(
 def _darker(colour: RGBA, factor: float) -> RGBA:
     r, g, b, a = colour
     return (round(r * factor), round(g * factor), round(b * factor), a)
+
+
+@lru_cache(maxsize=8)
+def _empty_pot(radius: int) -> Sprite:
+    """An empty pot: one chip, faded."""
+    return faded(chip_tower(0, radius), 0.3)
 
 
 @lru_cache(maxsize=64)

@@ -141,7 +141,13 @@ def draw_rounded(
 
 def new_panel(width: int, height: int, radius: int = 18) -> Image.Image:
     """A fresh table: an opaque rounded felt panel with a darker rim, transparent
-    outside its corners."""
+    outside its corners (a copy of the one drawn once per size: draw on it freely)."""
+    return _panel(width, height, radius).copy()
+
+
+@lru_cache(maxsize=64)
+def _panel(width: int, height: int, radius: int) -> Image.Image:
+    """The empty panel of this size (cached: copy it before drawing on it)."""
     return rounded_rect(width, height, radius, PALETTE.panel, PALETTE.panel_edge, 3)
 
 
@@ -202,7 +208,8 @@ def chip(radius: int, colour: RGBA = PALETTE.chip) -> Sprite:
 
 
 def faded(sprite: Sprite, opacity: float) -> Sprite:
-    """``sprite`` with its alpha scaled by ``opacity`` (0–1)."""
+    """``sprite`` with its alpha scaled by ``opacity`` (0–1) (a new sprite each call:
+    cache the result where the same one is faded again and again)."""
     image = sprite.image.copy()
     image.putalpha(image.getchannel("A").point(lambda v: round(v * opacity)))
     return Sprite(image, sprite.dx, sprite.dy)

@@ -16,14 +16,16 @@ process (`load_fonts` is a render worker's initializer) and are cached after tha
 from __future__ import annotations
 
 import math
+import threading
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache, lru_cache
 from importlib.resources import files
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from fontTools.ttLib import TTFont
 from PIL import Image, ImageDraw, ImageFont
@@ -106,11 +108,96 @@ def _is_variable(face: Face) -> bool:
         return False
 
 
+MASKS_KEPT = 4096
+"""Rendered texts (glyph masks) each render process keeps, the least recently drawn
+going first: the labels, numbers and names of the tables in play come back on every
+image, and a mask of a few KB costs far less to keep than FreeType costs to render."""
+
+
+class MaskCachingFont(ImageFont.FreeTypeFont):
+    """A FreeType font that renders each text once: `getmask2` (what Pillow's
+    ``ImageDraw.text`` asks for the text's coverage mask and offset) answers a text
+    drawn before, with the same arguments, from a cache shared by every font of the
+    process. The masks are the very ones FreeType rendered, so the pixels drawn are
+    the same; ``ImageDraw`` only reads them (an ``RGBA`` mask, which Pillow changes,
+    for a colour font, is never cached)."""
+
+    def getmask2(
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+        stroke_width: float = 0,
+        anchor: str | None = None,
+        ink: int = 0,
+        start: tuple[float, float] | None = None,
+        *args: object,
+        **kwargs: object,
+    ) -> tuple[Any, tuple[int, int]]:
+        if mode == "RGBA" or args:
+            return super().getmask2(
+                text, mode, direction, features, language, stroke_width, anchor, ink, start,
+                *args, **kwargs,
+            )  # fmt: skip
+        key = (
+            self,
+            text,
+            mode,
+            direction,
+            None if features is None else tuple(features),
+            language,
+            stroke_width,
+            anchor,
+            ink,
+            start,
+            tuple(sorted(kwargs.items())),
+        )
+        with _MASKS_LOCK:
+            found = _MASKS.get(key)
+            if found is not None:
+                _MASKS.move_to_end(key)
+                return found
+        made = super().getmask2(
+            text, mode, direction, features, language, stroke_width, anchor, ink, start,
+            **kwargs,
+        )  # fmt: skip
+        with _MASKS_LOCK:
+            _MASKS[key] = made
+            while len(_MASKS) > MASKS_KEPT:
+                _MASKS.popitem(last=False)
+        return made
+
+    def set_variation_by_axes(self, axes: list[float]) -> None:
+        _forget_masks_of(self)
+        super().set_variation_by_axes(axes)
+
+    def set_variation_by_name(self, name: str | bytes) -> None:
+        _forget_masks_of(self)
+        super().set_variation_by_name(name)
+
+
+_MASKS: OrderedDict[tuple[object, ...], tuple[Any, tuple[int, int]]] = OrderedDict()
+"""The masks kept (`MaskCachingFont`), least recently drawn first: Pillow's internal
+images, typed Any here as in Pillow's own stubs."""
+
+
+_MASKS_LOCK = threading.Lock()
+"""Without render processes, images are drawn in threads of the bot process."""
+
+
+def _forget_masks_of(font: ImageFont.FreeTypeFont) -> None:
+    with _MASKS_LOCK:
+        for key in [key for key in _MASKS if key[0] is font]:
+            del _MASKS[key]
+
+
 @lru_cache(maxsize=256)
 def face_font(face: Face, size: int, bold: bool) -> ImageFont.FreeTypeFont:
     """``face`` at ``size`` pixels; bold through its weight axis where it has one."""
     engine = ImageFont.Layout.RAQM if face in RIGHT_TO_LEFT else ImageFont.Layout.BASIC
-    font = ImageFont.truetype(font_path(face), size, layout_engine=engine)
+    font = MaskCachingFont(font_path(face), size, layout_engine=engine)
     if bold and _is_variable(face):
         font.set_variation_by_axes([BOLD_WEIGHT])
     return font

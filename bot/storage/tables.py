@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -111,6 +111,48 @@ class NotReplicated(StoreUnavailable):
 class Stored:
     table: Table
     rev: int
+
+
+DECODED_KEPT = 256
+"""Tables whose last decoded revision a store keeps (the least recently used go first):
+a move's three reads come within a second or two, so the tables in play fit in about
+10 MB (a 5-player Geschenkt table mid-game takes some 45 KB decoded), where keeping
+every live table would cost a second copy of each."""
+
+
+class DecodedTables:
+    """The tables this process last read or wrote, decoded, by channel: a load whose
+    stored data is exactly the data kept is answered with a copy instead of decoding
+    it again. A move is read three times (the click, the turn ping, the private
+    panels), and a long match's record takes far longer to decode (thousands of moves,
+    compressed) than to copy (its moves are frozen, so copies share them).
+
+    What is kept is checked against what Redis holds on every load (revision and the
+    whole data), so a save by another process, or a new game, is never hidden."""
+
+    def __init__(self, kept: int = DECODED_KEPT) -> None:
+        self._kept = kept
+        self._tables: OrderedDict[tuple[int, int], tuple[int, str | bytes, Table]] = OrderedDict()
+
+    def get(self, place: tuple[int, int], rev: int, data: str | bytes) -> Table | None:
+        """A copy of the table kept for ``place``, if it is revision ``rev`` from
+        exactly ``data``."""
+        found = self._tables.get(place)
+        if found is None or found[0] != rev or found[1] != data:
+            return None
+        self._tables.move_to_end(place)
+        return found[2].model_copy(deep=True)
+
+    def put(self, place: tuple[int, int], rev: int, data: str | bytes, table: Table) -> None:
+        """Keep (a copy of) ``table``: revision ``rev``, decoded from or encoded to
+        ``data``."""
+        self._tables[place] = (rev, data, table.model_copy(deep=True))
+        self._tables.move_to_end(place)
+        while len(self._tables) > self._kept:
+            self._tables.popitem(last=False)
+
+    def forget(self, place: tuple[int, int]) -> None:
+        self._tables.pop(place, None)
 
 
 # KEYS: table, index. ARGV: expected rev, data, ttl, message, gid, channel, game, phase.
@@ -218,6 +260,7 @@ class GameStore:
         self._set_aside_script = client.register_script(_SET_ASIDE)
         self._set_ping_script = client.register_script(_SET_PING_IF_SAME_GAME)
         self._drop_entries_script = client.register_script(_DROP_EXPIRED_ENTRIES)
+        self.decoded = DecodedTables()
 
     async def load(self, guild_id: int, channel_id: int) -> Stored | None:
         key = table_key(guild_id, channel_id)
@@ -226,14 +269,19 @@ class GameStore:
         )
         if rev is None or data is None:
             return None
-        try:
-            table = decode_table(data)
-        except UnreadableTable as error:
-            await self.set_aside(guild_id, channel_id, str(error))
-            raise TableSetAside() from error
+        place, revision = (guild_id, channel_id), int(rev)
+        table = self.decoded.get(place, revision, data)
+        if table is None:
+            try:
+                table = decode_table(data)
+            except UnreadableTable as error:
+                self.decoded.forget(place)
+                await self.set_aside(guild_id, channel_id, str(error))
+                raise TableSetAside() from error
+            self.decoded.put(place, revision, data, table)
         table.message_id = int(message) if message else None
         table.ping = Ping.model_validate_json(ping) if ping else None
-        return Stored(table, int(rev))
+        return Stored(table, revision)
 
     async def set_aside(self, guild_id: int, channel_id: int, reason: str) -> None:
         """Move the channel's unreadable table to a quarantine key (kept a while, with
@@ -291,6 +339,7 @@ class GameStore:
             raise SaveUnanswered(expected_rev + 1, data) from error
         if new_rev < 0:
             raise StaleRevision()
+        self.decoded.put((table.guild_id, table.channel_id), new_rev, data, table)
         if self.min_replicas > 0:
             self._check_replicas(replicas, f"revision {new_rev} of a table", new_rev)
         return new_rev

@@ -5,14 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
+import bot.render.text as text_module
 from bot.i18n import tr
 from bot.render.audit import auditing_text
 from bot.render.palette import PALETTE
 from bot.render.text import (
+    BOLD_WEIGHT,
     REPLACEMENT,
     Face,
+    MaskCachingFont,
     Run,
     TextStyle,
     character_map,
@@ -21,6 +24,7 @@ from bot.render.text import (
     draw_text,
     fit_names,
     fit_text,
+    font_path,
     number_text,
     runs,
     seat_name,
@@ -215,3 +219,38 @@ def test_an_audit_finds_text_too_small_for_a_phone() -> None:
     assert audit.too_small(800, 9, 11) == [("laid", 10.0), ("9♦", 8.0)]
     assert audit.too_small(400, 9, 11) == []
     assert caption.but(fill=PALETTE.text).caption
+
+
+def drawn(font: ImageFont.FreeTypeFont, texts: Sequence[tuple[str, tuple[float, float]]]) -> bytes:
+    image = Image.new("RGBA", (300, 120), PALETTE.panel)
+    draw = ImageDraw.Draw(image)
+    for text, xy in texts:
+        draw.text(xy, text, font=font, fill=PALETTE.text, anchor="lm")
+    return image.tobytes()
+
+
+def test_a_text_drawn_again_from_its_kept_mask_has_the_same_pixels() -> None:
+    texts = [("Pot 12", (10.0, 20.0)), ("Ünïcødé Bob", (10.5, 60.25)), ("Pot 12", (10.0, 20.0))]
+    fresh = ImageFont.truetype(font_path(Face.MAIN), 23)
+    kept = MaskCachingFont(font_path(Face.MAIN), 23)
+    assert drawn(kept, texts) == drawn(fresh, texts)
+    assert drawn(kept, texts) == drawn(fresh, texts)  # all three from kept masks now
+    for moved in [("Pot 13", (10.0, 20.0)), ("Pot 12", (10.5, 20.0)), ("Pot 12", (10.0, 40.0))]:
+        assert drawn(kept, [moved]) == drawn(fresh, [moved])
+    assert drawn(fresh, [("Pot 12", (10.5, 20.0))]) != drawn(fresh, [("Pot 12", (10.0, 20.0))])
+
+
+def test_a_font_set_bold_after_drawing_draws_bold() -> None:
+    regular, bold = (MaskCachingFont(font_path(Face.MAIN), 23) for _ in range(2))
+    bold.set_variation_by_axes([BOLD_WEIGHT])
+    changed = MaskCachingFont(font_path(Face.MAIN), 23)
+    assert drawn(changed, [("Alice", (5.0, 30.0))]) == drawn(regular, [("Alice", (5.0, 30.0))])
+    changed.set_variation_by_axes([BOLD_WEIGHT])
+    assert drawn(changed, [("Alice", (5.0, 30.0))]) == drawn(bold, [("Alice", (5.0, 30.0))])
+
+
+def test_the_kept_masks_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(text_module, "MASKS_KEPT", 3)
+    font = MaskCachingFont(font_path(Face.MAIN), 19)
+    drawn(font, [(str(n), (5.0, 30.0)) for n in range(10)])
+    assert len(text_module._MASKS) <= 3

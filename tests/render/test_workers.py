@@ -7,10 +7,12 @@ import subprocess
 import sys
 import time
 
+from prometheus_client import REGISTRY
+
 from bot.engines.geschenkt import ENGINE
 from bot.render.geschenkt import render_table
 from bot.render.text import Face, character_map
-from bot.render.workers import RenderWorkers
+from bot.render.workers import RenderWorkers, draws_nothing
 
 
 def character_maps_loaded() -> int:
@@ -84,3 +86,46 @@ def alive(pid: int) -> bool:
         return False
     with open(f"/proc/{pid}/stat") as stat:
         return stat.read().split()[2] != "Z"
+
+
+def no_image(view: object) -> bytes | None:
+    """A game's default private image: none."""
+    return None
+
+
+def image_only_sometimes(view: object) -> bytes | None:
+    if view:
+        return b"\x89PNG"
+    return None
+
+
+class Adapter:
+    def render_private(self, view: object) -> bytes | None:
+        """None: this game has no private image."""
+        return None
+
+
+def test_only_a_bare_return_none_counts_as_drawing_nothing() -> None:
+    assert draws_nothing(no_image)
+    assert draws_nothing(Adapter().render_private)
+    assert not draws_nothing(image_only_sometimes)
+    assert not draws_nothing(render_table)
+    assert not draws_nothing(print)  # no Python code to read: drawn as asked
+
+
+def drawings(name: str) -> float:
+    return REGISTRY.get_sample_value("tablebot_render_seconds_count", {"drawing": name}) or 0.0
+
+
+async def test_a_drawing_of_nothing_is_answered_without_a_worker() -> None:
+    workers = RenderWorkers(processes=1)
+    try:
+        assert await workers.run(Adapter().render_private, object()) is None
+        assert workers._pool is not None and not workers._pool._processes, "none started"
+        assert drawings("Adapter.render_private") == 0
+        before = drawings("image_only_sometimes")
+        assert await workers.run(image_only_sometimes, 1) == b"\x89PNG"
+        assert await workers.run(image_only_sometimes, 0) is None
+        assert drawings("image_only_sometimes") == before + 2
+    finally:
+        workers.close()

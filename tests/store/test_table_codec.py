@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
+from pydantic import ValidationError
 
-from bot.table import SCHEMA_VERSION, Seat, Table, UnreadableTable, decode_table, encode_table
+from bot.table import (
+    SCHEMA_VERSION,
+    Event,
+    Move,
+    Ping,
+    Seat,
+    Table,
+    UnreadableTable,
+    decode_table,
+    encode_table,
+)
 
 
 def version_1_record() -> dict[str, object]:
@@ -58,3 +70,46 @@ def test_the_current_version_round_trips() -> None:
 def test_an_unreadable_record_says_why(raw: str, reason: str) -> None:
     with pytest.raises(UnreadableTable, match=reason):
         decode_table(raw)
+
+
+def a_running_table() -> Table:
+    return Table(
+        game="take",
+        guild_id=1,
+        channel_id=2,
+        host="1",
+        seats=[Seat(id="1", name="A"), Seat(id="2", name="B")],
+        state={"hands": [[1, 2], [3]], "pot": {"cards": [4]}},
+        options={"rounds": 3},
+        events=[Event(template="{name} took it", params={"name": "A"})],
+        moves=[Move(p="1", k="take", t=5)],
+        ping=Ping(message_id=9, players=["2"]),
+        message_id=8,
+    )
+
+
+def test_a_deep_copy_is_equal_and_shares_nothing_that_changes() -> None:
+    table = a_running_table()
+    copied = table.model_copy(deep=True)
+    assert copied == table and copied.model_dump() == table.model_dump()
+    assert (copied.message_id, copied.ping) == (8, table.ping)
+    assert copied.__pydantic_fields_set__ == table.__pydantic_fields_set__
+    assert copied.state is not None and copied.ping is not None
+    copied.seats[0].missed = 2
+    copied.state["hands"][0].append(7)
+    copied.state["pot"]["cards"].clear()
+    copied.options["rounds"] = 4
+    copied.events[0].params["name"] = "Z"
+    copied.moves.append(Move(p="2", k="pass"))
+    copied.ping.players.append("1")
+    assert table == a_running_table().model_copy(
+        update={"gid": table.gid, "seed": table.seed, "opened": table.opened}
+    )
+    assert copy.deepcopy(table) == table
+
+
+def test_a_move_made_stays_as_it_was() -> None:
+    move = Move(p="1", k="take", t=5)
+    with pytest.raises(ValidationError):
+        move.k = "pass"  # type: ignore[misc]
+    assert move.model_copy(deep=True) is move  # so copies of a table share the moves
