@@ -50,6 +50,7 @@ NAMES: tuple[str, ...] = (
     C_("command name", "standings"),
     C_("command name", "table"),
     C_("command name", "close_round"),
+    C_("command name", "format"),
     # The games' own commands and options
     C_("command name", "move"),
     C_("command name", "ruleset"),

@@ -37,6 +37,7 @@ from bot.storage.tournaments import TableInThread, TournamentStore
 from bot.table import Seat
 from bot.table import Table as GameTable
 from bot.tournament import (
+    Format,
     Standing,
     Tournament,
     TournamentError,
@@ -161,8 +162,15 @@ class Tournaments:
             rounds=N_("How many rounds"),
             round_minutes=N_("How long a round's tables wait for their players"),
             computers=N_("Computers fill the seats an odd field leaves"),
+            format=N_("Two at a table (Swiss) or 3 to 5; by default what the game is for"),
         )
-        @app_commands.choices(game=choices)
+        @app_commands.choices(
+            game=choices,
+            format=[
+                app_commands.Choice(name=N_("Swiss: one opponent a round"), value="swiss"),
+                app_commands.Choice(name=N_("Tables of 3 to 5 by standing"), value="groups"),
+            ],
+        )
         async def create_command(
             interaction: Interaction,
             game: str,
@@ -171,9 +179,10 @@ class Tournaments:
                 int, SHORTEST_ROUND_MINUTES, LONGEST_ROUND_MINUTES
             ] = 60,
             computers: bool = True,
+            format: Format | None = None,
         ) -> None:
             async with answering_errors(interaction):
-                await self.create(interaction, game, rounds, round_minutes, computers)
+                await self.create(interaction, game, rounds, round_minutes, computers, format)
 
         @group.command(name="standings", description=N_("The tournament's standings now"))
         async def standings_command(interaction: Interaction) -> None:
@@ -201,7 +210,13 @@ class Tournaments:
         return group
 
     async def create(
-        self, interaction: Interaction, game: str, rounds: int, minutes: int, computers: bool
+        self,
+        interaction: Interaction,
+        game: str,
+        rounds: int,
+        minutes: int,
+        computers: bool,
+        chosen: Format | None,
     ) -> None:
         guild_id, channel_id = place_of(interaction)
         if isinstance(interaction.channel, discord.Thread):
@@ -212,7 +227,7 @@ class Tournaments:
         if await self.store.in_channel(guild_id, channel_id) is not None:
             raise GameError("A tournament is already signing up or running in this channel.")
         engine = running.engine
-        swiss = engine.min_players <= 2
+        swiss = format_for(engine.min_players, engine.max_players, chosen) == "swiss"
         tournament = create(
             id=secrets.token_hex(4),
             game=game,
@@ -531,6 +546,18 @@ class Tournaments:
     def _title(self, tournament: Tournament) -> str:
         game = self.games.get(tournament.game)
         return game.engine.title if game else tournament.game
+
+
+def format_for(min_players: int, max_players: int, chosen: Format | None) -> Format:
+    """Swiss for a game of two (or when chosen and two may play), tables of three or
+    more otherwise; a format the game can't be played in is refused."""
+    if chosen is None:
+        return "swiss" if max_players == 2 else "groups"
+    if chosen == "swiss" and min_players > 2:
+        raise GameError("This game needs more than two at a table; choose tables of 3 to 5.")
+    if chosen == "groups" and max_players < 3:
+        raise GameError("This game is for two; a Swiss pairs one opponent a round.")
+    return chosen
 
 
 def _seat(tournament: Tournament, player: PlayerId) -> Seat:

@@ -34,9 +34,12 @@ from bot.storage.keys import (
     player_key,
     quarantine_key,
     recorded_key,
+    running_tournaments_key,
     settings_key,
     skill_key,
     table_key,
+    tournament_channel_key,
+    tournament_key,
 )
 from bot.storage.layout import LAYOUT, migrate_keys
 from bot.storage.locks import ChannelLocks
@@ -46,12 +49,14 @@ from bot.storage.records import GameRecord, RecordStore
 from bot.storage.settings import GuildSettingsStore
 from bot.storage.stats import StatsStore
 from bot.storage.tables import GameStore, NotReplicated
+from bot.storage.tournaments import TournamentStore
 from bot.table import Seat, Table
 from tests.e2e.game_driver import GameDriver, greedy_with_a_miser
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 from tests.store.clusters import LocalCluster, Node, command, wait_for
 from tests.store.test_key_layout import scripts_in_bot
+from tests.store.tournaments import a_tournament
 
 pytestmark = pytest.mark.slow
 
@@ -122,6 +127,7 @@ async def test_a_game_on_each_master(cluster: LocalCluster, client: aioredis.Red
     records = RecordStore(client, days=1)
     locks = ChannelLocks(client)
     limiter = RateLimiter(client, limit=3, window_seconds=10.0)
+    tournaments = TournamentStore(client, keep_days=1)
 
     for guild in guilds:
         table = a_table(guild)
@@ -168,6 +174,12 @@ async def test_a_game_on_each_master(cluster: LocalCluster, client: aioredis.Red
             await limiter.check(guild)
         with pytest.raises(SlowDown):
             await limiter.check(guild)
+
+        tournament = a_tournament(guild, CHANNEL)
+        await tournaments.save(tournament, 0)
+        with pytest.raises(StaleRevision):
+            await tournaments.save(tournament, 0)
+        assert await tournaments.in_channel(guild, CHANNEL) == tournament
     await locks.settled()
 
     # The index, read server by server (GUILDS_KEY is a slot of its own); an entry of
@@ -196,6 +208,9 @@ async def test_a_game_on_each_master(cluster: LocalCluster, client: aioredis.Red
             recorded_key(guild, f"g{guild}"),
             settings_key(guild),
             panel_key(guild, CHANNEL, "1"),
+            tournament_key(guild, "0a1b2c3d"),
+            tournament_channel_key(guild, CHANNEL),
+            running_tournaments_key(guild),
         ]
         assert master.holds(*keys) == len(keys), guild
         replica = cluster.replica_of(master)

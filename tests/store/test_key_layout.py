@@ -35,9 +35,13 @@ from bot.storage.keys import (
     quarantine_key,
     record_key,
     recorded_key,
+    running_tournaments_key,
     settings_key,
     skill_key,
     table_key,
+    tournament_channel_key,
+    tournament_key,
+    tournament_thread_key,
 )
 from bot.storage.layout import LAYOUT, migrate_keys, new_name
 from bot.storage.locks import ChannelLocks
@@ -46,8 +50,10 @@ from bot.storage.records import GameRecord, RecordStore
 from bot.storage.settings import GuildSettingsStore
 from bot.storage.stats import StatsStore
 from bot.storage.tables import GameStore
+from bot.storage.tournaments import TournamentStore
 from bot.table import Seat, Table
 from tests.harness.fixtures import RedisServer
+from tests.store.tournaments import a_tournament
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 GUILD, CHANNEL = 1174109840998400001, 1174109840998400010
@@ -154,6 +160,7 @@ async def test_every_lua_script_runs_on_redis_cluster(cluster: aioredis.Redis) -
     await records.keep(kept)
     assert await records.load(GUILD, table.gid) == kept
     assert [record.gid for record in await records.recent(GUILD)] == [table.gid]
+    await TournamentStore(cluster, keep_days=1).save(a_tournament(GUILD, CHANNEL), 0)
 
     for name, source in scripts.items():
         sha = hashlib.sha1(source.encode()).hexdigest()
@@ -176,6 +183,10 @@ def test_every_key_of_a_guild_is_in_one_slot() -> None:
         recorded_key(GUILD, "g1"),
         record_key(GUILD, "g1"),
         history_key(GUILD),
+        tournament_key(GUILD, "0a1b2c3d"),
+        tournament_channel_key(GUILD, CHANNEL),
+        tournament_thread_key(GUILD, CHANNEL + 1),
+        running_tournaments_key(GUILD),
     ]
     assert len({key_slot(key.encode()) for key in keys}) == 1
 
