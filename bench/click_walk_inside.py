@@ -34,9 +34,7 @@ def resume_offset(code: CodeType) -> int:
     coroutine resumed later stands further on."""
     offset = first_resume.get(code)
     if offset is None:
-        offset = next(
-            (i.offset for i in dis.get_instructions(code) if i.opname == "RESUME"), 0
-        )
+        offset = next((i.offset for i in dis.get_instructions(code) if i.opname == "RESUME"), 0)
         first_resume[code] = offset
     return offset
 
