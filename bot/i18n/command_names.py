@@ -51,6 +51,9 @@ NAMES: tuple[str, ...] = (
     C_("command name", "table"),
     C_("command name", "close_round"),
     C_("command name", "format"),
+    # Seasons
+    C_("command name", "season"),
+    C_("command name", "season_ratings"),
     # The games' own commands and options
     C_("command name", "move"),
     C_("command name", "ruleset"),

@@ -100,6 +100,7 @@ class GameParts:
             stats=shared.stats,
             records=shared.records,
             timing=shared.limits.timing,
+            guild_settings=shared.guild_settings,
             game_over=shared.tournaments.game_over,
         )
         self.moves = FollowUpMoves(

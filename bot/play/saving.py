@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -24,9 +25,11 @@ from bot.storage.clock import Clock
 from bot.storage.errors import Refusal, StoreError, StoreUnavailable
 from bot.storage.locks import ChannelLocks
 from bot.storage.records import RecordStore
-from bot.storage.stats import StatsStore
+from bot.storage.settings import GuildSettingsStore
+from bot.storage.stats import SeasonTally, StatsStore
 from bot.storage.tables import GameStore, NotReplicated, SaveUnanswered
 from bot.table import Table
+from bot.tournament.seasons import season_of
 
 if TYPE_CHECKING:
     from bot.play.followups import FollowUps
@@ -80,6 +83,7 @@ class Saving:
         stats: StatsStore,
         records: RecordStore,
         timing: TurnTiming,
+        guild_settings: GuildSettingsStore,
         game_over: GameOver,
     ) -> None:
         self.adapter = adapter
@@ -90,6 +94,7 @@ class Saving:
         self._stats = stats
         self._records = records
         self._timing = timing
+        self._guild_settings = guild_settings
         self._game_over = game_over
         self.engine = adapter.engine
         self._announcer = announcer
@@ -170,7 +175,8 @@ class Saving:
         names = {seat.id: seat.name for seat in table.seats if not seat.is_computer}
         outcome = self.engine.outcome(state)
         try:
-            await self._stats.record(table.guild_id, table.game, table.gid, outcome, names)
+            season = await self._season_now(table.guild_id)
+            await self._stats.record(table.guild_id, table.game, table.gid, outcome, names, season)
         except StoreError as error:
             log.warning("Stats of game %s not recorded yet: %s", table.gid, error)
         await keep_record(self._records, self.adapter, table, state)
@@ -178,6 +184,16 @@ class Saving:
             await self._game_over(table, outcome)
         except StoreError as error:
             log.warning("Game %s not counted in its tournament yet: %s", table.gid, error)
+
+    async def _season_now(self, guild_id: int) -> SeasonTally | None:
+        """The leaderboard season a game ending now counts in, if the server has
+        seasons (`/settings season`)."""
+        server = await self._guild_settings.get(guild_id)
+        if server.season == "none":
+            return None
+        day = datetime.fromtimestamp(await self._clock.now(), UTC).date()
+        season = season_of(day, server.season)
+        return SeasonTally(season.id, restart=server.season_ratings == "restart")
 
     def _plan_ping(self, table: Table, state: BaseModel, now: float) -> None:
         """Who the game now waits for, and when to ping them if they don't act."""

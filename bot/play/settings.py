@@ -28,6 +28,16 @@ COLOUR = 0x95A5A6
 
 AUTO_LANGUAGE = N_("automatic (the server's language, else the starter's)")
 SWITCH_NAMES = {"on": N_("on"), "off": N_("off")}
+SEASON_NAMES = {
+    "none": N_("none (all-time)"),
+    "monthly": N_("monthly"),
+    "quarterly": N_("quarterly"),
+}
+"""`GuildSettings.season`'s values in words."""
+SEASON_RATING_NAMES = {
+    "carry": N_("carried over from season to season"),
+    "restart": N_("from scratch every season"),
+}
 SAVED = N_("Saved.")
 
 
@@ -84,6 +94,12 @@ def settings_text(
         tr(lang, "Ping the next player: **{value}**", value=pings),
         tr(lang, "Wait before a ping: **{value}**", value=wait),
         tr(lang, "Game channels: {value}", value=channels_text(lang, settings.channels)),
+        tr(lang, "Leaderboard seasons: **{value}**", value=tr(lang, SEASON_NAMES[settings.season])),
+        tr(
+            lang,
+            "Ratings in a season: **{value}**",
+            value=tr(lang, SEASON_RATING_NAMES[settings.season_ratings]),
+        ),
         tr(lang, "Turn clocks:"),
     ]
     lines += [
@@ -266,6 +282,26 @@ def settings_group(shared: Shared) -> app_commands.Group:
     async def channels_clear(interaction: Interaction) -> None:
         async with answering_errors(interaction):
             await answer(interaction, lambda s: s.model_copy(update={"channels": []}))
+
+    @group.command(name="season", description=N_("How long a leaderboard season lasts"))
+    @app_commands.describe(value=N_("monthly, quarterly, or none for one all-time leaderboard"))
+    @app_commands.choices(
+        value=[app_commands.Choice(name=name, value=code) for code, name in SEASON_NAMES.items()]
+    )
+    async def season(interaction: Interaction, value: str) -> None:
+        async with answering_errors(interaction):
+            await answer(interaction, lambda s: s.model_copy(update={"season": value}))
+
+    @group.command(name="season_ratings", description=N_("Whether ratings restart each season"))
+    @app_commands.describe(value=N_("carried over, or from scratch every season"))
+    @app_commands.choices(
+        value=[
+            app_commands.Choice(name=name, value=code) for code, name in SEASON_RATING_NAMES.items()
+        ]
+    )
+    async def season_ratings(interaction: Interaction, value: str) -> None:
+        async with answering_errors(interaction):
+            await answer(interaction, lambda s: s.model_copy(update={"season_ratings": value}))
 
     @group.command(name="reset", description=N_("Put every setting back to its default"))
     async def reset(interaction: Interaction) -> None:

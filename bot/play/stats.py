@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -13,6 +14,7 @@ from bot.names import shown_name
 from bot.play.errors import answering_errors
 from bot.play.interactions import public_lang
 from bot.storage.stats import GameStats, PlayerStats
+from bot.tournament.seasons import ALL_TIME, season_by_id, season_of
 
 if TYPE_CHECKING:
     from bot.play.shared import Shared
@@ -79,15 +81,19 @@ def stats_commands(shared: Shared) -> list[app_commands.Command[Any, Any, Any]]:
             await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="leaderboard", description=N_("The best rated players of a game"))
-    @app_commands.describe(game=N_("Which game"))
+    @app_commands.describe(
+        game=N_("Which game"),
+        season=N_("Which season (default: the current one; all: all-time)"),
+    )
     @app_commands.guild_only()
-    async def leaderboard(interaction: Interaction, game: str) -> None:
+    async def leaderboard(interaction: Interaction, game: str, season: str | None = None) -> None:
         async with answering_errors(interaction):
             if game not in shared.games:
                 raise GameError("I don't host a game called {game!r}; see `/help`.", game=game)
             if interaction.guild_id is None:
                 raise GameError("Leaderboards are kept per server.")
-            rows = await shared.stats.leaderboard(interaction.guild_id, game)
+            shown = await season_shown(shared, interaction.guild_id, season)
+            rows = await shared.stats.leaderboard(interaction.guild_id, game, season=shown)
             lang = public_lang(interaction)
             lines = [
                 tr(
@@ -102,8 +108,11 @@ def stats_commands(shared: Shared) -> list[app_commands.Command[Any, Any, Any]]:
                 for place, row in enumerate(rows, start=1)
             ]
             title = tr(lang, shared.games[game].engine.title)
+            heading = tr(lang, "{title}: leaderboard", title=title)
+            if shown is not None:
+                heading = tr(lang, "{heading} · season {season}", heading=heading, season=shown)
             embed = discord.Embed(
-                title=tr(lang, "{title}: leaderboard", title=title),
+                title=heading,
                 description="\n".join(lines) or tr(lang, NO_GAMES_YET),
                 colour=COLOUR,
             )
@@ -127,4 +136,32 @@ def stats_commands(shared: Shared) -> list[app_commands.Command[Any, Any, Any]]:
             if wanted in name or wanted in title.lower()
         ]
 
+    @leaderboard.autocomplete("season")
+    async def season_choices(
+        interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        known = await shared.stats.seasons(interaction.guild_id or 0)
+        return [
+            app_commands.Choice(name=season, value=season)
+            for season in [*known, ALL_TIME]
+            if current.lower() in season
+        ][:25]
+
     return [stats, leaderboard]
+
+
+async def season_shown(shared: Shared, guild_id: int, asked: str | None) -> str | None:
+    """The season a leaderboard shows: the one asked for (``all``: all-time, None), else
+    the server's current season, else all-time."""
+    if asked is not None:
+        if asked == ALL_TIME:
+            return None
+        try:
+            return season_by_id(asked).id
+        except ValueError as error:
+            raise GameError("That is no season; try `2026-03`, `2026-Q1` or `all`.") from error
+    server = await shared.guild_settings.get(guild_id)
+    if server.season == "none":
+        return None
+    day = datetime.fromtimestamp(await shared.clock.now(), UTC).date()
+    return season_of(day, server.season).id

@@ -111,3 +111,13 @@ def tournament_thread_key(guild_id: int, thread_id: int) -> str:
 def running_tournaments_key(guild_id: int) -> str:
     """The server's tournaments that are signing up or running, for the round clocks."""
     return f"tournaments:{{{guild_id}}}"
+
+
+def season_skill_key(guild_id: int, game: str, season: str) -> str:
+    """A leaderboard season's ratings of ``game`` (`bot.storage.stats`)."""
+    return f"stats:{{{guild_id}}}:skill:{game}:season:{season}"
+
+
+def seasons_key(guild_id: int) -> str:
+    """The seasons the server's games were counted in, for browsing earlier ones."""
+    return f"stats:{{{guild_id}}}:seasons"

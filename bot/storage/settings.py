@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import Any, Literal
 
 import redis.asyncio as aioredis
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
@@ -25,10 +25,12 @@ from bot.i18n import LANGS
 from bot.metrics import REDIS_ERRORS
 from bot.storage.errors import Refusal, StoreUnavailable, guarded
 from bot.storage.keys import quiet_key, settings_key
+from bot.tournament.seasons import SeasonLength
 
 log = logging.getLogger(__name__)
 
 Language = str
+SeasonRatings = Literal["carry", "restart"]
 """``auto``, or a language of the catalogues (`bot.i18n.LANGS`)."""
 LANGUAGES: tuple[Language, ...] = ("auto", *LANGS)
 MAX_TURN_TIME = 3600
@@ -63,6 +65,12 @@ class GuildSettings(BaseModel):
     """Game name → the default turn clock of its ``start``, in seconds."""
     channels: list[int] = Field(default_factory=list)
     """The channels that may host games; empty: every channel."""
+    season: SeasonLength = "none"
+    """How long a leaderboard season lasts: ``monthly``, ``quarterly``, or ``none`` (one
+    all-time leaderboard)."""
+    season_ratings: SeasonRatings = "carry"
+    """``carry``: a season's leaderboard shows the ratings as they stand (carried from
+    season to season); ``restart``: every season rates its games from scratch."""
 
     @field_validator("language", mode="before")
     @classmethod

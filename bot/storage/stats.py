@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import cast
 
 import redis.asyncio as aioredis
@@ -43,7 +44,14 @@ from pydantic import BaseModel, ConfigDict
 
 from bot.engines.base import Outcome, PlayerId
 from bot.storage.errors import StoreUnavailable, guarded
-from bot.storage.keys import elo_key, player_key, recorded_key, skill_key
+from bot.storage.keys import (
+    elo_key,
+    player_key,
+    recorded_key,
+    season_skill_key,
+    seasons_key,
+    skill_key,
+)
 
 log = logging.getLogger(__name__)
 
@@ -155,14 +163,25 @@ class LeaderRow(BaseModel):
     wins: int
 
 
-def _prefix(game: str) -> str:
-    return f"g:{game}:"
+def _prefix(game: str, season: str | None = None) -> str:
+    return f"g:{game}:" if season is None else f"s:{season}:g:{game}:"
+
+
+@dataclass(frozen=True)
+class SeasonTally:
+    """The leaderboard season a finished game also counts in."""
+
+    id: str
+    restart: bool
+    """Rate the season's games from scratch; else the season shows each player's
+    rating as it stands after their games (carried from season to season)."""
 
 
 # KEYS: marker, skill zset, Elo zset, then one player hash per person.
-# ARGV: ttl, field prefix, person count, then per person (9 each): id, expected mu and
-#   sigma ('' = none yet), new mu, new sigma, conservative skill, place, won (0/1),
-#   name ('' = keep).
+# ARGV: ttl, field prefix (``g:<game>:``, or ``s:<season>:g:<game>:`` for a season's
+#   tally, which leaves the overall counts alone), person count, then per person
+#   (9 each): id, expected mu and sigma ('' = none yet), new mu, new sigma,
+#   conservative skill, place, won (0/1), name ('' = keep).
 # Returns 0: already recorded; -1: a skill moved since it was read; 1: recorded.
 _RECORD = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -184,9 +203,11 @@ for i = 1, n do
   redis.call('HINCRBY', key, prefix .. 'played', 1)
   redis.call('HINCRBY', key, prefix .. 'wins', won)
   redis.call('HINCRBY', key, prefix .. 'place_sum', place)
-  redis.call('HINCRBY', key, 'played', 1)
-  redis.call('HINCRBY', key, 'wins', won)
-  redis.call('HINCRBY', key, 'place_sum', place)
+  if string.sub(prefix, 1, 2) == 'g:' then  -- a season's tally leaves the overall alone
+    redis.call('HINCRBY', key, 'played', 1)
+    redis.call('HINCRBY', key, 'wins', won)
+    redis.call('HINCRBY', key, 'place_sum', place)
+  end
   redis.call('HSET', key, prefix .. 'mu', ARGV[base + 4], prefix .. 'sigma', ARGV[base + 5])
   redis.call('HDEL', key, prefix .. 'rating')
   if ARGV[base + 9] ~= '' then redis.call('HSET', key, 'name', ARGV[base + 9]) end
@@ -215,14 +236,29 @@ class StatsStore:
         gid: str,
         outcome: Outcome,
         names: Mapping[PlayerId, str],
+        season: SeasonTally | None = None,
     ) -> bool:
-        """Count one finished game, once: False if ``gid`` was already recorded."""
+        """Count one finished game, once: False if ``gid`` was already recorded; and in
+        ``season``'s leaderboard too (once, even when the game was counted before)."""
+        counted = await self._record_all_time(guild_id, game, gid, outcome, names)
+        if season is not None:
+            await self._record_season(guild_id, game, gid, outcome, names, season)
+        return counted
+
+    async def _record_all_time(
+        self,
+        guild_id: int,
+        game: str,
+        gid: str,
+        outcome: Outcome,
+        names: Mapping[PlayerId, str],
+    ) -> bool:
         people = sorted(p for p in outcome.places if not is_computer(p))
         marker = recorded_key(guild_id, gid)
         keys = [marker, skill_key(guild_id, game), elo_key(guild_id, game)]
         keys += [player_key(guild_id, p) for p in people]
         for _ in range(MAX_ATTEMPTS):
-            marked, current = await self._read_skills(keys[3:], marker, game, people)
+            marked, current = await self._read_skills(keys[3:], marker, _prefix(game), people)
             if marked:
                 return False
             skills = dict.fromkeys(outcome.places, NEW_SKILL)
@@ -243,11 +279,56 @@ class StatsStore:
         log.warning("Gave up recording %s after %d attempts", gid, MAX_ATTEMPTS)
         raise StoreUnavailable()
 
+    async def _record_season(
+        self,
+        guild_id: int,
+        game: str,
+        gid: str,
+        outcome: Outcome,
+        names: Mapping[PlayerId, str],
+        season: SeasonTally,
+    ) -> None:
+        """The game in ``season``'s leaderboard: its own ratings from scratch
+        (``restart``), or each player's all-time rating after the game (carried)."""
+        people = sorted(p for p in outcome.places if not is_computer(p))
+        marker = recorded_key(guild_id, f"{gid}@{season.id}")
+        keys = [marker, season_skill_key(guild_id, game, season.id), elo_key(guild_id, game)]
+        keys += [player_key(guild_id, p) for p in people]
+        prefix = _prefix(game, season.id)
+        for _ in range(MAX_ATTEMPTS):
+            marked, current = await self._read_skills(keys[3:], marker, prefix, people)
+            if marked:
+                return
+            if season.restart:
+                skills = dict.fromkeys(outcome.places, NEW_SKILL)
+                skills.update({p: _skill(*current[p]) or NEW_SKILL for p in people})
+                new = rate(skills, outcome.places)
+            else:
+                _, rated = await self._read_skills(keys[3:], marker, _prefix(game), people)
+                new = {p: _skill(*rated[p]) or NEW_SKILL for p in people}
+            args: list[str | int | float] = [RECORDED_TTL_SECONDS, prefix, len(people)]
+            for p in people:
+                place = outcome.places[p]
+                expected_mu, expected_sigma = current[p]
+                args += [p, expected_mu or "", expected_sigma or ""]
+                args += [repr(new[p].mu), repr(new[p].sigma), repr(new[p].conservative)]
+                args += [place, int(place == 1), names.get(p, "")]
+            if int(await guarded(self._record_script(keys=keys, args=args))) >= 0:
+                await guarded(self.client.sadd(seasons_key(guild_id), season.id))
+                return
+        log.warning("Gave up counting %s in season %s", gid, season.id)
+        raise StoreUnavailable()
+
+    async def seasons(self, guild_id: int) -> list[str]:
+        """The seasons this server's games were counted in, the latest first."""
+        found = cast(set[str], await guarded(self.client.smembers(seasons_key(guild_id))))
+        return sorted(found, reverse=True)
+
     async def _read_skills(
-        self, keys: list[str], marker: str, game: str, people: list[PlayerId]
+        self, keys: list[str], marker: str, prefix: str, people: list[PlayerId]
     ) -> tuple[bool, dict[PlayerId, SkillFields]]:
-        """Whether the game is recorded already, and the people's stored skill fields."""
-        prefix = _prefix(game)
+        """Whether the game is recorded already, and the people's stored skill fields
+        under ``prefix`` (a game's, or a game's in a season)."""
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.exists(marker)
             for key in keys:
@@ -284,20 +365,26 @@ class StatsStore:
             player_id=player_id, name=fields.get("name"), games=games, overall=overall
         )
 
-    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderRow]:
-        """The ``limit`` best-rated players of ``game``, best first (Elo-era ratings
-        are not on it: those players appear once they have played again)."""
+    async def leaderboard(
+        self, guild_id: int, game: str, limit: int = 10, season: str | None = None
+    ) -> list[LeaderRow]:
+        """The ``limit`` best-rated players of ``game``, best first, all-time or in
+        ``season`` (Elo-era ratings are not on it: those players appear once they have
+        played again)."""
         if limit <= 0:
             return []
+        key = (
+            skill_key(guild_id, game)
+            if season is None
+            else season_skill_key(guild_id, game, season)
+        )
         top = cast(
             list[tuple[str, float]],
-            await guarded(
-                self.client.zrevrange(skill_key(guild_id, game), 0, limit - 1, withscores=True)
-            ),
+            await guarded(self.client.zrevrange(key, 0, limit - 1, withscores=True)),
         )
         if not top:
             return []
-        prefix = _prefix(game)
+        prefix = _prefix(game, season)
         async with self.client.pipeline(transaction=False) as pipe:
             for player_id, _ in top:
                 pipe.hmget(

@@ -9,6 +9,7 @@ the fake also grants Manage Server to the members in ``admins`` (in the interact
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -213,3 +214,23 @@ async def test_a_server_that_waits_no_time_pings_the_first_player_at_once(
     await driver.click(boss, table, "Start")
     [ping] = await driver.wait_for(lambda: driver.notified(boss), what="Alice's ping")
     assert "your turn in" in ping.text
+
+
+async def test_a_server_with_seasons_shows_the_current_seasons_leaderboard(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    await bot_process("bot")
+    boss = admin(driver, "alice")
+    text = await shown(driver, boss, "season", value="monthly")
+    assert "Leaderboard seasons: **monthly**" in text
+    text = await shown(driver, boss, "season_ratings", value="restart")
+    assert "Ratings in a season: **from scratch every season**" in text
+    this_month = datetime.now(UTC).strftime("%Y-%m")
+
+    board = (await driver.slash(boss, "leaderboard", game=GAME.name)).message
+    assert f"Saison {this_month}" in board.text, "public, in the server's German"
+    all_time = (await driver.slash(boss, "leaderboard", game=GAME.name, season="all")).message
+    assert "Saison" not in all_time.text
+    refused = await driver.slash(boss, "leaderboard", game=GAME.name, season="`**x**`")
+    assert "That is no season" in refused.message.text
+    assert refused.message.ephemeral_to == boss.id

@@ -66,6 +66,8 @@ async def test_an_update_is_stored_as_json_and_read_back(
                 "ping_after": 45,
                 "turn_time": {GAME: 90},
                 "channels": [7],
+                "season": "quarterly",
+                "season_ratings": "restart",
             }
         ),
     )
@@ -78,6 +80,8 @@ async def test_an_update_is_stored_as_json_and_read_back(
         "ping_after": 45,
         "turn_time": {GAME: 90},
         "channels": [7],
+        "season": "quarterly",
+        "season_ratings": "restart",
     }
     assert turn_time_for(saved, GAME) == 90
     assert allows_channel(saved, 7)
