@@ -137,6 +137,22 @@ class FollowUps:
                 await task
 
 
+class FollowUpPlanner:
+    """What `Saving` calls after each commit: the game's `FollowUpMoves.schedule`. A
+    commit plans follow-ups and a follow-up commits, so `GameParts` makes the planner,
+    gives it to `Saving`, and binds it once `FollowUpMoves` exists."""
+
+    def __init__(self) -> None:
+        self._moves: FollowUpMoves | None = None
+
+    def bind(self, moves: FollowUpMoves) -> None:
+        self._moves = moves
+
+    def __call__(self, table: Table, rev: int, state: BaseModel) -> None:
+        assert self._moves is not None, "bound when the game's parts are built"
+        self._moves.schedule(table, rev, state)
+
+
 class FollowUpMoves:
     """One game's moves without a click: computer seats, timed defaults, turn clocks,
     and lobbies that nobody started. They are saved through the game's `Saving`, whose

@@ -20,7 +20,7 @@ from bot.engines.base import GameError, PlayerId
 from bot.i18n import Lang, tr
 from bot.play.announce import Announcer
 from bot.play.channel_messages import ChannelMessages
-from bot.play.followups import FollowUpMoves
+from bot.play.followups import FollowUpMoves, FollowUpPlanner
 from bot.play.interactions import (
     Interaction,
     answer_privately,
@@ -87,12 +87,11 @@ class GameParts:
             guild_settings=shared.guild_settings,
             channel_of=shared.channel_of,
         )
-        # A commit plans the follow-ups its game waits for, and a follow-up commits:
-        # `Saving` calls `moves.schedule` through a planner bound here, after both exist.
+        planner = FollowUpPlanner()
         self.saving = Saving(
             self.adapter,
             self.announcer,
-            self._plan_follow_ups,
+            planner,
             store=shared.store,
             clock=shared.clock,
             locks=shared.locks,
@@ -116,6 +115,7 @@ class GameParts:
             computer_pause_seconds=shared.limits.computer_pause_seconds,
             lobby_timeout_seconds=shared.limits.lobby_timeout_seconds,
         )
+        planner.bind(self.moves)
 
     async def open_seated(
         self,
@@ -152,9 +152,6 @@ class GameParts:
             ),
         )
         await self.channel.remember_message(table, sent.id)
-
-    def _plan_follow_ups(self, table: Table, rev: int, state: BaseModel) -> None:
-        self.moves.schedule(table, rev, state)
 
     @asynccontextmanager
     async def admitted(self, interaction: Interaction) -> AsyncIterator[None]:
