@@ -51,6 +51,7 @@ NAMES: tuple[str, ...] = (
     C_("command name", "table"),
     C_("command name", "close_round"),
     C_("command name", "format"),
+    C_("command name", "options"),
     # Seasons
     C_("command name", "season"),
     C_("command name", "season_ratings"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from functools import partial
@@ -21,8 +22,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
+from pydantic import ValidationError
 
-from bot.engines.base import GameError, Outcome, PlayerId
+from bot.engines.base import Engine, GameError, Outcome, PlayerId
 from bot.i18n import N_, Lang, plural, tr
 from bot.names import shown_name
 from bot.play.errors import answering_errors
@@ -65,6 +67,8 @@ BUTTON_ID = r"t:(?P<tid>[0-9a-f]{8}):(?P<verb>join|leave|start|cancel)"
 THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
 """A table's thread archives itself a day after its last message."""
 MOST_ROUNDS = 10
+MAX_OPTIONS_TEXT = 100
+"""The longest ``options`` text `/tournament create` takes."""
 SHORTEST_ROUND_MINUTES, LONGEST_ROUND_MINUTES = 5, 24 * 60
 LISTED_ENTRANTS = 40
 """The sign-up message lists this many names, then "and N more" (an embed's field
@@ -163,6 +167,9 @@ class Tournaments:
             round_minutes=N_("How long a round's tables wait for their players"),
             computers=N_("Computers fill the seats an odd field leaves"),
             format=N_("Two at a table (Swiss) or 3 to 5; by default what the game is for"),
+            options=N_(
+                "The game's options, as name=value (tactical=yes); the game's own if left out"
+            ),
         )
         @app_commands.choices(
             game=choices,
@@ -180,9 +187,12 @@ class Tournaments:
             ] = 60,
             computers: bool = True,
             format: Format | None = None,
+            options: app_commands.Range[str, 1, MAX_OPTIONS_TEXT] | None = None,
         ) -> None:
             async with answering_errors(interaction):
-                await self.create(interaction, game, rounds, round_minutes, computers, format)
+                await self.create(
+                    interaction, game, rounds, round_minutes, computers, format, options
+                )
 
         @group.command(name="standings", description=N_("The tournament's standings now"))
         async def standings_command(interaction: Interaction) -> None:
@@ -217,6 +227,7 @@ class Tournaments:
         minutes: int,
         computers: bool,
         chosen: Format | None,
+        options: str | None = None,
     ) -> None:
         guild_id, channel_id = place_of(interaction)
         if isinstance(interaction.channel, discord.Thread):
@@ -240,7 +251,7 @@ class Tournaments:
             table_min=2 if swiss else max(3, engine.min_players),
             table_max=2 if swiss else min(engine.max_players, 5),
             seed=secrets.randbits(32),
-            options=engine.Options().model_dump(mode="json"),
+            options=options_from_text(engine, start_options(running), options),
             guild_id=guild_id,
             channel_id=channel_id,
         )
@@ -248,7 +259,9 @@ class Tournaments:
         await self.store.save(tournament, 0)
         lang = public_lang(interaction)
         await interaction.response.send_message(
-            embed=signup_embed(tournament, lang, self._title(tournament)),
+            embed=signup_embed(
+                tournament, lang, self._title(tournament), self._options_text(tournament, lang)
+            ),
             view=signup_view(tournament, lang),
         )
         message = await interaction.original_response()
@@ -293,7 +306,7 @@ class Tournaments:
                 )
             else:
                 await interaction.response.edit_message(
-                    embed=signup_embed(changed, lang, title),
+                    embed=signup_embed(changed, lang, title, self._options_text(changed, lang)),
                     view=signup_view(changed, lang) if changed.state == "signup" else None,
                 )
 
@@ -543,9 +556,47 @@ class Tournaments:
     async def _lang(self, tournament: Tournament) -> Lang:
         return await self.store.lang_of(tournament)
 
+    def _options_text(self, tournament: Tournament, lang: Lang) -> str:
+        """The game's options every table plays with, in words, as a lobby shows them."""
+        game = self.games.get(tournament.game)
+        return game.adapter.lobby_options(tournament.options, lang) if game else ""
+
     def _title(self, tournament: Tournament) -> str:
         game = self.games.get(tournament.game)
         return game.engine.title if game else tournament.game
+
+
+def options_from_text(
+    engine: Engine[Any, Any, Any], names: Sequence[str], text: str | None
+) -> dict[str, Any]:
+    """The game's options from ``name=value`` pairs (``tactical=yes turn_cap=300``,
+    commas or spaces between) among ``names`` (those its ``start`` command takes),
+    checked by the game's own `Options` model; the game's defaults for the rest. What
+    was typed is never shown back: a refusal names the options the game takes."""
+    refusal = GameError(
+        "Options are written as name=value; this game takes: {names}.",
+        names=", ".join(names) or "—",
+    )
+    given: dict[str, object] = {}
+    for pair in re.split(r"[,\s]+", (text or "").strip()):
+        if not pair:
+            continue
+        name, equals, value = pair.partition("=")
+        if not equals or name not in names or name in given:
+            raise refusal
+        given[name] = int(value) if value.isdecimal() else value
+    try:
+        return engine.Options.model_validate(given).model_dump(mode="json")
+    except ValidationError as error:
+        raise refusal from error
+
+
+def start_options(game: GameCommands) -> list[str]:
+    """The game options its ``start`` command takes (not the turn clock: a tournament's
+    tables keep the game's own)."""
+    start = game.group.get_command("start")
+    parameters = start.parameters if isinstance(start, app_commands.Command) else []
+    return sorted(p.name for p in parameters if p.name in game.engine.Options.model_fields)
 
 
 def format_for(min_players: int, max_players: int, chosen: Format | None) -> Format:
@@ -589,7 +640,9 @@ async def _delete_threads(threads: Sequence[discord.Thread] | Any) -> None:
             log.info("Thread %s not removed: %s", thread.id, error)
 
 
-def signup_embed(tournament: Tournament, lang: Lang, title: str) -> discord.Embed:
+def signup_embed(
+    tournament: Tournament, lang: Lang, title: str, options: str = ""
+) -> discord.Embed:
     people = [e for e in tournament.entrants if not e.computer]
     names = [shown_name(e.name) for e in people[:LISTED_ENTRANTS]]
     if len(people) > LISTED_ENTRANTS:
@@ -616,8 +669,9 @@ def signup_embed(tournament: Tournament, lang: Lang, title: str) -> discord.Embe
                     "Computers fill seats: {answer}",
                     answer=tr(lang, N_("yes") if tournament.computer_fill else N_("no")),
                 ),
+                options,
             ]
-        ),
+        ).strip(),
     )
     embed.add_field(
         name=plural(lang, len(people), "{n} signed up", "{n} signed up"),

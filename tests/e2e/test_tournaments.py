@@ -182,7 +182,10 @@ async def test_a_twelve_player_geschenkt_tournament_plays_three_grouped_rounds(
 ) -> None:
     await bot_process("bot")
     people = list(driver.users)
-    signup = await sign_up(driver, people[0], people, game="geschenkt", rounds=3)
+    signup = await sign_up(
+        driver, people[0], people, game="geschenkt", rounds=3, options="tactical=yes"
+    )
+    assert "Tactical variant: yes" in signup.text, "every table's options, in words"
     tid = tournament_id(signup)
     await driver.click(people[0], signup, "Start")
     for number in range(1, 4):
@@ -198,6 +201,7 @@ async def test_a_twelve_player_geschenkt_tournament_plays_three_grouped_rounds(
     assert tournament.state == "finished" and tournament.format == "groups"
     assert all(len(t.seats) == 4 for r in tournament.rounds for t in r.tables)
     assert not any(e.computer for e in tournament.entrants), "12 sit at three tables of 4"
+    assert tournament.options["tactical"] is True
 
 
 async def test_a_no_show_forfeits_when_the_round_clock_runs_out(
