@@ -1,5 +1,5 @@
-"""The tournament pictures of the docs (issue 45): a Geschenkt tournament's sign-up, its
-standings after round 2 and its final standings, drawn by `bot.render.tournament` and
+"""The tournament pictures of the docs: a Geschenkt tournament's standings after round 2
+and its final standings, as the bot posts them, drawn by `bot.render.tournament` and
 scaled to 400 px wide (Lanczos), as a phone shows them, and kept as small palette
 PNGs like the golden images.
 
@@ -46,8 +46,6 @@ PEOPLE = (
 )
 """Eleven people sign up; a computer makes the twelfth (tables of four)."""
 HEADERS = ("#", "Player", "Games", "Points", "Tie-break")
-SIGNUP_HEADERS = ("#", "Signed up", "", "Rating", "")
-"""The sign-up list: the order of joining, the name and the seeding rating."""
 MORE = "+ {n} more"
 
 
@@ -115,33 +113,11 @@ def png_at(png: bytes, width: int = SHOWN_WIDTH) -> Image.Image:
 
 
 def pictures() -> dict[str, bytes]:
-    """The three pictures at full size, by file name."""
+    """The two pictures at full size, by file name."""
     rng = random.Random(SEED)
     tournament = signed_up()
-    signup_rows = [
-        StandingRow(
-            rank=k + 1,
-            name=entrant.name,
-            points=str(entrant.rating),
-            tie_break="",
-            games=0,
-            is_computer=entrant.computer,
-        )
-        for k, entrant in enumerate(tournament.entrants)
-    ]
     table = partial(render_standings, headers=HEADERS, more_text=MORE)
-    drawn = {
-        "tournament-signup.png": render_standings(
-            "Geschenkt tournament — sign-up",
-            f"{len(signup_rows)} signed up · 3 grouped rounds · tables of 4 · "
-            "a computer fills a seat",
-            signup_rows,
-            "en",
-            final=False,
-            headers=SIGNUP_HEADERS,
-            more_text=MORE,
-        )
-    }
+    drawn: dict[str, bytes] = {}
     tournament = start(tournament, NOW)
     for number in range(1, 4):
         tournament = play_round(tournament, rng)
