@@ -3,6 +3,7 @@
 `bench.ai` plays each game's ``hard`` before issue 28 as the opponent ``previous``
 (``--pairing hard:previous``); where that player has left `bot.ai`, it lives here:
 
+- `bench.previous.draughts`: draughts' ``hard`` that searched on `Position`s.
 - `bench.previous.take`: TAKE's ``hard`` that searched only its own turn.
 - `bench.previous.escalation`: Escalation's ``hard`` of endgame rollouts for chips.
 

@@ -12,8 +12,8 @@
   budget of `FAST_NODES` (reproducible) under the wall-clock cap of
   `bot.ai.budget.think_seconds`. Its evaluation is ``normal``'s, less a little per
   quiet ply at the leaf, so in a level position it makes progress instead
-  of shuffling into a repetition it can't see. The previous ``hard`` (the `Searcher`
-  below with `HARD`) stays as `PREVIOUS_HARD` for `bench.ai`.
+  of shuffling into a repetition it can't see. (The previous ``hard``, `Searcher` with
+  deeper limits, is `bench.previous.draughts`.)
 
 The ``normal`` search plays the rules through `Position` (`legal_moves`, `play`), so the engine
 alone decides legality: the last-moved piece taken first in give-and-take, the longest
@@ -428,7 +428,6 @@ def _from_table(score: int, ply: int) -> int:
 # --- The players ------------------------------------------------------------------------
 
 NORMAL = Limits(depth=3, nodes=10_000, seconds=0.5, iterative=True, quiescence=6)
-HARD = Limits(depth=64, nodes=3_500, seconds=0.45, iterative=True, quiescence=8)
 EASY_RANDOM = 4
 """``easy`` picks a move at random one time in this many."""
 
@@ -520,9 +519,6 @@ def fast_searcher(
 
     return choose
 
-
-PREVIOUS_HARD = searcher(HARD)
-"""The ``hard`` player before `bot.ai.draughts_search` (for `bench.ai`)."""
 
 PLAYERS: Mapping[Level, Chooser] = {
     "easy": choose_easy,

@@ -15,7 +15,6 @@ ends as on the engine.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from bot.engines.cards import Card
@@ -352,8 +351,3 @@ class Deal:
         paid[self.winner] = 0
         paid[self.winner] = -sum(paid)
         return paid
-
-
-def shuffled(kinds: list[int], rng: random.Random) -> list[int]:
-    rng.shuffle(kinds)
-    return kinds

@@ -13,7 +13,6 @@ import pytest
 from bot.ai import LEVELS, Level
 from bot.ai.draughts import (
     FAST_NODES,
-    HARD,
     NORMAL,
     PLAYERS,
     WIN,
@@ -49,7 +48,6 @@ TEST_PLAYERS = {
     "easy": choose_easy,
     "normal": searcher(replace(NORMAL, seconds=None)),
     "hard": fast_searcher(nodes=3_000, seconds=None),
-    "previous hard": searcher(replace(HARD, nodes=1_500, seconds=None)),
 }
 
 
@@ -182,7 +180,9 @@ def test_a_single_legal_move_is_played_at_once() -> None:
     # Turkish: the capture is compulsory, so there is nothing to search.
     position = view("W:Wd4,a2:Bd5,h6", "turkish")
     assert position.legal_moves == ["d4xd6"]
-    result = Searcher(HARD).search(Position.from_fen(position.fen, "turkish"))
+    result = Searcher(Limits(depth=64, nodes=3_500)).search(
+        Position.from_fen(position.fen, "turkish")
+    )
     assert (str(result.move), result.nodes, result.depth) == ("d4xd6", 0, 0)
 
 
