@@ -17,7 +17,7 @@ from bot.engines.base import player_range
 from bot.games import GAMES, check_registry
 from bot.i18n import N_, lang_of, tr
 from bot.i18n.commands import CommandTranslator
-from bot.pacing import RequestPacer, paced
+from bot.pacing import RequestPacer, pacing_trace
 from bot.play.components import GameButton, GameSelect
 from bot.play.followups import FollowUps
 from bot.play.game_commands import GameCommands
@@ -66,12 +66,11 @@ class TableBot(commands.AutoShardedBot):
             intents=SERVERS_ONLY,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             shard_count=settings.shard_count,
+            http_trace=pacing_trace(RequestPacer(settings.discord_requests_per_second)),
             **shard_ids_of(settings),
         )
         self.settings = settings
         self.store = store
-        pacer = RequestPacer(settings.discord_requests_per_second)
-        self.http.request = paced(self.http.request, pacer)  # type: ignore[method-assign,assignment]
         self.games: dict[str, GameCommands] = {}
         self.renderer = RenderWorkers(settings.render_processes)
         self.thinkers = Thinkers(

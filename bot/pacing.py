@@ -6,9 +6,13 @@ discord.py keeps each route's limit by the headers Discord sends, but learns of 
 global one only from a 429: a burst (200 tables whose computers move at once after a
 start) is refused first and retried after. `RequestPacer` starts at most
 ``per_second`` requests in any second, so such a burst waits its turn instead.
-`paced` puts it in front of discord.py's ``HTTPClient.request``, which carries every
-request made with the bot token and no other (interaction responses go through the
-webhook adapter).
+
+`pacing_trace` holds each request where it leaves: aiohttp awaits a trace's
+``on_request_start`` before it sends, after discord.py has taken the route's own lock.
+Pacing earlier, when discord.py is first asked, let requests that then queued on one
+route's window leave together when it reset, past the global limit. Interaction
+callbacks and webhooks share discord.py's session but not the global limit, so they
+pass unpaced (`counts_globally`).
 """
 
 from __future__ import annotations
@@ -17,7 +21,10 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from types import SimpleNamespace
+
+import aiohttp
+from yarl import URL
 
 WINDOW_SECONDS = 1.0
 
@@ -56,15 +63,24 @@ class RequestPacer:
         return now
 
 
-Request = Callable[..., Awaitable[Any]]
+def counts_globally(url: URL) -> bool:
+    """Whether a request to ``url`` counts in the bot token's global limit: everything
+    but an interaction's callback and its webhook."""
+    return "/interactions/" not in url.path and "/webhooks/" not in url.path
 
 
-def paced(request: Request, pacer: RequestPacer) -> Request:
-    """``request`` (discord.py's ``HTTPClient.request``) started only when ``pacer``
-    lets it."""
+def pacing_trace(pacer: RequestPacer) -> aiohttp.TraceConfig:
+    """A trace for discord.py's session (`discord.Client`'s ``http_trace``) that starts
+    each bot-token request only when ``pacer`` lets it."""
 
-    async def request_paced(*args: Any, **kwargs: Any) -> Any:
-        await pacer.wait()
-        return await request(*args, **kwargs)
+    async def wait_for_turn(
+        _session: aiohttp.ClientSession,
+        _context: SimpleNamespace,
+        params: aiohttp.TraceRequestStartParams,
+    ) -> None:
+        if counts_globally(params.url):
+            await pacer.wait()
 
-    return request_paced
+    trace = aiohttp.TraceConfig()
+    trace.on_request_start.append(wait_for_turn)
+    return trace

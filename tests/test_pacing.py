@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
+from typing import Any, cast
 
-from bot.pacing import RequestPacer, paced
+import aiohttp
+from yarl import URL
+
+from bot.pacing import RequestPacer, counts_globally, pacing_trace
 
 
 class Clock:
@@ -50,24 +55,30 @@ def test_requests_spread_out_wait_for_nothing() -> None:
     assert clock.slept == []
 
 
-def test_a_paced_request_passes_its_arguments_and_answer_on() -> None:
-    calls: list[tuple[tuple[object, ...], dict[str, object]]] = []
+def test_only_bot_token_requests_count_in_the_global_limit() -> None:
+    base = "https://discord.com/api/v10"
+    assert counts_globally(URL(f"{base}/channels/1/messages/2"))
+    assert counts_globally(URL(f"{base}/channels/1/threads"))
+    assert not counts_globally(URL(f"{base}/interactions/1/tok/callback"))
+    assert not counts_globally(URL(f"{base}/webhooks/9/tok/messages/@original"))
 
-    async def request(*args: object, **kwargs: object) -> str:
-        calls.append((args, kwargs))
-        return "answer"
 
+def test_the_trace_holds_a_bot_token_request_until_its_turn() -> None:
     clock = Clock()
-    send = paced(request, RequestPacer(1, clock=clock, sleep=clock.sleep))
-    answers = asyncio.run(asyncio.wait_for(_twice(send), 5))
-    assert answers == ["answer", "answer"]
-    assert calls == [(("route",), {"json": 1}), (("route",), {"json": 1})]
-    assert clock.slept == [1.0], "the second waited for the first's second to pass"
+    trace = pacing_trace(RequestPacer(1, clock=clock, sleep=clock.sleep))
+    (on_start,) = trace.on_request_start
+    headers: Any = {}
 
+    async def requests(*paths: str) -> None:
+        for path in paths:
+            params = aiohttp.TraceRequestStartParams("PATCH", URL(path), headers)
+            await on_start(cast(aiohttp.ClientSession, None), SimpleNamespace(), params)
 
-async def _twice(send: object) -> list[object]:
-    assert callable(send)
-    return [await send("route", json=1), await send("route", json=1)]
+    base = "http://fake/api/v10"
+    asyncio.run(requests(f"{base}/interactions/1/t/callback", f"{base}/channels/1/messages/2"))
+    assert clock.slept == [], "an interaction's callback is not paced"
+    asyncio.run(requests(f"{base}/channels/1/messages/3"))
+    assert clock.slept == [1.0], "the second bot-token request waited for its second"
 
 
 def test_a_share_of_zero_never_waits() -> None:
