@@ -68,17 +68,17 @@ Opponent = Level | Literal["random", "previous"]
 
 
 def previous_players() -> dict[str, Chooser]:
-    """Each game's ``hard`` player as it was before issue 28, where it changed (those
-    that left `bot.ai` are in `bench.previous`)."""
+    """Each game's ``hard`` player as it was before issue 28, where it changed
+    (`bench.previous`)."""
     from bench.previous import draughts as previous_draughts
     from bench.previous import escalation as previous_escalation
+    from bench.previous import geschenkt as previous_geschenkt
     from bench.previous import take as previous_take
-    from bot.ai import geschenkt
 
     return {
         "draughts": previous_draughts.PREVIOUS_HARD,
         "escalation": previous_escalation.rollout_player(),
-        "geschenkt": geschenkt.make_engine_hard(),
+        "geschenkt": previous_geschenkt.PREVIOUS_HARD,
         "take": previous_take.PREVIOUS_HARD,
     }
 

@@ -1,11 +1,10 @@
 """Opponent pools for `bench.ai`: tables of players our levels were not tuned on.
 
-Our ``hard`` players model the other seats as ``normal`` plays (their samples are
-dealt to fit what a ``normal`` player would have done, and their playouts play the
-others as ``normal``), and ``normal``'s weights were tuned against ``normal`` and
-``easy``. A pool seats one kind of player in every other seat, so `bench.ai --pool`
-can show how much of ``hard``'s lead over ``normal`` survives a table that plays
-otherwise.
+``normal``'s weights were tuned against ``normal`` and ``easy``, and the ``hard``
+players of Escalation and TAKE model the other seats as ``normal`` plays; Geschenkt's
+``hard`` weighs a few kinds of player for each seat instead (`bot.ai.geschenkt.KINDS`).
+A pool seats one kind of player in every other seat, so `bench.ai --pool` can show
+how much of ``hard``'s lead over ``normal`` survives a table that plays otherwise.
 
 Every game's pools: ``easy`` and ``normal`` (our own levels), ``random`` (a uniformly
 random legal action, `bot.ai.random_player.choose_uniform`, as the bench's
@@ -13,15 +12,24 @@ random legal action, `bot.ai.random_player.choose_uniform`, as the bench's
 
 - geschenkt: ``no-thanks``, the outside player: the `HeuristicPlayer` of the
   ``no-thanks`` package on PyPI (MIT; the peer of `bench.engines`), its own
-  ``take_proba`` read off our view (`no_thanks_heuristic`); ``greedy``, a style
-  player (`geschenkt_greedy`).
+  ``take_proba`` read off our view (`no_thanks_heuristic`); ``greedy`` and
+  ``cautious``, style players (`geschenkt_greedy`, `geschenkt_cautious`). Geschenkt's
+  ``hard`` counts the HeuristicPlayer's rule among its kinds (``casual``), so the
+  ``no-thanks`` table is one it knows; ``cautious`` and ``easy`` are like none of its
+  kinds exactly.
 - escalation: ``shedder`` (`escalation_shedder`).
 - take: ``hoarder`` (`take_hoarder`).
-- draughts: ``greedy`` (`draughts_greedy`) and ``wary`` (`draughts_wary`).
+- draughts: ``greedy`` (`draughts_greedy`), ``wary`` (`draughts_wary`) and ``guide``
+  (`draughts_guide`, from published advice for Turkish draughts).
 
 No outside player is known to us for the other games: we found no package on PyPI
-that plays Escalation or TAKE, and the draughts players there play other rules
-(international or English draughts), or drive engine programs that no package ships.
+that plays Escalation or TAKE. For draughts, ``pydraughts`` (in the bench extra) ships
+no player of its own: its engines (`HubEngine`, `DXPEngine`, `CheckerBoardEngine`)
+drive engine programs that no package ships, and those play international, English
+or Russian draughts, not the orthogonal rules of ours. ``py-draughts`` has its own
+search but none of the orthogonal variants, and ``kish`` (a Turkish draughts engine)
+is a Rust source package that can't be built here (no crate registry). So draughts'
+outside player is `draughts_guide`: published advice, written here as a rule.
 
 Each style player below is a short rule, written here (none is from a published
 strategy unless its docstring names one); each sees its seat's view only, as our
@@ -41,7 +49,14 @@ from bot.ai.draughts import draw_offered, material, position_and_moves
 from bot.ai.take import PLAYERS as TAKE_PLAYERS
 from bot.engines.base import GameError, SeededRng
 from bot.engines.cards import Card
-from bot.engines.draughts import ACCEPT_DRAW, DraughtsView, Move
+from bot.engines.draughts import (
+    ACCEPT_DRAW,
+    BLACK_KING,
+    WHITE_KING,
+    DraughtsView,
+    Move,
+    Position,
+)
 from bot.engines.escalation import TAKE as ESCALATION_TAKE
 from bot.engines.escalation import EscalationAction, EscalationView, card_value, is_pass_through
 from bot.engines.geschenkt import REFUSE, TAKE, GeschenktAction, GeschenktView
@@ -140,6 +155,30 @@ def geschenkt_greedy(view: GeschenktView, rng: SeededRng) -> GeschenktAction:
     return TAKE if chips <= 0 or fits or view.pot >= GREEDY_CHIPS else REFUSE
 
 
+CAUTIOUS_SHARE = 0.5
+"""`geschenkt_cautious` takes a card once the pot is worth this share of its cost."""
+CAUTIOUS_LOW = 3
+"""`geschenkt_cautious` takes at a quarter of the cost once down to this many chips."""
+
+
+def geschenkt_cautious(view: GeschenktView, rng: SeededRng) -> GeschenktAction:
+    """A careful Geschenkt player (a style of our own, no published source): it takes a
+    card that fits one of its runs at once (so no one else gets it), and any other card
+    only once the pot pays half of what the card costs its score (a quarter when it is
+    down to `CAUTIOUS_LOW` chips); with no chips it must take. It weighs the pot
+    against the card's cost, as ``normal`` does, but in proportion rather than by a
+    chip value and a threshold, and never lets a fitting card go round for chips."""
+    me = _seat(view)
+    card, chips = view.current_card, view.my_chips
+    if card is None or chips is None:
+        raise ValueError("a Geschenkt player chooses only while a card is face up")
+    mine = set(view.seats[me].cards)
+    if chips <= 0 or card - 1 in mine or card + 1 in mine:
+        return TAKE
+    share = CAUTIOUS_SHARE if chips > CAUTIOUS_LOW else CAUTIOUS_SHARE / 2
+    return TAKE if view.pot >= share * card else REFUSE
+
+
 # --- Escalation ------------------------------------------------------------------------
 
 
@@ -236,6 +275,70 @@ def draughts_wary(view: DraughtsView, rng: SeededRng) -> str:
     return _best(scored, rng)
 
 
+GUIDE_KING = 5
+"""A king is worth this many men to `draughts_guide`: "the value of a king is equal to
+five men" (the Turkish draughts learning guide cited there)."""
+GUIDE_CENTRE = 0.1
+"""`draughts_guide`'s bonus per own man on the centre files c–f."""
+GUIDE_ISOLATED = 0.2
+"""`draughts_guide`'s cost per own man with no own piece beside, before or behind it."""
+
+
+def guide_value(position: Position, side: int) -> float:
+    """`draughts_guide`'s view of a position for ``side``: material with a king as
+    `GUIDE_KING` men, men on the centre files a little more, isolated men a little less
+    (each term for ``side`` less the same for the other side)."""
+    board = position.board
+    total = 0.0
+    for square, piece in enumerate(board):
+        if not piece:
+            continue
+        own = 1 if piece * side > 0 else -1
+        if piece in (WHITE_KING, BLACK_KING):
+            total += own * GUIDE_KING
+            continue
+        value = 1.0
+        file, rank = square % 8, square // 8
+        if 2 <= file <= 5:
+            value += GUIDE_CENTRE
+        neighbours = [
+            board[square + step]
+            for step, ok in ((-1, file > 0), (1, file < 7), (-8, rank > 0), (8, rank < 7))
+            if ok
+        ]
+        if not any(other * piece > 0 for other in neighbours):
+            value -= GUIDE_ISOLATED
+        total += own * value
+    return total
+
+
+def draughts_guide(view: DraughtsView, rng: SeededRng) -> str:
+    """A player from published advice for Turkish draughts (Dama), read as a rule: two
+    plies (the move whose worst reply leaves it best off; a move that leaves the other
+    side no move wins outright), valuing a position by `guide_value`. The advice: "the
+    value of a king is equal to five men", so that giving up to five men for a king is
+    sound ("Turkish Draughts (Dama): Rules of Game and Learning Guide", section 3, "The
+    pieces and their values"), and "control the center" and "keep your pieces from
+    becoming isolated and vulnerable to multi-jumps" (GameXpla.in, "Turkish Draughts,
+    Dama", strategic tips). Our levels count a king as three men (``easy``) or
+    three men and its open lines (the search's evaluation); this one plays for kings
+    harder. Ties at random. Offered a draw, it accepts unless ahead by its own
+    count."""
+    position, moves = position_and_moves(view)
+    side = position.side
+    if draw_offered(view) and guide_value(position, side) <= 0:
+        return str(ACCEPT_DRAW)
+    scored: list[tuple[float, Move]] = []
+    for move in moves:
+        after = position.play(move)
+        replies = after.legal_moves()
+        if not replies:
+            scored.append((float("inf"), move))
+            continue
+        scored.append((min(guide_value(after.play(reply), side) for reply in replies), move))
+    return _best(scored, rng)
+
+
 # --- The pools -------------------------------------------------------------------------
 
 OWN_LEVELS: tuple[Level, ...] = ("easy", "normal")
@@ -267,6 +370,11 @@ POOLS: dict[str, tuple[Pool, ...]] = {
             f"takes any card with {GREEDY_CHIPS}+ chips, or next to its own",
             _fixed(geschenkt_greedy),
         ),
+        Pool(
+            "cautious",
+            "takes a card next to its own at once, others when the pot pays half the card",
+            _fixed(geschenkt_cautious),
+        ),
     ),
     "escalation": (
         Pool(
@@ -279,6 +387,11 @@ POOLS: dict[str, tuple[Pool, ...]] = {
     "draughts": (
         Pool("greedy", "one ply, the most material", _fixed(draughts_greedy)),
         Pool("wary", "two plies of material", _fixed(draughts_wary)),
+        Pool(
+            "guide",
+            f"two plies, a king {GUIDE_KING} men, centre and no isolated men (published advice)",
+            _fixed(draughts_guide),
+        ),
     ),
 }
 """Game -> its outside and style players' pools (beyond easy, normal and random)."""

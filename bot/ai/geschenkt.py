@@ -12,32 +12,31 @@ stack and the cards removed before play stay hidden.
   out. It sends a card that fits its run around the table for more chips while no one
   else has a neighbour of that card (until the pot reaches ``greed``). Tuned by play
   against copies of itself and easy players (`TUNED`).
-- hard: determinized Monte Carlo. Each sample deals the hidden information so it
-  agrees with the view (the variant, the other players' chips, the stack order, the
-  removed cards); the chips are split by random shares (`CHIP_SPREAD`) and dealt to
-  fit the refusals the pot shows (a ``normal`` player with those chips would have
-  refused the face-up card each time; a split that doesn't fit is kept only now and
-  then, as a person may play otherwise). Each sample
-  is played out after taking and after refusing on a compact simulator
-  (`bot.ai.geschenkt_sim`, checked against the engine; about 40 times the engine's
-  actions per second), the other seats playing the normal policy and its own seat
-  `COUNTER` (the normal rule with weights tuned to beat two normal players), and the
-  choice with the better chance to win is kept (1 for the sole lowest score, ½
-  shared, less a hundredth of the margin to the best other score). Samples share the
-  deal between the two choices; they stop once one choice is clearly better, or at a
-  bound on simulated actions (both deterministic), or at the wall-clock budget of
-  `bot.ai.budget.think_seconds` (a safety net under load). One loop serves both this
-  and the previous hard (rollouts through the engine, for the mean margin, chips
-  dealt blindly), kept as `make_engine_hard` for `bench.ai`.
+- hard: determinized Monte Carlo. It doesn't know how the others play, so it supposes
+  each other seat is one of a few kinds of player (`KINDS`: our normal, a casual
+  face-value player, a pot-taker, a proportional player) and weighs the kinds for
+  each seat by what the view shows it did: who took which card so far
+  (`kind_weights`) and the refusals of the face-up card (`likelihood`). Each sample
+  deals the hidden information so it agrees with the view (the variant, the other
+  players' chips, split by random shares, `CHIP_SPREAD`; the stack order, the removed
+  cards) and draws a kind for each other seat, keeping the draw as likely as its
+  chips and kinds make the refusals the pot shows. Each sample is played out after
+  taking and after refusing on a compact simulator (`bot.ai.geschenkt_sim`, checked
+  against the engine; about 40 times the engine's actions per second), each other
+  seat playing its kind's rule and its own seat the normal rule, and the choice with
+  the better chance to win is kept (1 for the sole lowest score, ½ shared, less a
+  hundredth of the margin to the best other score). Samples share the deal between
+  the two choices; they stop once one choice is clearly better, or at a bound on
+  simulated actions (both deterministic), or at the wall-clock budget of
+  `bot.ai.budget.think_seconds` (a safety net under load).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.ai import Chooser, Level
@@ -45,7 +44,6 @@ from bot.ai import geschenkt_sim as sim
 from bot.ai.budget import think_seconds
 from bot.engines.base import SeededRng
 from bot.engines.geschenkt import (
-    ENGINE,
     REFUSE,
     TACTICAL_REMOVED,
     TAKE,
@@ -83,7 +81,14 @@ class Params:
     ``cost - chip_value * pot - near_bonus * near < threshold + low_chips / (chips + 1)``,
     where the chip value slides from ``chip_value`` (first card) to ``late_chip_value``
     (last card); never refuse with no chips; refuse a card that fits a run (cost <= 0)
-    while the pot is below ``greed`` and no other player holds a neighbour of it."""
+    while the pot is below ``greed`` and no other player holds a neighbour of it.
+
+    With ``softness`` above 0 the rule is a player's whim rather than a rule (the kinds
+    ``hard`` supposes the others to be, `take_chance`): the chance to take rises evenly
+    from 0 to 1 as the left side falls from ``softness / 2`` above the right side to as
+    far below it, is at least ``floor``, times ``1 + chip_factor / chips``, times
+    ``fit_factor`` for a card next to one held (at most 1). With ``face_value`` the
+    left side counts the card's face value, not its cost to the score."""
 
     chip_value: float
     late_chip_value: float
@@ -91,6 +96,28 @@ class Params:
     low_chips: float
     near_bonus: float
     greed: float
+    softness: float = 0.0
+    face_value: bool = False
+    floor: float = 0.0
+    chip_factor: float = 0.0
+    fit_factor: float = 1.0
+
+    def as_tuple(self) -> tuple[float, ...]:
+        """The fields in order, as `bot.ai.geschenkt_sim.Table.playout_seats` takes them
+        (`dataclasses.astuple` copies deeply, and is slow)."""
+        return (
+            self.chip_value,
+            self.late_chip_value,
+            self.threshold,
+            self.low_chips,
+            self.near_bonus,
+            self.greed,
+            self.softness,
+            self.face_value,
+            self.floor,
+            self.chip_factor,
+            self.fit_factor,
+        )
 
 
 TUNED = Params(
@@ -112,19 +139,37 @@ incumbent alone drove chip_value to 4.6, which beat copies but won only 56% agai
 easy players."""
 
 
-COUNTER = Params(
-    chip_value=4.6,
-    late_chip_value=0.4,
-    threshold=1.0,
-    low_chips=14.0,
-    near_bonus=3.0,
-    greed=3.0,
-)
-"""The normal rule tuned to beat two ``normal`` players (`TUNED`), the hard player's
-own policy in its playouts: pattern search from `TUNED` on the simulator, each
-candidate in the same 18,000 seeded 3-player games (6,000 deals, seat rotated);
-it won 38.5% of them where `TUNED` wins 32.6%. It counts the pot for more early on
-and less late, takes a card next to one held more readily and others less."""
+def take_chance(
+    params: Params,
+    card: int,
+    pot: int,
+    mine: Collection[int],
+    chips: int,
+    cards_left: int,
+    others: Sequence[Collection[int]],
+) -> float:
+    """How likely a player of the rule ``params`` takes ``card`` (``others``: the other
+    seats' cards): 0 or 1 unless the rule is soft."""
+    if chips <= 0:
+        return 1.0
+    cost = card_cost(card, mine)
+    if cost <= 0 and pot < params.greed:
+        wanted = any(card - 1 in hand or card + 1 in hand for hand in others)
+        if not wanted:
+            return 0.0
+    phase = min(cards_left, FULL_PHASE) / FULL_PHASE
+    chip_value = params.late_chip_value + (params.chip_value - params.late_chip_value) * phase
+    near = cost == card and (card - 2 in mine or card + 2 in mine)
+    value = (card if params.face_value else cost) - chip_value * pot
+    value -= params.near_bonus if near else 0.0
+    margin = params.threshold + params.low_chips / (chips + 1) - value
+    if params.softness <= 0:
+        return 1.0 if margin > 0 else 0.0
+    chance = min(1.0, max(params.floor, 0.5 + margin / params.softness))
+    chance *= 1 + params.chip_factor / chips
+    if cost != card:
+        chance *= params.fit_factor
+    return min(1.0, chance)
 
 
 def normal_takes(
@@ -136,34 +181,8 @@ def normal_takes(
     cards_left: int,
     others: Sequence[Collection[int]],
 ) -> bool:
-    """Whether the normal policy takes ``card`` (``others``: the other seats' cards)."""
-    if chips <= 0:
-        return True
-    cost = card_cost(card, mine)
-    if cost <= 0 and pot < params.greed:
-        wanted = any(card - 1 in hand or card + 1 in hand for hand in others)
-        if not wanted:
-            return False
-    phase = min(cards_left, FULL_PHASE) / FULL_PHASE
-    chip_value = params.late_chip_value + (params.chip_value - params.late_chip_value) * phase
-    near = cost == card and (card - 2 in mine or card + 2 in mine)
-    value = cost - chip_value * pot - (params.near_bonus if near else 0.0)
-    return value < params.threshold + params.low_chips / (chips + 1)
-
-
-def state_takes(params: Params, state: GeschenktState) -> bool:
-    """The normal policy for the seat to act, read straight off a (sampled) state."""
-    seat = state.turn
-    assert state.current is not None
-    return normal_takes(
-        params,
-        state.current,
-        state.pot,
-        state.cards[seat],
-        state.chips[seat],
-        len(state.stack),
-        [hand for k, hand in enumerate(state.cards) if k != seat],
-    )
+    """Whether the normal policy (``params``, not soft) takes ``card``."""
+    return take_chance(params, card, pot, mine, chips, cards_left, others) >= 1.0
 
 
 def _me(view: GeschenktView) -> int:
@@ -295,38 +314,203 @@ def refusals(view: GeschenktView, me: int) -> list[Refusal]:
     return found
 
 
-def refused_consistently(
-    view: GeschenktView, chips: Sequence[int], seen: Sequence[Refusal], params: Params
-) -> bool:
-    """Whether a ``normal`` player with these chips would have refused each time."""
+def likelihood(
+    view: GeschenktView,
+    chips: Sequence[int],
+    seen: Sequence[Refusal],
+    seats: Sequence[Params],
+) -> float:
+    """How likely the seats' rules (``seats``) make the refusals ``seen``, with these
+    chips: for each, the rule's chance to refuse, and at least `INCONSISTENT_WEIGHT`
+    (a person may play otherwise than any rule)."""
     assert view.current_card is not None
     hands = [set(seat.cards) for seat in view.seats]
+    result = 1.0
     for refusal in seen:
         held = chips[refusal.seat] + refusal.later + 1
         others = [hand for k, hand in enumerate(hands) if k != refusal.seat]
-        if normal_takes(
-            params,
+        chance = take_chance(
+            seats[refusal.seat],
             view.current_card,
             refusal.pot,
             hands[refusal.seat],
             held,
             view.cards_left,
             others,
-        ):
-            return False
-    return True
+        )
+        result *= max(1.0 - chance, INCONSISTENT_WEIGHT)
+    return result
 
 
 INCONSISTENT_WEIGHT = 0.1
-"""How likely a chip split is kept when a ``normal`` player holding it would have taken
-the card instead of refusing it (not 0: a person plays otherwise)."""
+"""The least likelihood of a refusal: a sample is kept with at least this chance for each
+refusal that its seat's rule, with the chips the sample deals it, would surely have
+made a take (not 0: a person plays otherwise)."""
 CHIP_SPREAD = 3.0
 """The other players' chips are dealt one by one to seats drawn by shares from a
 symmetric Dirichlet with this parameter: among ``normal`` players the split of two
 seats' chips varies about 3.8 times as much as dealing each chip to a random seat
 would make it; with 3 (and some 20 chips) a sample varies as much."""
 CHIP_TRIES = 24
-"""Chip splits drawn at most per sample while looking for one that fits the refusals."""
+"""Chip splits (and kinds) drawn at most per sample while looking for one that fits the
+refusals."""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of player another seat may be: a rule (`Params`, `take_chance`), how
+    likely a seat is this kind before anything is seen (``prior``, relative), and how
+    much its players differ: each sample draws its threshold evenly from ``threshold ±
+    spread`` and its chip values times a factor from ``1 ± chip_spread``."""
+
+    name: str
+    prior: float
+    params: Params
+    spread: float = 0.0
+    chip_spread: float = 0.0
+
+    def draw(self, rng: random.Random) -> Params:
+        if not self.spread and not self.chip_spread:
+            return self.params
+        shift = (2 * rng.random() - 1) * self.spread
+        factor = 1 + (2 * rng.random() - 1) * self.chip_spread
+        p = self.params
+        return Params(
+            p.chip_value * factor,
+            p.late_chip_value * factor,
+            p.threshold + shift,
+            p.low_chips,
+            p.near_bonus,
+            p.greed,
+            p.softness,
+            p.face_value,
+            p.floor,
+            p.chip_factor,
+            p.fit_factor,
+        )
+
+
+KINDS: tuple[Kind, ...] = (
+    Kind("normal", 0.25, TUNED),
+    Kind(
+        "casual",
+        0.25,
+        Params(1.0, 1.0, 11.0, 0.0, 0.0, 0.0, 20.0, True, 0.05, 1.0, 2.0),
+    ),
+    Kind("pot-taker", 0.25, Params(10.0, 10.0, -2.0, 0.0, 0.0, 0.0), spread=8.0),
+    Kind("proportional", 0.25, Params(2.5, 2.5, 0.5, 0.0, 0.0, 0.0), chip_spread=0.3),
+)
+"""The kinds of player ``hard`` supposes the other seats may be, each seat on its own
+(tables of people play in every way, so it assumes no one kind):
+
+- ``normal``: our ``normal`` level (`TUNED`);
+- ``casual``: judges the card by its face value less the pot, on a whim: the chance to
+  take falls evenly from 1 at a card one above the pot to 0.05 twenty above it, a
+  little more with few chips, twice as much next to a card it holds (the rule of the
+  ``HeuristicPlayer`` published with the ``no-thanks`` package);
+- ``pot-taker``: takes a card as soon as a few chips lie on it, whatever the card;
+- ``proportional``: takes a card once the pot pays some share of its cost (0.3–0.6).
+
+`kind_weights` weighs them for each seat by who took which card so far, and each
+sample keeps the kinds it draws as the refusals of the face-up card allow
+(`likelihood`), so what a seat was seen to do weighs its kind."""
+
+
+HOLDING_POTS = 20
+"""`kind_weights` follows each card round the table for at most this many refusals."""
+HOLDING_NOISE = 0.2
+"""`kind_weights` lets this share of the cards go to a seat at random, whatever the
+rules: people slip, and the rules are a sketch of how they play."""
+HOLDING_TRUST = 1.0
+"""`kind_weights` raises the likelihood of the cards' takers to this power: it reads them
+off the cards held now, without the order they were taken in or the chips then."""
+
+
+def kind_weights(
+    view: GeschenktView, me: int, kinds: Sequence[Kind], own: Params
+) -> list[list[float]]:
+    """For each seat, how likely it is of each kind (by ``kinds``' order), from its
+    prior and who took which of the cards taken so far.
+
+    A card goes round the table from a seat drawn at random, a chip more on it at each
+    refusal, and each seat takes it with its rule's `take_chance`: its own cards less
+    the card, its chips as the others' average, and the cards left halfway between the
+    start and now. For a seat and a kind, the others are a mix of the kinds by their
+    priors and the own seat plays ``own``; the chance that each card went to the seat
+    that holds it, multiplied over the cards (raised to `HOLDING_TRUST`), weighs the
+    kind. The own seat's entry is the priors."""
+    count = len(view.seats)
+    priors = [kind.prior for kind in kinds]
+    hands = [set(seat.cards) for seat in view.seats]
+    taken = [(card, holder) for holder, hand in enumerate(hands) for card in hand]
+    result = [list(priors) for _ in range(count)]
+    if not taken or count < 2:
+        return result
+    total_prior = sum(priors)
+    others_chips = hypotheses(view)[0].others_chips
+    average = max(1, round(others_chips / (count - 1)))
+    left = (FULL_PHASE + view.cards_left) // 2
+
+    def chances(params: Params, card: int, seat: int) -> list[float]:
+        mine = hands[seat] - {card}
+        rest = [hand for k, hand in enumerate(hands) if k != seat]
+        chips = view.my_chips or 0 if seat == me else average
+        return [
+            take_chance(params, card, pot, mine, max(chips, 1), left, rest)
+            for pot in range(HOLDING_POTS)
+        ]
+
+    def went_to(rows: Sequence[Sequence[float]], holder: int) -> float:
+        chance = 0.0
+        for start in range(count):
+            alive = 1.0
+            for pot in range(HOLDING_POTS):
+                seat = (start + pot) % count
+                take = rows[seat][pot]
+                if seat == holder:
+                    chance += alive * take
+                alive *= 1.0 - take
+                if alive < 1e-4:
+                    break
+            chance += alive / count
+        return (1 - HOLDING_NOISE) * chance / count + HOLDING_NOISE / count
+
+    for card, holder in taken:
+        by_kind = [
+            [chances(kind.params, card, seat) for kind in kinds] if seat != me else []
+            for seat in range(count)
+        ]
+        mixed = [
+            [
+                sum(p * row[pot] for p, row in zip(priors, rows, strict=True)) / total_prior
+                for pot in range(HOLDING_POTS)
+            ]
+            if seat != me
+            else chances(own, card, seat)
+            for seat, rows in enumerate(by_kind)
+        ]
+        for seat in range(count):
+            if seat == me:
+                continue
+            for index in range(len(kinds)):
+                rows = list(mixed)
+                rows[seat] = by_kind[seat][index]
+                result[seat][index] *= went_to(rows, holder) ** HOLDING_TRUST
+        # keep the numbers in range: only the ratios matter
+        for seat in range(count):
+            top = max(result[seat])
+            result[seat] = [weight / top for weight in result[seat]]
+    return result
+
+
+def pick(weights: Sequence[float], rng: random.Random) -> int:
+    """An index drawn by ``weights``."""
+    point = rng.random() * sum(weights)
+    for index, weight in enumerate(weights):
+        point -= weight
+        if point < 0:
+            return index
+    return len(weights) - 1
 
 
 def sample_state(
@@ -334,36 +518,39 @@ def sample_state(
     me: int,
     hypotheses: Sequence[Hypothesis],
     rng: random.Random,
-    fitting: Callable[[Sequence[int]], bool] | None = None,
-) -> GeschenktState:
-    """A full state that agrees with the view: a variant by weight, the unseen cards
-    shuffled into the stack and the removed pile, the other players' chips dealt one by
-    one to other seats drawn by random shares (`CHIP_SPREAD`). With ``fitting``, a
-    chip split it rejects is kept only with `INCONSISTENT_WEIGHT` (up to `CHIP_TRIES`
-    draws)."""
-    total = sum(h.weight for h in hypotheses)
-    pick = rng.random() * total
-    chosen = hypotheses[-1]
-    for hypothesis in hypotheses:
-        pick -= hypothesis.weight
-        if pick < 0:
-            chosen = hypothesis
-            break
+    seen: Sequence[Refusal] = (),
+    kinds: Sequence[Kind] = (Kind("normal", 1.0, TUNED),),
+    weights: Sequence[Sequence[float]] | None = None,
+) -> tuple[GeschenktState, list[Params]]:
+    """A full state that agrees with the view, and the rule each seat plays in it: a
+    variant by weight, the unseen cards shuffled into the stack and the removed pile,
+    the other players' chips dealt one by one to other seats drawn by random shares
+    (`CHIP_SPREAD`), and a kind for each other seat drawn from ``kinds`` by its
+    ``weights`` (`kind_weights`; default: the priors), then its rule by `Kind.draw`
+    (the own seat's entry is ``TUNED``: the caller plays its own rule). With refusals
+    ``seen``, a draw of chips and rules is kept with the `likelihood` that it makes
+    them (up to `CHIP_TRIES` draws, the last one kept)."""
+    chosen = hypotheses[pick([h.weight for h in hypotheses], rng)]
     unseen = list(chosen.unseen)
     rng.shuffle(unseen)
     stack, removed = unseen[: view.cards_left], sorted(unseen[view.cards_left :])
     count = len(view.seats)
     others = [k for k in range(count) if k != me]
+    priors = [kind.prior for kind in kinds]
     chips = [0] * count
-    for _ in range(CHIP_TRIES if fitting is not None else 1):
+    seats = [TUNED] * count
+    for _ in range(CHIP_TRIES if seen else 1):
         chips = [0] * count
         chips[me] = view.my_chips or 0
         shares = [rng.gammavariate(CHIP_SPREAD, 1.0) for _ in others]
-        for _ in range(chosen.others_chips):
-            chips[rng.choices(others, shares)[0]] += 1
-        if fitting is None or fitting(chips) or rng.random() < INCONSISTENT_WEIGHT:
+        for seat in rng.choices(others, shares, k=chosen.others_chips):
+            chips[seat] += 1
+        seats = [TUNED] * count
+        for k in others:
+            seats[k] = kinds[pick(priors if weights is None else weights[k], rng)].draw(rng)
+        if not seen or rng.random() < likelihood(view, chips, seen, seats):
             break
-    return GeschenktState(
+    state = GeschenktState(
         players=[seat.player for seat in view.seats],
         chips=chips,
         cards=[list(seat.cards) for seat in view.seats],
@@ -375,24 +562,7 @@ def sample_state(
         tactical=chosen.tactical,
         rng=SeededRng(),
     )
-
-
-def play_out(state: GeschenktState, params: Params) -> tuple[GeschenktState, int]:
-    """Everyone plays the normal policy to the end, through the engine; also returns
-    the number of actions played."""
-    actions = 0
-    while state.current is not None:
-        action = TAKE if state_takes(params, state) else REFUSE
-        state = ENGINE.apply(state, state.players[state.turn], action)
-        actions += 1
-    return state, actions
-
-
-def margin(state: GeschenktState, me: int) -> int:
-    """Own final score less the best other score (lower is better; < 0 is a win)."""
-    scores = ENGINE.outcome(state).scores
-    mine = scores[state.players[me]]
-    return mine - min(s for player, s in scores.items() if player != state.players[me])
+    return state, seats
 
 
 @dataclass(frozen=True)
@@ -404,27 +574,44 @@ class Budget:
     ``timed``, `bot.ai.budget.think_seconds` is a wall-clock safety net that stops
     early on a slow or busy machine (then the choice may depend on timing)."""
 
-    actions: int = 16_000
-    samples: int = 400
-    min_samples: int = 16
+    actions: int = 200_000
+    samples: int = 2_000
+    min_samples: int = 32
     confidence: float = 3.0
     timed: bool = True
 
 
-ENGINE_BUDGET = Budget()
-"""The previous ``hard``'s budget (engine actions)."""
-HARD_BUDGET = Budget(actions=200_000, samples=2_000, min_samples=32)
+HARD_BUDGET = Budget()
 """``hard``: simulator actions (about 40 times the engine's per second)."""
 
 
-def settled(differences: Sequence[float], confidence: float) -> bool:
-    """Whether the mean of ``differences`` is clearly away from 0."""
-    count = len(differences)
-    if count < 2:
-        return False
-    mean = sum(differences) / count
-    variance = sum((d - mean) ** 2 for d in differences) / (count - 1)
-    return variance == 0 or abs(mean) > confidence * math.sqrt(variance / count)
+class Tally:
+    """The running count, sum and sum of squares of the samples' differences (taking's
+    result less refusing's), to stop once the mean is clearly away from 0."""
+
+    __slots__ = ("count", "squares", "total")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = 0.0
+        self.squares = 0.0
+
+    def add(self, difference: float) -> None:
+        self.count += 1
+        self.total += difference
+        self.squares += difference * difference
+
+    def settled(self, confidence: float) -> bool:
+        """Whether the mean is more than ``confidence`` standard errors from 0, or every
+        sample agreed."""
+        count = self.count
+        if count < 2:
+            return False
+        mean = self.total / count
+        variance = max(0.0, self.squares - count * mean * mean) / (count - 1)
+        if variance <= 1e-12 * max(1.0, self.squares):
+            return True
+        return abs(mean) > confidence * math.sqrt(variance / count)
 
 
 def _table(state: GeschenktState) -> sim.Table:
@@ -439,55 +626,31 @@ def _table(state: GeschenktState) -> sim.Table:
     )
 
 
-Compare = Callable[[GeschenktState, int], tuple[float, int]]
-"""Plays a sampled state out after taking and after refusing: how much better taking
-did for the seat, and the actions played."""
-
-
-def simulated(params: Params, own: Params | None = None) -> Compare:
-    """Playouts on the simulator, for the chance to win (`geschenkt_sim.utility`): the
-    other seats play ``params`` (``normal``), the own seat ``own`` (default the same)."""
-    others = dataclasses.astuple(params)
-    mine = dataclasses.astuple(own if own is not None else params)
-
-    def compare(state: GeschenktState, me: int) -> tuple[float, int]:
-        seats = [mine if k == me else others for k in range(len(state.players))]
-        refused = _table(state)
-        taken = refused.copy()
-        taken.step(True)
-        actions = taken.playout_seats(seats) + 1
-        refused.step(False)
-        actions += refused.playout_seats(seats) + 1
-        return sim.utility(taken.scores(), me) - sim.utility(refused.scores(), me), actions
-
-    return compare
-
-
-def through_engine(params: Params) -> Compare:
-    """Playouts through the engine, for the margin (the previous ``hard``)."""
-
-    def compare(state: GeschenktState, me: int) -> tuple[float, int]:
-        player = state.players[me]
-        taken, used_take = play_out(ENGINE.apply(state, player, TAKE), params)
-        refused, used_refuse = play_out(ENGINE.apply(state, player, REFUSE), params)
-        return margin(refused, me) - margin(taken, me), used_take + used_refuse + 2
-
-    return compare
+def compare(
+    state: GeschenktState, me: int, seats: Sequence[Params], rng: random.Random
+) -> tuple[float, int]:
+    """Plays a sampled state out on the simulator after taking and after refusing, each
+    seat by its rule (``seats``; a soft one draws from ``rng``): how much better taking
+    did for the seat (`geschenkt_sim.utility`, the chance to win), and the actions
+    played."""
+    weights = [params.as_tuple() for params in seats]
+    refused = _table(state)
+    taken = refused.copy()
+    taken.step(True)
+    actions = taken.playout_seats(weights, rng) + 1
+    refused.step(False)
+    actions += refused.playout_seats(weights, rng) + 1
+    return sim.utility(taken.scores(), me) - sim.utility(refused.scores(), me), actions
 
 
 def make_hard(
     budget: Budget = HARD_BUDGET,
-    params: Params = TUNED,
-    compare: Compare | None = None,
-    infer_chips: bool = True,
-    own: Params = COUNTER,
+    kinds: Sequence[Kind] = KINDS,
+    own: Params = TUNED,
 ) -> Chooser:
-    """A determinized Monte Carlo chooser: samples of the hidden information, each
-    played out after both choices by ``compare`` (default: on the simulator, for the
-    chance to win, the own seat playing ``own``, the others ``params``); with
-    ``infer_chips``, the other players' chips are sampled to fit the refusals of the
-    face-up card by ``normal`` players (`refused_consistently`)."""
-    playouts = compare if compare is not None else simulated(params, own)
+    """A determinized Monte Carlo chooser: samples of the hidden information and of the
+    other seats' kinds (`sample_state`), each played out after both choices
+    (`compare`), its own seat playing ``own``."""
 
     def choose(view: GeschenktView, rng: SeededRng) -> GeschenktAction:
         me = _me(view)
@@ -497,33 +660,25 @@ def make_hard(
         limit = think_seconds() if budget.timed else None
         local = random.Random(rng.next_u64())
         options = hypotheses(view)
-        seen = refusals(view, me) if infer_chips else []
-
-        def fitting(chips: Sequence[int]) -> bool:
-            return refused_consistently(view, chips, seen, params)
-
-        differences: list[float] = []  # (taking - refusing) per sample; > 0: take
+        seen = refusals(view, me)
+        weights = kind_weights(view, me, kinds, own) if len(kinds) > 1 else None
+        tally = Tally()  # of (taking - refusing) per sample; > 0: take
         actions = 0
-        while len(differences) < budget.samples:
-            if len(differences) >= budget.min_samples and (
-                actions >= budget.actions or settled(differences, budget.confidence)
+        while tally.count < budget.samples:
+            if tally.count >= budget.min_samples and (
+                actions >= budget.actions or tally.settled(budget.confidence)
             ):
                 break
-            if limit is not None and len(differences) >= 2 and time.perf_counter() - start > limit:
+            if limit is not None and tally.count >= 2 and time.perf_counter() - start > limit:
                 break
-            state = sample_state(view, me, options, local, fitting if seen else None)
-            gain, used = playouts(state, me)
-            differences.append(gain)
+            state, seats = sample_state(view, me, options, local, seen, kinds, weights)
+            seats[me] = own
+            gain, used = compare(state, me, seats, local)
+            tally.add(gain)
             actions += used
-        return TAKE if sum(differences) >= 0 else REFUSE
+        return TAKE if tally.total >= 0 else REFUSE
 
     return choose
-
-
-def make_engine_hard(budget: Budget = ENGINE_BUDGET, params: Params = TUNED) -> Chooser:
-    """The previous ``hard``: rollouts through the engine, for the mean margin, chips
-    dealt blindly (kept for `bench.ai`)."""
-    return make_hard(budget, params, through_engine(params), infer_chips=False)
 
 
 PLAYERS: Mapping[Level, Chooser] = {

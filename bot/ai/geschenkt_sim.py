@@ -9,6 +9,7 @@ written out here). `tests/ai/test_geschenkt_ai.py` checks both against the engin
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 FULL_PHASE = 23
@@ -74,16 +75,20 @@ class Table:
     ) -> int:
         """Everyone plays ``normal`` to the end; the number of actions played."""
         weights = (chip_value, late_chip_value, threshold, low_chips, near_bonus, greed)
-        return self.playout_seats([weights] * len(self.chips))
+        return self.playout_seats([(*weights, 0.0, False, 0.0, 0.0, 1.0)] * len(self.chips))
 
-    def playout_seats(self, seats: Sequence[Sequence[float]]) -> int:
-        """Each seat plays ``normal``'s rule with its own weights (``chip_value``,
-        ``late_chip_value``, ``threshold``, ``low_chips``, ``near_bonus``, ``greed``)
-        to the end; the number of actions played."""
+    def playout_seats(
+        self, seats: Sequence[Sequence[float]], rng: random.Random | None = None
+    ) -> int:
+        """Each seat plays ``normal``'s rule with its own weights (the fields of
+        `bot.ai.geschenkt.Params` in order, as `bot.ai.geschenkt.take_chance`) to the
+        end; a soft seat's choices draw from ``rng``. Returns the number of actions
+        played."""
         actions = 0
         cards = self.cards
         chips = self.chips
         count = len(chips)
+        draw = rng.random if rng is not None else None
         while self.current >= 0:
             seat = self.turn
             card = self.current
@@ -92,7 +97,19 @@ class Table:
             have = chips[seat]
             take = True
             if have > 0:
-                chip_value, late_chip_value, threshold, low_chips, near_bonus, greed = seats[seat]
+                (
+                    chip_value,
+                    late_chip_value,
+                    threshold,
+                    low_chips,
+                    near_bonus,
+                    greed,
+                    soft,
+                    face_value,
+                    floor,
+                    chip_factor,
+                    fit_factor,
+                ) = seats[seat]
                 below, above = card - 1 in mine, card + 1 in mine
                 if below and above:
                     cost = -(card + 1)
@@ -114,10 +131,21 @@ class Table:
                 else:
                     left = len(self.stack) - self.top
                     phase = (left if left < FULL_PHASE else FULL_PHASE) / FULL_PHASE
-                    value = cost - (late_chip_value + (chip_value - late_chip_value) * phase) * pot
+                    chip = late_chip_value + (chip_value - late_chip_value) * phase
+                    value = (card if face_value else cost) - chip * pot
                     if cost == card and (card - 2 in mine or card + 2 in mine):
                         value -= near_bonus
-                    take = value < threshold + low_chips / (have + 1)
+                    margin = threshold + low_chips / (have + 1) - value
+                    if soft > 0 and draw is not None:
+                        chance = 0.5 + margin / soft
+                        if chance < floor:
+                            chance = floor
+                        chance *= 1 + chip_factor / have
+                        if cost != card:
+                            chance *= fit_factor
+                        take = draw() < chance
+                    else:
+                        take = margin > 0
             self.step(take)
             actions += 1
         return actions

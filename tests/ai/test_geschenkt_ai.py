@@ -2,26 +2,35 @@
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
+import math
 import random
 from collections.abc import Iterator, Sequence
+from types import SimpleNamespace
 
 import pytest
 
 from bot.ai import LEVELS, Chooser, Level
+from bot.ai import geschenkt_sim as sim
 from bot.ai.geschenkt import (
+    KINDS,
     PLAYERS,
     TUNED,
     Budget,
+    Kind,
+    Params,
     Refusal,
     _table,
     card_cost,
     hypotheses,
+    kind_weights,
+    likelihood,
     make_hard,
     normal_takes,
-    play_out,
     refusals,
-    refused_consistently,
     sample_state,
+    take_chance,
 )
 from bot.engines.base import SeededRng
 from bot.engines.geschenkt import (
@@ -219,8 +228,9 @@ def test_sampled_states_agree_with_the_view() -> None:
         options = hypotheses(view)
         assert options and all(h.weight > 0 for h in options)
         assert any(h.tactical == state.tactical for h in options)
-        sample = sample_state(view, state.turn, options, rng)
+        sample, seats = sample_state(view, state.turn, options, rng, kinds=KINDS)
         assert ENGINE.view(sample, player) == view
+        assert len(seats) == len(state.players)
         cards = [c for hand in sample.cards for c in hand] + sample.stack + sample.removed
         assert sample.current is not None
         cards.append(sample.current)
@@ -243,12 +253,29 @@ def test_a_ten_twenty_or_thirty_rules_out_the_tactical_variant() -> None:
 # --- The hard player's simulator agrees with the engine --------------------------------
 
 
+def engine_playout(state: GeschenktState, params: Params) -> GeschenktState:
+    """Everyone plays the normal rule ``params`` to the end, through the engine."""
+    while state.current is not None:
+        seat = state.turn
+        takes = normal_takes(
+            params,
+            state.current,
+            state.pot,
+            state.cards[seat],
+            state.chips[seat],
+            len(state.stack),
+            [hand for k, hand in enumerate(state.cards) if k != seat],
+        )
+        state = ENGINE.apply(state, state.players[seat], TAKE if takes else REFUSE)
+    return state
+
+
 def test_simulator_plays_out_as_the_engine() -> None:
     """From many positions of random games, the simulator's ``normal`` playout ends
     with the engine's playout's scores; a random game stepped on both agrees too."""
     checked = 0
     for state in positions(20, seed=9, every=7):
-        ended, _ = play_out(state, TUNED)
+        ended = engine_playout(state, TUNED)
         table = _table(state)
         table.playout(
             TUNED.chip_value,
@@ -279,6 +306,14 @@ def test_simulator_plays_out_as_the_engine() -> None:
         assert table.scores() == [
             score(cards, chips) for cards, chips in zip(state.cards, state.chips, strict=True)
         ]
+
+
+def refused_consistently(
+    view: GeschenktView, chips: Sequence[int], seen: Sequence[Refusal], params: Params
+) -> bool:
+    """Whether a ``normal`` player (``params``) with these chips would have refused each
+    time: the refusals are as likely as can be."""
+    return likelihood(view, chips, seen, [params] * len(view.seats)) == 1.0
 
 
 def test_the_true_chips_fit_the_refusals_of_normal_players() -> None:
@@ -319,8 +354,104 @@ def test_sampled_chips_fit_the_refusals_mostly() -> None:
                 ) -> bool:
                     return refused_consistently(v, chips, r, TUNED)
 
-                sample = sample_state(view, state.turn, options, rng, fitting)
+                sample, _ = sample_state(view, state.turn, options, rng, seen)
                 fits += fitting(sample.chips)
                 total += 1
             state = ENGINE.apply(state, player, as_action(normal(view, SeededRng(state=1))))
     assert total > 50 and fits > 0.8 * total
+
+
+# --- The kinds of player hard supposes the others to be -------------------------------
+
+CASUAL = next(kind.params for kind in KINDS if kind.name == "casual")
+ALWAYS = Params(0.0, 0.0, 1000.0, 0.0, 0.0, 0.0)
+"""A rule that takes every card."""
+
+
+@pytest.mark.parametrize(
+    ("card", "pot", "mine"),
+    [(25, 0, [9]), (25, 6, [9]), (14, 2, [30]), (14, 2, [13]), (33, 1, [34]), (8, 0, [])],
+)
+def test_a_soft_seat_takes_on_the_simulator_as_often_as_its_take_chance(
+    card: int, pot: int, mine: list[int]
+) -> None:
+    """The simulator's soft rule (seat 0, the casual kind) takes the last card as often
+    as `take_chance` says, within five standard errors over 3,000 tries; seat 1 takes
+    whatever seat 0 leaves."""
+    chance = take_chance(CASUAL, card, pot, set(mine), 4, 0, [set()])
+    rng = random.Random(card * 100 + pot)
+    tries = 3_000
+    taken = 0
+    for _ in range(tries):
+        table = sim.Table([4, 4], [set(mine), set()], [], card, pot, 0)
+        table.playout_seats([dataclasses.astuple(CASUAL), dataclasses.astuple(ALWAYS)], rng)
+        taken += card in table.cards[0]
+    spread = 5 * max(math.sqrt(chance * (1 - chance) / tries), 1 / tries)
+    assert abs(taken / tries - chance) <= spread
+
+
+def test_a_deterministic_rule_plays_the_same_on_the_simulator_with_or_without_a_generator() -> None:
+    for state in positions(6, seed=12, every=9):
+        seats = [dataclasses.astuple(TUNED)] * len(state.players)
+        plain, drawn = _table(state), _table(state)
+        plain.playout_seats(seats)
+        drawn.playout_seats(seats, random.Random(1))
+        assert plain.scores() == drawn.scores()
+
+
+def test_refusals_weigh_the_kinds_a_seat_is_sampled_as() -> None:
+    """Seat 1 refused the 24 with 4 and 5 chips on it, seat 2 with 5: a pot-taker (it
+    takes any card once 4 chips lie on it) would not have, so few samples make either
+    seat one; with no refusal to go by, the pot-takers come at their prior."""
+    pot_taker = next(k for k, kind in enumerate(KINDS) if kind.name == "pot-taker")
+    share = KINDS[pot_taker].prior / sum(kind.prior for kind in KINDS)
+    taker = KINDS[pot_taker].params
+    assert all(
+        kind.params.chip_value != taker.chip_value for kind in KINDS if kind.name != "pot-taker"
+    )
+
+    def pot_takers(pot: int) -> float:
+        state = table(mine=[5], card=24, pot=pot, my_chips=5, others=([12], [30]))
+        view = ENGINE.view(state, "me")
+        seen = refusals(view, 0)
+        options = hypotheses(view)
+        rng = random.Random(11)
+        found = 0
+        for _ in range(400):
+            _, seats = sample_state(view, 0, options, rng, seen, KINDS)
+            found += sum(seat.chip_value == taker.chip_value for seat in seats[1:])
+        return found / 800
+
+    assert pot_takers(6) < share / 3
+    assert abs(pot_takers(0) - share) < 0.06
+
+
+def test_who_took_which_card_weighs_the_kinds() -> None:
+    """A seat holding the high cards taken early and cheap is rather a pot-taker than a
+    player who waits for a pot in proportion; the own seat keeps the priors."""
+    kinds = (
+        Kind("pot-taker", 1.0, next(k.params for k in KINDS if k.name == "pot-taker")),
+        Kind("proportional", 1.0, next(k.params for k in KINDS if k.name == "proportional")),
+    )
+    state = table(
+        mine=[5, 6], card=18, pot=0, my_chips=11, others=([24, 28, 31, 34], [9]), stack=14
+    )
+    weights = kind_weights(ENGINE.view(state, "me"), 0, kinds, TUNED)
+    assert weights[0] == [1.0, 1.0]
+    assert weights[1][0] > 3 * weights[1][1]
+
+
+def test_the_casual_kind_is_the_no_thanks_heuristic_players_rule() -> None:
+    """`KINDS`' ``casual`` takes exactly as often as the ``HeuristicPlayer`` of the
+    ``no-thanks`` package (test extra) says it would, on random tables."""
+    players = importlib.import_module("no_thanks.players")
+    seat = players.HeuristicPlayer("casual")
+    rng = random.Random(14)
+    for _ in range(3_000):
+        mine = set(rng.sample(range(3, 36), rng.randrange(0, 9)))
+        card = rng.choice([c for c in range(3, 36) if c not in mine])
+        pot, chips = rng.randrange(0, 25), rng.randrange(1, 25)
+        seat.game = SimpleNamespace(draw_pile=[card], tokens_on_card=pot)
+        seat.tokens, seat.cards = chips, mine
+        chance = take_chance(CASUAL, card, pot, mine, chips, rng.randrange(0, 24), [set()])
+        assert chance == pytest.approx(float(seat.take_proba()))
