@@ -33,7 +33,9 @@ from bot.play.errors import answering_errors
 from bot.play.interactions import user_lang
 from bot.play.records import ReplayBroken, first_state, step
 from bot.storage.records import GameRecord
+from bot.storage.tournaments import FinishedTournament
 from bot.table import Move, Seat, Table
+from bot.tournament import Tournament, standings
 
 if TYPE_CHECKING:
     from bot.bot import TableBot
@@ -43,6 +45,7 @@ Interaction = discord.Interaction[Any]
 COLOUR = 0x95A5A6
 LOG_LINES_PER_PAGE = 15
 HISTORY_SHOWN = 10
+PODIUM_PLACES = 3
 HOW: dict[str, str] = {
     "default": N_("time was up, the bot chose"),
     "computer": N_("computer"),
@@ -402,14 +405,8 @@ def history_commands(shared: Shared) -> list[app_commands.Command[Any, Any, Any]
             if interaction.guild_id is None:
                 raise GameError("History is kept per server.")
             who: PlayerId | None = None if player is None else str(player.id)
-            records = await shared.records.recent(
-                interaction.guild_id, limit=HISTORY_SHOWN, player=who
-            )
             lang = user_lang(interaction)
-            lines = [
-                history_line(record, tr(lang, _title(shared, record.game)), lang)
-                for record in records
-            ]
+            lines = await history_lines(shared, interaction.guild_id, who, lang)
             title = (
                 tr(lang, "Finished games")
                 if player is None
@@ -421,11 +418,17 @@ def history_commands(shared: Shared) -> list[app_commands.Command[Any, Any, Any]
                 colour=COLOUR,
             )
             if lines:
-                embed.set_footer(text=tr(lang, "Replay one with /replay and its game id."))
+                embed.set_footer(
+                    text=tr(
+                        lang,
+                        "Replay a game, or see a tournament's final standings, with /replay "
+                        "and its id.",
+                    )
+                )
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="replay", description=N_("Step through a finished game"))
-    @app_commands.describe(game_id=N_("The game id, as /history shows it"))
+    @app_commands.describe(game_id=N_("A game's or a tournament's id, as /history shows it"))
     @app_commands.guild_only()
     async def replay(interaction: Interaction, game_id: str) -> None:
         async with answering_errors(interaction):
@@ -435,9 +438,49 @@ def history_commands(shared: Shared) -> list[app_commands.Command[Any, Any, Any]
                     "No finished game {gid} is kept on this server; see `/history`.",
                     gid=gid[:32],
                 )
+            tournament = await shared.tournaments.store.load(interaction.guild_id or 0, gid)
+            if tournament is not None and tournament.state == "finished":
+                await shared.tournaments.show_final(interaction, tournament)
+                return
             await LookingBack(shared).show_replay(interaction, gid, 0)
 
     return [history, replay]
+
+
+async def history_lines(
+    shared: Shared, guild_id: int, player: PlayerId | None, lang: Lang
+) -> list[str]:
+    """The server's last finished games and tournaments (only ``player``'s, if given),
+    newest first, one line each."""
+    records = await shared.records.recent(guild_id, limit=HISTORY_SHOWN, player=player)
+    finished = await shared.tournaments.store.finished(guild_id, limit=HISTORY_SHOWN, player=player)
+    dated = [
+        (record.ended, history_line(record, tr(lang, _title(shared, record.game)), lang))
+        for record in records
+    ]
+    dated += [(entry.ended, tournament_line(shared, entry, lang)) for entry in finished]
+    dated.sort(key=lambda pair: pair[0], reverse=True)
+    return [line for _, line in dated[:HISTORY_SHOWN]]
+
+
+def tournament_line(shared: Shared, entry: FinishedTournament, lang: Lang) -> str:
+    """A finished tournament as `/history` lists it: its podium for players."""
+    tournament = entry.tournament
+    title = tr(lang, "{title} tournament", title=tr(lang, _title(shared, tournament.game)))
+    return tr(
+        lang,
+        "**{title}** <t:{ended}:d> · {players} · `{gid}`",
+        title=title,
+        ended=entry.ended,
+        players=podium_text(tournament),
+        gid=tournament.id,
+    )
+
+
+def podium_text(tournament: Tournament) -> str:
+    """``1. Ada, 2. Bo, 3. Cy``: the first places of a tournament's standings."""
+    top = [line for line in standings(tournament) if line.place <= PODIUM_PLACES]
+    return ", ".join(f"{line.place}. {shown_name(line.name)}" for line in top)
 
 
 def _title(shared: Shared, game: str) -> str:

@@ -465,7 +465,7 @@ class Tournaments:
             now = await self._clock.now()
             changed = await asyncio.to_thread(advance, changed, now)  # pairing: CPU
             if changed.state == "finished":
-                await self.store.save(changed, before.revision)
+                await self.store.save(changed, before.revision, now=now)
                 await self._post_standings(changed, final=True)
                 return
             threads = await self._open_threads(changed)
@@ -479,11 +479,25 @@ class Tournaments:
 
     async def _post_standings(self, tournament: Tournament, *, final: bool) -> None:
         """The standings after a round, or the final ones with their podium, posted in
-        the tournament's channel: the picture (drawn in a render worker) and its text."""
+        the tournament's channel."""
         assert tournament.channel_id is not None
-        lang = await self._lang(tournament)
-        title = self._title(tournament)
-        embed = standings_embed(tournament, lang, title)
+        embed, picture = await self._standings(tournament, await self._lang(tournament), final)
+        channel = self._client.get_partial_messageable(tournament.channel_id)
+        try:
+            await channel.send(embed=embed, file=picture)
+        except discord.HTTPException as error:
+            log.info("Standings of tournament %s not posted: %s", tournament.id, error)
+
+    async def show_final(self, interaction: Interaction, tournament: Tournament) -> None:
+        """A finished tournament's final standings, privately (`/replay` with its id)."""
+        embed, picture = await self._standings(tournament, user_lang(interaction), final=True)
+        await interaction.response.send_message(embed=embed, file=picture, ephemeral=True)
+
+    async def _standings(
+        self, tournament: Tournament, lang: Lang, final: bool
+    ) -> tuple[discord.Embed, discord.File]:
+        """The standings' embed and its picture (drawn in a render worker)."""
+        embed = standings_embed(tournament, lang, self._title(tournament))
         png = await self._renderer.run(
             partial(
                 render_standings,
@@ -503,11 +517,7 @@ class Tournaments:
             lang,
         )
         embed.set_image(url="attachment://standings.png")
-        channel = self._client.get_partial_messageable(tournament.channel_id)
-        try:
-            await channel.send(embed=embed, file=discord.File(io.BytesIO(png), "standings.png"))
-        except discord.HTTPException as error:
-            log.info("Standings of tournament %s not posted: %s", tournament.id, error)
+        return embed, discord.File(io.BytesIO(png), "standings.png")
 
     # ----- the round clock --------------------------------------------------------
 

@@ -113,6 +113,12 @@ def running_tournaments_key(guild_id: int) -> str:
     return f"tournaments:{{{guild_id}}}"
 
 
+def finished_tournaments_key(guild_id: int) -> str:
+    """The server's finished tournaments: tournament id -> when it ended, for
+    `/history`."""
+    return f"tournaments:{{{guild_id}}}:finished"
+
+
 def season_skill_key(guild_id: int, game: str, season: str) -> str:
     """A leaderboard season's ratings of ``game`` (`bot.storage.stats`)."""
     return f"stats:{{{guild_id}}}:skill:{game}:season:{season}"

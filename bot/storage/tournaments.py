@@ -1,18 +1,23 @@
 """Tournaments in Redis: each one a hash of its JSON and its revision, saved with
 compare-and-set like a table; the channel it runs in, the threads its tables are
 played in, and each server's set of live tournaments, for the round clocks after a
-restart. Finished and cancelled tournaments keep their record for ``HISTORY_DAYS``."""
+restart. Finished and cancelled tournaments keep their record for ``HISTORY_DAYS``, and
+the finished ones are listed by when they ended, for `/history`."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import cast
 
 import redis.asyncio as aioredis
 
 from bot.storage.errors import StaleRevision, guarded
 from bot.storage.keys import (
     GUILDS_KEY,
+    finished_tournaments_key,
     running_tournaments_key,
     tournament_channel_key,
     tournament_key,
@@ -33,10 +38,21 @@ else
   redis.call('SREM', KEYS[3], ARGV[5])
   redis.call('EXPIRE', KEYS[1], ARGV[6])
 end
+if ARGV[4] == 'finished' then
+  redis.call('ZADD', KEYS[4], 'NX', ARGV[7], ARGV[5])
+  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. (tonumber(ARGV[7]) - tonumber(ARGV[6])))
+  redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -1 - tonumber(ARGV[8]))
+  redis.call('EXPIRE', KEYS[4], ARGV[6])
+end
 return 1
 """
-"""Save a tournament over the revision it was read at; keep the channel's pointer and
-the server's set of live tournaments with it, in the same step."""
+"""Save a tournament over the revision it was read at; keep the channel's pointer, the
+server's set of live tournaments and its list of finished ones with it, in the same
+step."""
+FINISHED_LONGEST = 200
+"""A server's list of finished tournaments keeps at most this many."""
+FINISHED_SCANNED = 50
+"""`TournamentStore.finished` looks through at most this many for one player's."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +61,14 @@ class TableInThread:
 
     tournament_id: str
     table_id: str
+
+
+@dataclass(frozen=True)
+class FinishedTournament:
+    """A finished tournament, and when it ended (seconds since the epoch)."""
+
+    ended: int
+    tournament: Tournament
 
 
 class TournamentStore:
@@ -64,25 +88,33 @@ class TournamentStore:
             return None
         return await self.load(guild_id, _text(tournament_id))
 
-    async def save(self, tournament: Tournament, read_at: int) -> None:
+    async def save(self, tournament: Tournament, read_at: int, *, now: float | None = None) -> None:
         """Save ``tournament`` (whose ``revision`` is the new one) over revision
-        ``read_at``; raises `StaleRevision` when another save came first."""
+        ``read_at``; raises `StaleRevision` when another save came first. A finished
+        tournament is listed as ended at ``now`` (default: this machine's clock), the
+        first time it is saved finished."""
         guild_id, channel_id = _place(tournament)
-        live = tournament.state in ("signup", "running")
+        if tournament.state in ("signup", "running"):
+            kind = "live"
+        else:
+            kind = "finished" if tournament.state == "finished" else "over"
         saved = await guarded(
             self._save(
                 keys=[
                     tournament_key(guild_id, tournament.id),
                     tournament_channel_key(guild_id, channel_id),
                     running_tournaments_key(guild_id),
+                    finished_tournaments_key(guild_id),
                 ],
                 args=[
                     read_at,
                     tournament.revision,
                     encode_tournament(tournament),
-                    "live" if live else "over",
+                    kind,
                     tournament.id,
                     self.keep_seconds,
+                    int(time.time() if now is None else now),
+                    FINISHED_LONGEST,
                 ],
             )
         )
@@ -125,6 +157,27 @@ class TournamentStore:
             return None
         tournament_id, _, table_id = _text(raw).partition(" ")
         return TableInThread(tournament_id, table_id)
+
+    async def finished(
+        self, guild_id: int, *, limit: int, player: str | None = None
+    ) -> list[FinishedTournament]:
+        """The server's last finished tournaments, newest first (only those ``player``
+        played in, if given)."""
+        scan = FINISHED_SCANNED if player else limit
+        key = finished_tournaments_key(guild_id)
+        listed = cast(
+            list[tuple[bytes | str, float]],
+            await guarded(self.client.zrevrange(key, 0, scan - 1, withscores=True)),
+        )
+        loaded = await asyncio.gather(*(self.load(guild_id, _text(tid)) for tid, _ in listed))
+        found: list[FinishedTournament] = []
+        for (_, ended), tournament in zip(listed, loaded, strict=True):
+            if tournament is None or tournament.state != "finished":
+                continue
+            if player is not None and all(entrant.id != player for entrant in tournament.entrants):
+                continue
+            found.append(FinishedTournament(int(ended), tournament))
+        return found[:limit]
 
     async def live(self) -> AsyncIterator[Tournament]:
         """Every server's tournaments signing up or running."""

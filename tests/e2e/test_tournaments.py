@@ -112,6 +112,13 @@ async def test_a_swiss_of_draughts_runs_from_sign_up_to_final_standings(
     again = {tuple(sorted(t.seats)) for t in tournament.rounds[1].tables}
     assert not again & {first, second}, "no pair meets twice in four players' two rounds"
 
+    listed = (await driver.slash(bernd, "history", player=chloe)).ephemeral
+    line = next(row for row in listed.text.splitlines() if tid in row)  # bernd reads German
+    assert line.startswith("**Turnier: ") and line.count(". ") == 3, "the podium's three"
+    assert listed.text.count("\n") >= 4, "chloe's two games are listed with the tournament"
+    final = (await driver.slash(dmitri, "replay", game_id=tid)).ephemeral
+    assert "Final standings" in final.text and final.filenames == ["standings.png"]
+
 
 def pairs_of(tournament: Tournament) -> list[tuple[str, ...]]:
     return [tuple(sorted(t.seats)) for r in tournament.rounds for t in r.tables]

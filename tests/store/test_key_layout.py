@@ -27,6 +27,7 @@ from bot.storage.keys import (
     GUILDS_KEY,
     LAYOUT_KEY,
     elo_key,
+    finished_tournaments_key,
     history_key,
     index_key,
     lock_key,
@@ -187,6 +188,7 @@ def test_every_key_of_a_guild_is_in_one_slot() -> None:
         tournament_channel_key(GUILD, CHANNEL),
         tournament_thread_key(GUILD, CHANNEL + 1),
         running_tournaments_key(GUILD),
+        finished_tournaments_key(GUILD),
     ]
     assert len({key_slot(key.encode()) for key in keys}) == 1
 
