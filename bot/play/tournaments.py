@@ -362,8 +362,11 @@ class Tournaments:
 
     # ----- a round's tables -------------------------------------------------------
 
-    async def _open_threads(self, tournament: Tournament) -> dict[str, discord.Thread]:
-        """A thread for each table of the current round; none at all if one is refused."""
+    async def _open_threads(
+        self, tournament: Tournament, only: Sequence[str] | None = None
+    ) -> dict[str, discord.Thread]:
+        """A thread for each table of the current round (or for the tables ``only``
+        names); none at all if one is refused."""
         current = tournament.current
         assert current is not None and tournament.channel_id is not None
         channel = await self._text_channel(tournament.channel_id)
@@ -371,6 +374,8 @@ class Tournaments:
         threads: dict[str, discord.Thread] = {}
         try:
             for number, pairing in enumerate(current.tables, 1):
+                if only is not None and pairing.id not in only:
+                    continue
                 name = tr(
                     lang,
                     "{title} · round {round} · table {table}",
@@ -393,13 +398,16 @@ class Tournaments:
     async def _deal_round(
         self, tournament: Tournament, threads: Mapping[str, discord.Thread]
     ) -> None:
-        """Each table's game dealt in its thread, its people pinged there once."""
+        """Each table's game dealt in its thread (of those ``threads`` has), its people
+        pinged there once."""
         current = tournament.current
         assert current is not None and tournament.guild_id is not None
         game = self.games[tournament.game]
         lang = await self._lang(tournament)
         for pairing in current.tables:
-            thread = threads[pairing.id]
+            thread = threads.get(pairing.id)
+            if thread is None:
+                continue
             await self.store.mark_thread(
                 tournament.guild_id, thread.id, TableInThread(tournament.id, pairing.id)
             )
@@ -444,7 +452,8 @@ class Tournaments:
             if stored is None or stored.state != "running" or stored.current is None:
                 return
             showed_up = await self._showed_up(stored)
-            await self._move_on(stored, close_round(stored, showed_up))
+            collected = await self._collected(stored)
+            await self._move_on(stored, close_round(collected, showed_up))
 
     async def _showed_up(self, tournament: Tournament) -> set[PlayerId]:
         """The people who made a move at their table of the current round."""
@@ -539,10 +548,100 @@ class Tournaments:
             await self.close_round(stored)
 
     async def resume(self) -> None:
-        """After a start: every running tournament's round clock again."""
+        """After a start: every running tournament caught up (`_catch_up`) and its round
+        clock kept again."""
         async for tournament in self.store.live():
-            if tournament.state == "running":
-                self._keep_clock(tournament)
+            if tournament.state != "running":
+                continue
+            try:
+                await self._catch_up(tournament)
+            except (StoreError, discord.HTTPException, GameError) as error:
+                log.warning("Tournament %s not caught up after the start: %s", tournament.id, error)
+            self._keep_clock(tournament)
+
+    async def _catch_up(self, tournament: Tournament) -> None:
+        """What a stop between two steps left undone: the results of games that ended
+        but weren't counted (the stop came between a game's end and the tournament's
+        save), and the tables of the current round that were saved but never dealt
+        (between the round's save and its deal)."""
+        assert tournament.guild_id is not None and tournament.channel_id is not None
+        async with self._locks.hold(
+            tournament.guild_id, tournament.channel_id, purpose="tournament"
+        ):
+            stored = await self.store.load(tournament.guild_id, tournament.id)
+            if stored is None or stored.state != "running":
+                return
+            collected = await self._collected(stored)
+            if collected is not stored:
+                log.info("Tournament %s: uncounted results counted after the start", stored.id)
+                await self._move_on(stored, collected)
+                stored = await self.store.load(tournament.guild_id, tournament.id)
+                if stored is None or stored.state != "running":
+                    return
+            await self._deal_undealt(stored)
+
+    async def _collected(self, tournament: Tournament) -> Tournament:
+        """``tournament`` with the result of every game of its current round that ended
+        in its thread but isn't counted yet."""
+        current, guild_id = tournament.current, tournament.guild_id
+        assert current is not None and guild_id is not None
+        game = self.games[tournament.game]
+        for pairing in current.tables:
+            if pairing.finished:
+                continue
+            thread = await self.store.thread_of(tournament, pairing.id)
+            stored = await game.shared.store.load(guild_id, thread) if thread else None
+            if stored is None or stored.table.phase != "over" or stored.table.state is None:
+                continue
+            state = game.engine.State.model_validate(stored.table.state)
+            place = TableInThread(tournament.id, pairing.id)
+            outcome = game.engine.outcome(state)
+            try:
+                tournament = record_result(
+                    tournament, pairing.id, _places(tournament, place, outcome)
+                )
+            except TournamentError as error:
+                log.warning("Result of %s not counted: %s", place, error)
+        return tournament
+
+    async def _deal_undealt(self, tournament: Tournament) -> None:
+        """Deal each unfinished table of the current round that has no game: in its
+        thread if it has one still, in a new one otherwise."""
+        current, guild_id = tournament.current, tournament.guild_id
+        assert current is not None and guild_id is not None
+        store = self.games[tournament.game].shared.store
+        threads: dict[str, discord.Thread] = {}
+        without: list[str] = []
+        for pairing in current.tables:
+            if pairing.finished:
+                continue
+            thread_id = await self.store.thread_of(tournament, pairing.id)
+            if thread_id is not None and await store.load(guild_id, thread_id) is not None:
+                continue
+            thread = await self._thread(thread_id) if thread_id is not None else None
+            if thread is None:
+                without.append(pairing.id)
+            else:
+                threads[pairing.id] = thread
+        if without:
+            threads |= await self._open_threads(tournament, without)
+        if threads:
+            log.info(
+                "Tournament %s: %d undealt tables dealt after the start",
+                tournament.id,
+                len(threads),
+            )
+            await self._deal_round(tournament, threads)
+
+    async def _thread(self, thread_id: int) -> discord.Thread | None:
+        """The thread, if Discord still has it."""
+        try:
+            channel = self._client.get_channel(thread_id) or await self._client.fetch_channel(
+                thread_id
+            )
+        except discord.HTTPException:
+            return None
+        return channel if isinstance(channel, discord.Thread) else None
 
     # ----- helpers ----------------------------------------------------------------
 

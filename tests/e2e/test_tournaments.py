@@ -4,19 +4,22 @@ a thread the bot may not open."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import signal
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 
 import pytest
 
 from bot.storage.clients import client_for_url, close_client
+from bot.storage.keys import table_key, tournament_key
 from bot.storage.tournaments import TournamentStore
 from bot.tournament import Tournament
 from tests.e2e.tables import CLOCK_KEY
 from tests.harness.driver import Driver
-from tests.harness.fixtures import BotFactory
+from tests.harness.fixtures import BotFactory, BotProcess
 from tests.harness.models import FakeMessage, FakeThread, FakeUser
 from tests.harness.permissions import CREATE_PUBLIC_THREADS
 
@@ -269,6 +272,95 @@ async def test_a_restart_mid_round_loses_no_result(
     assert len(tournament.rounds) == 2 and all(t.result for t in tournament.rounds[0].tables)
     await driver.settle()
     assert len(threads_of_round(driver, 2)) == 2, "round 2 was paired once"
+
+
+async def killed(bot: BotProcess) -> None:
+    bot.kill()
+    assert await bot.wait_exit() == -signal.SIGKILL
+
+
+async def test_a_round_saved_but_never_dealt_is_dealt_after_a_restart(
+    driver: Driver, bot_process: BotFactory, redis_server: str
+) -> None:
+    bot = await bot_process("bot")
+    alice, bernd, chloe, dmitri = (driver.user(n) for n in ("alice", "bernd", "chloe", "dmitri"))
+    signup = await sign_up(
+        driver, alice, [alice, bernd, chloe, dmitri], game="draughts", rounds=2, round_minutes=60
+    )
+    tid = tournament_id(signup)
+    await driver.click(alice, signup, "Start")
+    await driver.wait_for(partial(round_opened, driver, 1, 2), what="two tables")
+    dealt_before = {thread.id for thread in threads_of_round(driver, 1)}
+    for thread in threads_of_round(driver, 1):
+        await driver.wait_for(partial(driver.messages, thread.id), what="a table")
+    await killed(bot)
+
+    # The crash came after the round was saved, before its second table was dealt.
+    tournament = await stored_tournament(driver, redis_server, tid)
+    undealt = tournament.rounds[0].tables[1]
+    client = client_for_url(redis_server)
+    try:
+        store = TournamentStore(client, keep_days=1)
+        thread_id = await store.thread_of(tournament, undealt.id)
+        assert thread_id is not None
+        await client.delete(table_key(driver.fake.guild_id, thread_id))
+        await client.hdel(tournament_key(driver.fake.guild_id, tid), f"thread:{undealt.id}")
+    finally:
+        await close_client(client)
+
+    await bot.restart()
+    await driver.wait_for(partial(round_opened, driver, 1, 3), what="the undealt table's thread")
+    [dealt] = [t for t in threads_of_round(driver, 1) if t.id not in dealt_before]
+    await driver.wait_for(partial(driver.messages, dealt.id), what="the undealt table")
+    assert sorted(u.id for u in pinged(driver, dealt)) == sorted(int(p) for p in undealt.seats)
+    await driver.settle()
+    assert len(threads_of_round(driver, 1)) == 3, "the dealt table was not dealt again"
+
+
+async def test_a_result_not_counted_before_a_crash_is_counted_after_the_restart(
+    driver: Driver, bot_process: BotFactory, redis_server: str
+) -> None:
+    bot = await bot_process("bot")
+    alice, bernd, chloe, dmitri = (driver.user(n) for n in ("alice", "bernd", "chloe", "dmitri"))
+    signup = await sign_up(
+        driver, alice, [alice, bernd, chloe, dmitri], game="draughts", rounds=2, round_minutes=60
+    )
+    tid = tournament_id(signup)
+    await driver.click(alice, signup, "Start")
+    await driver.wait_for(partial(round_opened, driver, 1, 2), what="two tables")
+    first, second = threads_of_round(driver, 1)
+    await driver.wait_for(partial(driver.messages, first.id), what="a table")
+    await driver.slash(pinged(driver, first)[0], "draughts leave", channel=first.id)
+    counted = await stored_tournament(driver, redis_server, tid)
+    for _ in range(100):
+        if counted.rounds[0].tables[0].result is not None:
+            break
+        await asyncio.sleep(0.05)
+        counted = await stored_tournament(driver, redis_server, tid)
+    assert counted.rounds[0].tables[0].result is not None, "the first table's result"
+    await killed(bot)
+
+    # The crash came after the first table's game ended, before its result was saved.
+    tables = list(counted.rounds[0].tables)
+    tables[0] = tables[0].model_copy(update={"result": None})
+    lost = counted.model_copy(
+        update={
+            "rounds": (counted.rounds[0].model_copy(update={"tables": tuple(tables)}),),
+            "revision": counted.revision + 1,
+        }
+    )
+    client = client_for_url(redis_server)
+    try:
+        await TournamentStore(client, keep_days=1).save(lost, counted.revision)
+    finally:
+        await close_client(client)
+
+    await bot.restart()
+    await driver.wait_for(partial(driver.messages, second.id), what="a table")
+    await driver.slash(pinged(driver, second)[0], "draughts leave", channel=second.id)
+    await driver.wait_for(partial(round_opened, driver, 2, 2), what="round 2")
+    tournament = await stored_tournament(driver, redis_server, tid)
+    assert tournament.rounds[0].tables[0].result == counted.rounds[0].tables[0].result
 
 
 async def test_a_thread_refused_for_a_missing_permission_starts_nothing(
