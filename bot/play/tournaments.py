@@ -324,7 +324,10 @@ class Tournaments:
                 changed = cancelled(tournament)
             else:
                 now = await self._clock.now()
-                changed = await asyncio.to_thread(start, tournament, now)  # pairing
+                lang = await self._lang(tournament)
+                changed = await asyncio.to_thread(  # pairing: CPU
+                    partial(start, computer_name=partial(computer_name, lang)), tournament, now
+                )
         except TournamentError as error:
             raise GameError(REFUSALS.get(error.code, N_("That can't be done now."))) from error
         if changed.state == "running":
@@ -706,6 +709,11 @@ def start_options(game: GameCommands) -> list[str]:
     start = game.group.get_command("start")
     parameters = start.parameters if isinstance(start, app_commands.Command) else []
     return sorted(p.name for p in parameters if p.name in game.engine.Options.model_fields)
+
+
+def computer_name(lang: Lang, number: int) -> str:
+    """A computer entrant's name, as the tournament's channel reads it."""
+    return tr(lang, "🤖 Computer {n}", n=number)
 
 
 def format_for(min_players: int, max_players: int, chosen: Format | None) -> Format:

@@ -37,7 +37,8 @@ class Entrant(BaseModel):
     id: PlayerId
     """A Discord user id as text, or ``"ai:<n>"`` for a computer (as `bot.table.Seat`)."""
     name: str
-    """The display name when they joined (computers: "🤖 Computer 1")."""
+    """The display name when they joined (computers: "🤖 Computer 1", in the
+    tournament's language)."""
     computer: bool = False
     level: Level | None = None
     """A computer's playing strength; None for people."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.engines.base import PlayerId
@@ -93,9 +93,20 @@ def computers_needed(tournament: Tournament, people: int) -> int:
     return seats_to_fill(people, tournament.table_min, tournament.table_max)
 
 
-def start(tournament: Tournament, now: float, *, computer_level: Level = "normal") -> Tournament:
-    """Close the sign-up, add the computers the field needs, fix the initial order
-    (rating, then a shuffle by the tournament's seed) and pair the first round."""
+def english_computer_name(number: int) -> str:
+    return f"🤖 Computer {number}"
+
+
+def start(
+    tournament: Tournament,
+    now: float,
+    *,
+    computer_level: Level = "normal",
+    computer_name: Callable[[int], str] = english_computer_name,
+) -> Tournament:
+    """Close the sign-up, add the computers the field needs (named by
+    ``computer_name``, in the tournament's language), fix the initial order (rating,
+    then a shuffle by the tournament's seed) and pair the first round."""
     _require_signup(tournament)
     people = len(tournament.entrants)
     if people < MIN_PEOPLE:
@@ -103,7 +114,7 @@ def start(tournament: Tournament, now: float, *, computer_level: Level = "normal
             "too_few", f"{people} entrants; {MIN_PEOPLE} needed", entrants=people, needed=MIN_PEOPLE
         )
     computers = [
-        Entrant(id=f"ai:{n}", name=f"🤖 Computer {n}", computer=True, level=computer_level)
+        Entrant(id=f"ai:{n}", name=computer_name(n), computer=True, level=computer_level)
         for n in range(1, computers_needed(tournament, people) + 1)
     ]
     entrants = [*tournament.entrants, *computers]

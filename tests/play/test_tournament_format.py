@@ -6,7 +6,7 @@ import pytest
 
 from bot.engines.base import GameError
 from bot.games import GAMES
-from bot.play.tournaments import format_for, options_from_text
+from bot.play.tournaments import computer_name, format_for, options_from_text
 
 
 def test_each_game_defaults_to_what_it_is_for() -> None:
@@ -59,3 +59,10 @@ def test_an_option_the_game_does_not_take_is_refused_without_echoing_it(typed: s
     with pytest.raises(GameError) as refused:
         options_from_text(take, ["hand_size", "target"], typed)
     assert refused.value.params == {"names": "hand_size, target"}
+
+
+@pytest.mark.parametrize(
+    ("lang", "name"), [("en", "🤖 Computer 2"), ("es", "🤖 Bot 2"), ("tr", "🤖 Bilgisayar 2")]
+)
+def test_computer_entrants_are_named_in_the_tournaments_language(lang: str, name: str) -> None:
+    assert computer_name(lang, 2) == name

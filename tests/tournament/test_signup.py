@@ -150,3 +150,11 @@ def test_impossible_settings_are_refused(
             table_max=table_max,
             seed=0,
         )
+
+
+def test_computers_are_named_as_the_caller_asks() -> None:
+    tournament = swiss(0, started=False)
+    for player in ("1", "2", "3"):
+        tournament = join(tournament, player, f"P{player}")
+    started = start(tournament, NOW, computer_name=lambda n: f"Maschine {n}")
+    assert [e.name for e in started.entrants if e.computer] == ["Maschine 1"]
