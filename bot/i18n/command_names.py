@@ -50,6 +50,7 @@ NAMES: tuple[str, ...] = (
     C_("command name", "standings"),
     C_("command name", "table"),
     C_("command name", "close_round"),
+    C_("command name", "withdraw"),
     C_("command name", "format"),
     C_("command name", "options"),
     # Seasons

@@ -52,6 +52,7 @@ from bot.tournament import (
     round_complete,
     standings,
     start,
+    withdraw,
 )
 from bot.tournament import Table as Pairing
 from bot.tournament import cancel as cancelled
@@ -94,6 +95,7 @@ REFUSALS: dict[str, str] = {
         "would do, or let computers fill the seats."
     ),
     "not_running": N_("The tournament isn't running."),
+    "withdrawn": N_("You've withdrawn already."),
 }
 """The words for each refusal of `bot.tournament` (by its ``code``) a person can meet."""
 
@@ -206,6 +208,13 @@ class Tournaments:
             async with answering_errors(interaction):
                 await self.my_table(interaction)
 
+        @group.command(
+            name="withdraw", description=N_("Leave the tournament: no more rounds for you")
+        )
+        async def withdraw_command(interaction: Interaction) -> None:
+            async with answering_errors(interaction):
+                await self.withdraw(interaction)
+
         @group.command(name="close_round", description=N_("End the round now (organiser)"))
         async def close_command(interaction: Interaction) -> None:
             async with answering_errors(interaction):
@@ -283,6 +292,33 @@ class Tournaments:
             thread=f"<#{thread}>" if thread else pairing.id,
         )
         await interaction.response.send_message(text, ephemeral=True)
+
+    async def withdraw(self, interaction: Interaction) -> None:
+        """The player leaves the running tournament: the next rounds don't pair them,
+        their points stay, and their game of this round counts as it ends."""
+        here = await self._here(interaction)
+        assert here.guild_id is not None and here.channel_id is not None
+        async with self._locks.hold(here.guild_id, here.channel_id, wait=1.0, purpose="tournament"):
+            tournament = await self.store.load(here.guild_id, here.id)
+            if tournament is None or tournament.state == "signup":
+                raise GameError(
+                    "The tournament hasn't started; leave it with the sign-up's Leave button."
+                )
+            try:
+                changed = withdraw(tournament, player_of(interaction))
+            except TournamentError as error:
+                raise GameError(REFUSALS.get(error.code, N_("That can't be done now."))) from error
+            await self.store.save(changed, tournament.revision)
+        await interaction.response.send_message(
+            tr(
+                user_lang(interaction),
+                "You've withdrawn: the next rounds won't pair you, and your points stay in "
+                "the standings. Your game of this round still counts; finish it, or leave it "
+                "with `/{game} leave`.",
+                game=tournament.game,
+            ),
+            ephemeral=True,
+        )
 
     # ----- the sign-up's buttons --------------------------------------------------
 

@@ -7,7 +7,8 @@ table per `Table` and calls `record_result`, `record_forfeit`, `close_round` and
 `advance` as games end.
 
 - `bot.tournament.model`: the stored data and its versions;
-- `bot.tournament.signup`: create, join, leave, cancel, start (computer fill);
+- `bot.tournament.signup`: create, join, leave, cancel, start (computer fill),
+  withdraw;
 - `bot.tournament.rounds`: pairing the next round, results, no-shows, closing;
 - `bot.tournament.swiss`: Swiss pairing (the ``pairing-core`` library, and why);
 - `bot.tournament.matching`: the least-cost pairing when rematches are forced;
@@ -42,7 +43,15 @@ from bot.tournament.rounds import (
     table_of,
 )
 from bot.tournament.seasons import Season, SeasonLength, season_by_id, season_of
-from bot.tournament.signup import cancel, computers_needed, create, join, leave, start
+from bot.tournament.signup import (
+    cancel,
+    computers_needed,
+    create,
+    join,
+    leave,
+    start,
+    withdraw,
+)
 from bot.tournament.standings import Standing, ranking, standings
 
 __all__ = [
@@ -79,4 +88,5 @@ __all__ = [
     "standings",
     "start",
     "table_of",
+    "withdraw",
 ]

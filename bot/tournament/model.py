@@ -44,6 +44,9 @@ class Entrant(BaseModel):
     """A computer's playing strength; None for people."""
     rating: int = 0
     """Seeding for the first round (higher plays as the stronger half); 0 when unknown."""
+    withdrawn: bool = False
+    """Withdrew after the start: kept in the standings with the points scored, paired
+    no more."""
 
     @model_validator(mode="after")
     def _computer_ids(self) -> Entrant:
@@ -149,6 +152,11 @@ class Tournament(BaseModel):
 
     def entrant(self, player: PlayerId) -> Entrant | None:
         return next((e for e in self.entrants if e.id == player), None)
+
+    @property
+    def paired(self) -> tuple[Entrant, ...]:
+        """The entrants the next rounds pair: all but those who withdrew."""
+        return tuple(e for e in self.entrants if not e.withdrawn)
 
     @property
     def current(self) -> Round | None:

@@ -64,9 +64,13 @@ def pair_next_round(tournament: Tournament, now: float) -> Tournament:
         seatings: list[tuple[PlayerId, ...]] = [tuple(pair) for pair in pairing.pairs]
         byes = pairing.byes
     else:
-        sizes = table_sizes(len(tournament.entrants), tournament.table_min, tournament.table_max)
-        assert sizes is not None, "start() seats everyone"
-        ranked = [player for _, player in ranking(tournament)]
+        sizes = table_sizes(len(tournament.paired), tournament.table_min, tournament.table_max)
+        if sizes is None:
+            raise TournamentError(
+                "cannot_seat", f"{len(tournament.paired)} entrants left can't be seated"
+            )
+        paired = {entrant.id for entrant in tournament.paired}
+        ranked = [player for _, player in ranking(tournament) if player in paired]
         seatings = group_tables(
             ranked,
             totals(tournament),
@@ -94,9 +98,20 @@ def advance(tournament: Tournament, now: float) -> Tournament:
         current = tournament.current
         number = current.number if current else 0
         raise TournamentError("round_open", f"round {number} is still being played", round=number)
-    if len(tournament.rounds) >= tournament.round_count:
+    if len(tournament.rounds) >= tournament.round_count or not can_pair(tournament):
         return _changed(tournament, state="finished")
     return pair_next_round(tournament, now)
+
+
+def can_pair(tournament: Tournament) -> bool:
+    """Whether those who haven't withdrawn can still be paired, with a person among
+    them: two or more for a Swiss, enough to fill tables of the tournament's size for
+    grouped rounds. If not, the tournament ends after the current round."""
+    people = [entrant for entrant in tournament.paired if not entrant.computer]
+    if tournament.format == "swiss":
+        return len(people) >= 1 and len(tournament.paired) >= 2
+    sizes = table_sizes(len(tournament.paired), tournament.table_min, tournament.table_max)
+    return bool(people) and sizes is not None
 
 
 def record_result(

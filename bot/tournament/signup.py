@@ -75,6 +75,25 @@ def leave(tournament: Tournament, player: PlayerId) -> Tournament:
     return _changed(tournament, entrants=entrants)
 
 
+def withdraw(tournament: Tournament, player: PlayerId) -> Tournament:
+    """``player`` leaves a running tournament: the rounds after this one don't pair
+    them; their game of this round counts as it ends, and their points stay."""
+    if tournament.state != "running":
+        raise TournamentError(
+            "not_running", f"the tournament is {tournament.state}", state=tournament.state
+        )
+    entrant = tournament.entrant(player)
+    if entrant is None or entrant.computer:
+        raise TournamentError("not_joined", f"{player} has not joined", player=player)
+    if entrant.withdrawn:
+        raise TournamentError("withdrawn", f"{player} has withdrawn already", player=player)
+    entrants = tuple(
+        e.model_copy(update={"withdrawn": True}) if e.id == player else e
+        for e in tournament.entrants
+    )
+    return _changed(tournament, entrants=entrants)
+
+
 def cancel(tournament: Tournament) -> Tournament:
     """Cancel in sign-up or mid-tournament (results so far stay in the record)."""
     if tournament.state not in ("signup", "running"):

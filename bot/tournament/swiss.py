@@ -87,9 +87,11 @@ class _History:
 
 def pair_swiss(tournament: Tournament) -> SwissPairing:
     """The next round's pairs and bye of a Swiss tournament (its entrants in their
-    initial order: the pairing numbers)."""
+    initial order: the pairing numbers), among those who haven't withdrawn."""
     numbers = {entrant.id: index + 1 for index, entrant in enumerate(tournament.entrants)}
     histories = _histories(tournament, numbers)
+    paired = {entrant.id for entrant in tournament.paired}
+    numbers = {player: number for player, number in numbers.items() if player in paired}
     pairing = _by_library(tournament, numbers, histories)
     if pairing is None:
         pairing = _by_fallback(tournament, numbers, histories)
@@ -127,7 +129,7 @@ def _by_library(
             rating=0,
             points=float(histories[player].points),
             color_hist="-" * played,
-            opponents=tuple(sorted(set(histories[player].opponents))),
+            opponents=tuple(sorted(set(histories[player].opponents) & set(numbers.values()))),
             received_bye=histories[player].byes > 0,
         )
         for player, number in numbers.items()

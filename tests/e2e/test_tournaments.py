@@ -16,7 +16,7 @@ import pytest
 from bot.storage.clients import client_for_url, close_client
 from bot.storage.keys import table_key, tournament_key
 from bot.storage.tournaments import TournamentStore
-from bot.tournament import Tournament
+from bot.tournament import Tournament, standings
 from tests.e2e.tables import CLOCK_KEY
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory, BotProcess
@@ -272,6 +272,40 @@ async def test_a_restart_mid_round_loses_no_result(
     assert len(tournament.rounds) == 2 and all(t.result for t in tournament.rounds[0].tables)
     await driver.settle()
     assert len(threads_of_round(driver, 2)) == 2, "round 2 was paired once"
+
+
+async def test_a_player_who_withdraws_is_not_paired_in_the_next_round(
+    driver: Driver, bot_process: BotFactory, redis_server: str
+) -> None:
+    await bot_process("bot")
+    alice, bernd, chloe, dmitri = (driver.user(n) for n in ("alice", "bernd", "chloe", "dmitri"))
+    stranger = driver.user("emma")
+    signup = await sign_up(
+        driver, alice, [alice, bernd, chloe, dmitri], game="draughts", rounds=2, round_minutes=60
+    )
+    tid = tournament_id(signup)
+    early = (await driver.slash(dmitri, "tournament withdraw")).ephemeral
+    assert "Leave" in early.text or "Verlassen" in early.text, "in the sign-up: the button"
+    await driver.click(alice, signup, "Start")
+    await driver.wait_for(partial(round_opened, driver, 1, 2), what="two tables")
+
+    withdrawn = (await driver.slash(dmitri, "tournament withdraw")).ephemeral
+    assert withdrawn.ephemeral_to == dmitri.id and "/draughts" in withdrawn.text
+    again = (await driver.slash(dmitri, "tournament withdraw")).ephemeral
+    assert again.text != withdrawn.text, "a second withdrawal is refused"
+    outsider = (await driver.slash(stranger, "tournament withdraw")).ephemeral
+    assert outsider.ephemeral_to == stranger.id
+    tournament = await stored_tournament(driver, redis_server, tid)
+    assert [e.id for e in tournament.entrants if e.withdrawn] == [str(dmitri.id)]
+
+    await resign_at_every_table(driver, 1, expected_tables=2)
+    await driver.wait_for(partial(round_opened, driver, 2, 1), what="round 2's one table")
+    [table] = threads_of_round(driver, 2)
+    await driver.wait_for(partial(driver.messages, table.id), what="a table")
+    assert dmitri not in pinged(driver, table)
+    tournament = await stored_tournament(driver, redis_server, tid)
+    assert tournament.rounds[1].byes and str(dmitri.id) not in tournament.rounds[1].byes
+    assert any(line.id == str(dmitri.id) for line in standings(tournament)), "still listed"
 
 
 async def killed(bot: BotProcess) -> None:
