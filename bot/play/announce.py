@@ -76,7 +76,18 @@ class Announcer:
         at a time (across processes: the channel's "announce" lock), from the game as
         Redis holds it then, so a burst of moves costs one ping."""
         self._panels.refresh(table, except_player=except_player)
-        self.ping_in_background(table)
+        if await self._ping_may_change(table):
+            self.ping_in_background(table)
+
+    async def _ping_may_change(self, table: Table) -> bool:
+        """Whether the ping pass has anything to do after this move: a ping is alive
+        (it may be for someone no longer waited for), one is due, or a pass is under
+        way in this process (it may have read the game before this move). Otherwise the
+        pass is skipped: a fast table's moves cost no lock, load or decode for it, and
+        `FollowUpMoves` wakes for the ping once it is due (`Table.ping_at`)."""
+        if table.ping is not None or table.channel_id in self._announcing:
+            return True
+        return table.ping_at is not None and await self._clock.now() >= table.ping_at
 
     def ping_in_background(self, table: Table) -> None:
         """Bring the table's ping up to date with the game as Redis holds it, without
