@@ -18,12 +18,12 @@ from bot.games import GAMES, check_registry
 from bot.i18n import N_, lang_of, tr
 from bot.i18n.commands import CommandTranslator
 from bot.pacing import RequestPacer, pacing_trace
-from bot.play.components import GameButton, GameSelect
 from bot.play.followups import FollowUps
 from bot.play.game_commands import GameCommands
 from bot.play.history import RecordButton, history_commands
 from bot.play.panels import PanelKeeper
 from bot.play.resume import keep_games_moving, resume_all
+from bot.play.routes import ButtonRoute, SelectRoute
 from bot.play.saving import TurnTiming
 from bot.play.settings import pings_command, settings_group
 from bot.play.shared import Limits, Shared
@@ -133,7 +133,7 @@ class TableBot(commands.AutoShardedBot):
         self.tree.add_command(settings_group(self.shared))
         self.tree.add_command(pings_command(self.shared))
         self.tree.add_command(self.tournaments.command_group())
-        self.add_dynamic_items(GameButton, GameSelect, RecordButton, TournamentButton)
+        self.add_dynamic_items(ButtonRoute, SelectRoute, RecordButton, TournamentButton)
         await self.tree.set_translator(CommandTranslator())
         await self._sync_commands()
 

@@ -18,7 +18,7 @@ from bot.ai import LEVELS
 from bot.engines.base import PlayerId
 from bot.i18n import Lang, tr
 from bot.names import shown_name
-from bot.play.components import Click, GameButton, GameSelect, Pick, button_view
+from bot.play.components import Click, Pick, button_view, game_button, game_select
 from bot.play.history import log_button, replay_button
 from bot.play.verbs import Verb
 from bot.render import embeds
@@ -92,7 +92,7 @@ class Messages:
             buttons.append(self._button(table, rev, "open", tr(lang, "Open seats"), "secondary"))
         if full:
             return TableMessage(None, embed, button_view(buttons), None)
-        levels = GameSelect(
+        levels = game_select(
             Pick(self.engine.name, table.gid, rev, "ai"),
             tr(lang, "Add computer player…"),
             [
@@ -207,7 +207,7 @@ class Messages:
         self, table: Table, rev: int, panel: PrivatePanel, lang: Lang
     ) -> discord.ui.View:
         selects = [
-            GameSelect(
+            game_select(
                 Pick(self.engine.name, table.gid, rev, spec.key),
                 spec.placeholder,
                 [
@@ -274,9 +274,9 @@ class Messages:
         *,
         arg: str = "",
         disabled: bool = False,
-    ) -> GameButton:
+    ) -> discord.ui.Button[Any]:
         click = Click(self.engine.name, table.gid, rev, verb, arg)
-        return GameButton(click, label, style, disabled=disabled)
+        return game_button(click, label, style, disabled=disabled)
 
 
 def pings_label(table: Table) -> str:

@@ -17,7 +17,8 @@ from bot.engines import take
 from bot.engines.base import Engine, IllegalAction, PlayerId
 from bot.games import GAMES as REGISTERED
 from bot.play.action_keys import PLAIN, UNREADABLE, decode, encode
-from bot.play.components import CUSTOM_ID_PATTERN, MAX_CUSTOM_ID, Click, GameButton
+from bot.play.components import CUSTOM_ID_PATTERN, MAX_CUSTOM_ID, Click
+from bot.play.routes import ButtonRoute
 
 GAMES: list[tuple[Engine[Any, Any, Any], GameAdapter[Any, Any, Any]]] = [
     (spec.engine, spec.adapter) for spec in REGISTERED
@@ -47,7 +48,7 @@ def assert_round_trip(
         click = Click(engine.name, LONGEST_GID, LONGEST_REV, verb, key)
         custom_id = click.custom_id()
         assert len(custom_id) <= MAX_CUSTOM_ID, f"{action}: {custom_id!r} is too long"
-        match = GameButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+        match = ButtonRoute.__discord_ui_compiled_template__.fullmatch(custom_id)
         assert match is not None, f"{action}: {custom_id!r} is not a game button id"
         assert Click.from_match(match) == click
     assert adapter.parse_action(key) == action, f"key {key!r} does not read back as {action}"
