@@ -39,7 +39,7 @@ levels do.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -48,7 +48,7 @@ from bot.ai import Chooser, Level
 from bot.ai.draughts import draw_offered, material, position_and_moves
 from bot.ai.take import PLAYERS as TAKE_PLAYERS
 from bot.engines.base import GameError, SeededRng
-from bot.engines.cards import Card
+from bot.engines.cards import JOKER_RANK, Card
 from bot.engines.draughts import (
     ACCEPT_DRAW,
     BLACK_KING,
@@ -60,7 +60,8 @@ from bot.engines.draughts import (
 from bot.engines.escalation import TAKE as ESCALATION_TAKE
 from bot.engines.escalation import EscalationAction, EscalationView, card_value, is_pass_through
 from bot.engines.geschenkt import REFUSE, TAKE, GeschenktAction, GeschenktView
-from bot.engines.take import TakeView
+from bot.engines.take import TakeAction, TakeView, card_points
+from bot.engines.take import parse_action as parse_take_action
 
 
 class PoolUnavailable(Exception):
@@ -211,6 +212,42 @@ def escalation_shedder(view: EscalationView, rng: SeededRng) -> EscalationAction
     return ESCALATION_TAKE
 
 
+def escalation_collector(view: EscalationView, rng: SeededRng) -> EscalationAction:
+    """An Escalation player from the "Notes on Strategy" of the rule text (pagat.com,
+    "Escalation", designed by Charles Pierce; `shared/rules/escalation.md`), its
+    aggressive player: while the stock lasts it collects a hand for the endgame, sets
+    of equal value, and spends what is of little use there. It passes a 2 or 3 through
+    whenever it must beat (they "are of little use for winning the endgame since they
+    can only be played singly"), beats otherwise only with a single card that belongs
+    to no set, and takes the pile rather than break a set. Leading, it plays its lowest
+    card that belongs to no set. Once the stock is out it sheds as fast as it can
+    (`escalation_shedder`)."""
+    hand = view.my_hand or []
+    if view.stock_size == 0:
+        return escalation_shedder(view, rng)
+    counts: dict[int, int] = {}
+    for card in hand:
+        if not is_pass_through(card):
+            counts[card_value(card)] = counts.get(card_value(card), 0) + 1
+    lone = sorted(
+        (card_value(card), card)
+        for card in hand
+        if not is_pass_through(card) and counts[card_value(card)] == 1
+    )
+    specials = sorted(card for card in hand if is_pass_through(card))
+    if view.must_lead:
+        if lone:
+            return EscalationAction(kind="play", cards=(lone[0][1],))
+        return escalation_shedder(view, rng)  # only sets (or 2s and 3s): shed one
+    in_force = view.value_in_force or 0
+    if specials:
+        return EscalationAction(kind="play", cards=(specials[0],))
+    beating = [card for value, card in lone if value > in_force]
+    if beating:
+        return EscalationAction(kind="play", cards=(beating[0],))
+    return ESCALATION_TAKE
+
+
 # --- TAKE ------------------------------------------------------------------------------
 
 
@@ -230,6 +267,45 @@ def take_hoarder(view: TakeView, rng: SeededRng) -> Any:
     if not discards:
         return normal(view, rng)  # it must lay down: normal's way
     return normal(view.model_copy(update={"my_moves": discards}), rng)
+
+
+def _near(card: Card, hand: Sequence[Card]) -> bool:
+    """Whether ``card`` could join a run with another card of ``hand`` (``card`` itself
+    left out once): a joker either way, or a card of its suit two ranks away or less."""
+    others = list(hand)
+    if card in others:
+        others.remove(card)
+    if card.rank == JOKER_RANK:
+        return bool(others)
+    return any(
+        other.rank == JOKER_RANK or (other.suit == card.suit and abs(other.rank - card.rank) <= 2)
+        for other in others
+    )
+
+
+def take_discarder(view: TakeView, rng: SeededRng) -> TakeAction:
+    """A TAKE player from published rummy advice (Junglee Rummy, "Rummy tips and
+    tricks": "to maintain low points, players usually discard cards of higher values",
+    and keep the cards that can still make a sequence). It takes the face-up discard
+    only when it fits a run in the making (its suit, two ranks or less from a card it
+    holds), lays down and takes whatever it can (the first meld or take on offer), and
+    discards its highest-scoring card that fits no run in the making, or else its
+    highest-scoring card. ``normal`` weighs draws and discards by what they leave for
+    runs and what they feed the other player."""
+    moves = view.my_moves or []
+    hand = view.my_hand or []
+    if view.phase == "draw":
+        top = view.discard_top
+        if top is not None and _near(top, hand) and any(m.action == "draw discard" for m in moves):
+            return parse_take_action("draw discard")
+        return parse_take_action(next(m.action for m in moves if m.kind == "draw"))
+    lays = [m for m in moves if m.kind in ("meld", "add")]
+    if lays:
+        return parse_take_action(max(lays, key=lambda m: len(m.cards)).action)
+    discards = [m for m in moves if m.kind == "discard"]
+    loose = [m for m in discards if not _near(m.cards[0], hand)] or discards
+    best = max(loose, key=lambda m: (card_points(m.cards[0]), m.cards[0].rank))
+    return parse_take_action(best.action)
 
 
 # --- Draughts --------------------------------------------------------------------------
@@ -382,8 +458,20 @@ POOLS: dict[str, tuple[Pool, ...]] = {
             "plays its largest set, takes only when it must",
             _fixed(escalation_shedder),
         ),
+        Pool(
+            "collector",
+            "keeps its sets for the endgame, spends 2s and 3s (the rule text's notes)",
+            _fixed(escalation_collector),
+        ),
     ),
-    "take": (Pool("hoarder", "never melds or lays off until it must", _fixed(take_hoarder)),),
+    "take": (
+        Pool("hoarder", "never melds or lays off until it must", _fixed(take_hoarder)),
+        Pool(
+            "discarder",
+            "discards high cards that fit no run, lays down at once (published advice)",
+            _fixed(take_discarder),
+        ),
+    ),
     "draughts": (
         Pool("greedy", "one ply, the most material", _fixed(draughts_greedy)),
         Pool("wary", "two plies of material", _fixed(draughts_wary)),
