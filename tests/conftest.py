@@ -70,15 +70,12 @@ def starts_processes(item: pytest.Item) -> bool:
     return parts[0] in SLOW_FOLDERS or parts[-1] in SLOW_FILES or bool(fixtures & SLOW_FIXTURES)
 
 
-XDIST_WORKERS = 4
-"""As `addopts` in `pyproject.toml` says (``-n 4``)."""
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if starts_processes(item):
             item.add_marker(pytest.mark.slow)
-    items[:] = slow_first_in_each_share(items, XDIST_WORKERS)
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    items[:] = slow_first_in_each_share(items, workers)
 
 
 def slow_first_in_each_share(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
