@@ -633,6 +633,8 @@ class Tournaments:
             if stored is None or stored.table.phase != "over" or stored.table.state is None:
                 continue
             state = game.engine.State.model_validate(stored.table.state)
+            if not game.engine.is_over(state):
+                continue  # closed without a result: the round clock decides it
             place = TableInThread(tournament.id, pairing.id)
             outcome = game.engine.outcome(state)
             try:
