@@ -82,7 +82,7 @@ class Settings(BaseSettings):
     """The shards this process connects (``0,1``); unset: all of ``shard_count``. Each
     process resumes games, runs timers and records results only for its shards' guilds."""
     discord_requests_per_second: int = Field(default=45, ge=0, le=50)
-    """The most bot-token requests this process starts in a second (`bot.pacing`).
+    """The most bot-token requests this process sends in any second (`bot.pacing`).
     Discord allows a bot token 50 across all its processes: with N processes, give each
     about 45 / N. 0: no pacing (discord.py then meets the global limit by its 429s)."""
     ping_after_seconds: int = Field(default=20, ge=0, le=600)
