@@ -41,6 +41,20 @@ async def stored_tournament(driver: Driver, redis_server: str, tid: str) -> Tour
         await close_client(client)
 
 
+async def stored_once(
+    driver: Driver, redis_server: str, tid: str, ready: Callable[[Tournament], bool]
+) -> Tournament:
+    """The stored tournament once ``ready`` says so (polled: a save has no message to
+    wait for), within the driver's timeout."""
+    deadline = asyncio.get_running_loop().time() + driver.timeout
+    while True:
+        tournament = await stored_tournament(driver, redis_server, tid)
+        if ready(tournament):
+            return tournament
+        assert asyncio.get_running_loop().time() < deadline, "the stored tournament never got there"
+        await asyncio.sleep(0.05)
+
+
 async def sign_up(
     driver: Driver, organiser: FakeUser, people: Sequence[FakeUser], **options: object
 ) -> FakeMessage:
@@ -268,8 +282,8 @@ async def test_a_restart_mid_round_loses_no_result(
     ]
     await driver.slash(mentioned[0], "draughts leave", channel=second.id)
     await driver.wait_for(lambda: len(threads_of_round(driver, 2)) == 2, what="round 2, once")
-    tournament = await stored_tournament(driver, redis_server, tid)
-    assert len(tournament.rounds) == 2 and all(t.result for t in tournament.rounds[0].tables)
+    tournament = await stored_once(driver, redis_server, tid, lambda t: len(t.rounds) == 2)
+    assert all(t.result for t in tournament.rounds[0].tables)
     await driver.settle()
     assert len(threads_of_round(driver, 2)) == 2, "round 2 was paired once"
 
@@ -365,13 +379,9 @@ async def test_a_result_not_counted_before_a_crash_is_counted_after_the_restart(
     first, second = threads_of_round(driver, 1)
     await driver.wait_for(partial(driver.messages, first.id), what="a table")
     await driver.slash(pinged(driver, first)[0], "draughts leave", channel=first.id)
-    counted = await stored_tournament(driver, redis_server, tid)
-    for _ in range(100):
-        if counted.rounds[0].tables[0].result is not None:
-            break
-        await asyncio.sleep(0.05)
-        counted = await stored_tournament(driver, redis_server, tid)
-    assert counted.rounds[0].tables[0].result is not None, "the first table's result"
+    counted = await stored_once(
+        driver, redis_server, tid, lambda t: t.rounds[0].tables[0].result is not None
+    )
     await killed(bot)
 
     # The crash came after the first table's game ended, before its result was saved.
@@ -392,8 +402,8 @@ async def test_a_result_not_counted_before_a_crash_is_counted_after_the_restart(
     await bot.restart()
     await driver.wait_for(partial(driver.messages, second.id), what="a table")
     await driver.slash(pinged(driver, second)[0], "draughts leave", channel=second.id)
-    await driver.wait_for(partial(round_opened, driver, 2, 2), what="round 2")
-    tournament = await stored_tournament(driver, redis_server, tid)
+    # Round 2's threads are opened before the round is saved: wait for the save.
+    tournament = await stored_once(driver, redis_server, tid, lambda t: len(t.rounds) == 2)
     assert tournament.rounds[0].tables[0].result == counted.rounds[0].tables[0].result
 
 
