@@ -65,6 +65,18 @@ async def sign_up(
     return signup
 
 
+async def four_at_two_tables(driver: Driver) -> str:
+    """Alice's two-round draughts Swiss of four, started, its two tables opened: its id."""
+    alice, bernd, chloe, dmitri = (driver.user(n) for n in ("alice", "bernd", "chloe", "dmitri"))
+    signup = await sign_up(
+        driver, alice, [alice, bernd, chloe, dmitri], game="draughts", rounds=2, round_minutes=60
+    )
+    tid = tournament_id(signup)  # before the start takes the sign-up's buttons away
+    await driver.click(alice, signup, "Start")
+    await driver.wait_for(partial(round_opened, driver, 1, 2), what="two tables")
+    return tid
+
+
 def final_standings_posted(driver: Driver) -> bool:
     return any("Final standings" in m.text for m in driver.messages(driver.channel))
 
@@ -263,13 +275,7 @@ async def test_a_restart_mid_round_loses_no_result(
     driver: Driver, bot_process: BotFactory, redis_server: str
 ) -> None:
     bot = await bot_process("bot")
-    alice, bernd, chloe, dmitri = (driver.user(n) for n in ("alice", "bernd", "chloe", "dmitri"))
-    signup = await sign_up(
-        driver, alice, [alice, bernd, chloe, dmitri], game="draughts", rounds=2, round_minutes=60
-    )
-    tid = tournament_id(signup)
-    await driver.click(alice, signup, "Start")
-    await driver.wait_for(lambda: len(threads_of_round(driver, 1)) == 2, what="two tables")
+    tid = await four_at_two_tables(driver)
     first, second = threads_of_round(driver, 1)
     await driver.wait_for(lambda: bool(driver.messages(first.id)), what="a table")
     mentioned = pinged(driver, first)
@@ -331,13 +337,7 @@ async def test_a_round_saved_but_never_dealt_is_dealt_after_a_restart(
     driver: Driver, bot_process: BotFactory, redis_server: str
 ) -> None:
     bot = await bot_process("bot")
-    alice, bernd, chloe, dmitri = (driver.user(n) for n in ("alice", "bernd", "chloe", "dmitri"))
-    signup = await sign_up(
-        driver, alice, [alice, bernd, chloe, dmitri], game="draughts", rounds=2, round_minutes=60
-    )
-    tid = tournament_id(signup)
-    await driver.click(alice, signup, "Start")
-    await driver.wait_for(partial(round_opened, driver, 1, 2), what="two tables")
+    tid = await four_at_two_tables(driver)
     dealt_before = {thread.id for thread in threads_of_round(driver, 1)}
     for thread in threads_of_round(driver, 1):
         await driver.wait_for(partial(driver.messages, thread.id), what="a table")
@@ -369,13 +369,7 @@ async def test_a_result_not_counted_before_a_crash_is_counted_after_the_restart(
     driver: Driver, bot_process: BotFactory, redis_server: str
 ) -> None:
     bot = await bot_process("bot")
-    alice, bernd, chloe, dmitri = (driver.user(n) for n in ("alice", "bernd", "chloe", "dmitri"))
-    signup = await sign_up(
-        driver, alice, [alice, bernd, chloe, dmitri], game="draughts", rounds=2, round_minutes=60
-    )
-    tid = tournament_id(signup)
-    await driver.click(alice, signup, "Start")
-    await driver.wait_for(partial(round_opened, driver, 1, 2), what="two tables")
+    tid = await four_at_two_tables(driver)
     first, second = threads_of_round(driver, 1)
     await driver.wait_for(partial(driver.messages, first.id), what="a table")
     await driver.slash(pinged(driver, first)[0], "draughts leave", channel=first.id)
