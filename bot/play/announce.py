@@ -1,5 +1,5 @@
-"""What follows a saved move in the channel: the table message edited, the other open
-panels refreshed, and the ping of whoever's turn it now is (one per table at a time);
+"""What follows a saved move in the channel: the other open panels refreshed, the table
+message edited, and the ping of whoever's turn it now is (one per table at a time);
 and the one ping that invites a finished game's players to its rematch. A deal that
 ended is shown on the table itself (its adapter's "Last deal"), not posted."""
 
@@ -64,18 +64,22 @@ class Announcer:
     async def show(
         self, table: Table, state: BaseModel, rev: int, *, except_player: PlayerId | None = None
     ) -> None:
-        """After a move: the table message edited, the turn announced, panels refreshed."""
-        await self._channel.edit_table_message(table, state, rev)
+        """After a move: panels refreshed and the turn announced (both in the background),
+        then the table message edited. In that order because the edit may wait for the
+        channel's rate limit (5 edits in 5 s) and the private panels must not wait with it."""
         await self.announce(table, state, except_player=except_player)
+        await self._channel.edit_table_message(table, state, rev)
 
     async def announce(
         self, table: Table, state: BaseModel, *, except_player: PlayerId | None = None
     ) -> None:
-        """Refresh the other open panels, and in the background ping whoever's turn it
-        now is. The ping doesn't hold up the click that caused it; pings run one channel
-        at a time (across processes: the channel's "announce" lock), from the game as
-        Redis holds it then, so a burst of moves costs one ping."""
-        self._panels.refresh(table, except_player=except_player)
+        """Refresh the other open panels (at once for those the game now waits for), and
+        in the background ping whoever's turn it now is. The ping doesn't hold up the
+        click that caused it; pings run one channel at a time (across processes: the
+        channel's "announce" lock), from the game as Redis holds it then, so a burst of
+        moves costs one ping."""
+        waiting = () if self.engine.is_over(state) else self.engine.to_act(state)
+        self._panels.refresh(table, except_player=except_player, waiting=frozenset(waiting))
         if await self._ping_may_change(table):
             self.ping_in_background(table)
 

@@ -7,7 +7,8 @@ So every panel the bot sends or redraws is remembered in Redis with its token, u
 a key that expires a little before the token does: a restart keeps the panels live, and
 no token outlives its use. Tokens are never logged.
 
-After a move, `PanelKeeper.refresh` edits the other players' panels a second later.
+After a move, `PanelKeeper.refresh` edits the other players' panels a second later, or
+at once when the game now waits for one of them (their turn shows without delay).
 Edits for one table are coalesced: while one round is waiting or on its way, later
 moves only mark more panels stale, and the next round draws the game as Redis holds it
 then. A round reads the table's panel records in one call and the game once, whatever
@@ -56,7 +57,9 @@ recently shown go first: an edit round lasts seconds, far less than it takes 10,
 other panels to be shown)."""
 EDIT_DELAY_SECONDS = 1.0
 """A panel is edited this long after a move, so a burst of moves (a computer's turns,
-quick players) costs one edit, and Discord's rate limits are never approached."""
+quick players) costs one edit, and Discord's rate limits are never approached. A move
+that hands the turn to a player with an open panel doesn't wait: one edit a turn stays
+far inside the 5 edits in 2 s that Discord allows an interaction's token."""
 
 
 def view_hash(view: BaseModel) -> str:
@@ -77,6 +80,9 @@ class PanelKeeper:
         self._stale: dict[int, set[PlayerId]] = {}
         """Per channel with panel edits waiting or on their way: the people whose panels
         a move since made stale."""
+        self._wake: dict[int, asyncio.Event] = {}
+        """Per channel in `_stale`: set when a stale panel's player is now waited for, so
+        the next round starts without its delay."""
         self._shown_by_click: OrderedDict[tuple[int, PlayerId], int] = OrderedDict()
         """Per open panel, when its player's own interaction last showed it (a tick of
         `_ticks`): an edit whose record was read before that is dropped."""
@@ -154,9 +160,16 @@ class PanelKeeper:
         except (discord.HTTPException, aiohttp.ClientError) as error:
             log.info("Replaced panel not retired: %s", type(error).__name__)
 
-    def refresh(self, table: Table, *, except_player: PlayerId | None = None) -> None:
+    def refresh(
+        self,
+        table: Table,
+        *,
+        except_player: PlayerId | None = None,
+        waiting: frozenset[PlayerId] = frozenset(),
+    ) -> None:
         """Edit, in the background, the open panels of the people at ``table`` (but
-        ``except_player``, whose panel the interaction itself redraws)."""
+        ``except_player``, whose panel the interaction itself redraws); without the
+        delay if the game now ``waiting`` for one of them."""
         people = {
             seat.id for seat in table.seats if not seat.is_computer and seat.id != except_player
         }
@@ -165,9 +178,12 @@ class PanelKeeper:
         channel = table.channel_id
         if channel in self._stale:
             self._stale[channel] |= people
-            return
-        self._stale[channel] = people
-        self._run(self._keep_current(table))
+        else:
+            self._stale[channel] = people
+            self._wake[channel] = asyncio.Event()
+            self._run(self._keep_current(table))
+        if people & waiting:
+            self._wake[channel].set()
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -179,7 +195,7 @@ class PanelKeeper:
         channel = table.channel_id
         try:
             while self._stale.get(channel):
-                await asyncio.sleep(EDIT_DELAY_SECONDS)
+                await self._pause(self._wake[channel])
                 people = sorted(self._stale[channel])
                 self._stale[channel] = set()
                 await self._edit_panels(table, people)
@@ -187,6 +203,16 @@ class PanelKeeper:
             log.info("Panels in %s not refreshed: %s", channel, type(error).__name__)
         finally:
             self._stale.pop(channel, None)
+            self._wake.pop(channel, None)
+
+    @staticmethod
+    async def _pause(wake: asyncio.Event) -> None:
+        """`EDIT_DELAY_SECONDS`, or less if ``wake`` is set (then cleared for the next)."""
+        try:
+            await asyncio.wait_for(wake.wait(), EDIT_DELAY_SECONDS)
+        except TimeoutError:
+            pass
+        wake.clear()
 
     async def _edit_panels(self, table: Table, people: list[PlayerId]) -> None:
         """Redraw the open panels of ``people`` whose view changed, from one read of

@@ -106,10 +106,14 @@ class Driver:
         nth: int | None = None,
         expect_change: bool = True,
         timeout: float | None = None,
+        settle: bool = True,
     ) -> Response:
         """Click the button labelled ``label`` (or with that emoji name) on the message's
         current version. ``nth`` picks among equally labelled buttons. With
-        ``expect_change=False`` a deferred update (type 6) may leave everything unchanged."""
+        ``expect_change=False`` a deferred update (type 6) may leave everything unchanged.
+        With ``settle=False`` the click is done once answered, without waiting for the
+        bot's other REST traffic to go quiet (a person on a private panel who doesn't
+        wait for the table's edits)."""
         current = self._visible(message, user)
         matches = [b for b in current.buttons if button_text(b) == label]
         if not matches:
@@ -124,7 +128,7 @@ class Driver:
         if "custom_id" not in button:
             raise AssertionError(f"button {label!r} is a link/premium button, not an interaction")
         data = {"custom_id": button["custom_id"], "component_type": 2}
-        return await self._component(user, current, data, timeout, expect_change)
+        return await self._component(user, current, data, timeout, expect_change, settle)
 
     async def choose(
         self,
@@ -135,8 +139,10 @@ class Driver:
         *,
         expect_change: bool = True,
         timeout: float | None = None,
+        settle: bool = True,
     ) -> Response:
-        """Pick ``values`` in the select menu whose placeholder or custom_id is ``select``.
+        """Pick ``values`` in the select menu whose placeholder or custom_id is ``select``
+        (``settle`` as in `click`).
 
         String selects take option values; user selects take FakeUsers; channel selects ids.
         """
@@ -155,7 +161,7 @@ class Driver:
         data["values"], resolved = self._select_values(menu, values)
         if resolved:
             data["resolved"] = resolved
-        return await self._component(user, current, data, timeout, expect_change)
+        return await self._component(user, current, data, timeout, expect_change, settle)
 
     # ------------------------------------------------------------------ looking
 
@@ -261,15 +267,23 @@ class Driver:
         data: Json,
         timeout: float | None,
         expect_change: bool,
+        settle: bool = True,
     ) -> Response:
         interaction = self.fake.create_interaction(
             type=3, user=user, channel_id=message.channel_id, data=data, message_id=message.id
         )
         await self.fake.send_interaction(interaction)
-        return await self._outcome(interaction, timeout=timeout, expect_change=expect_change)
+        return await self._outcome(
+            interaction, timeout=timeout, expect_change=expect_change, settle=settle
+        )
 
     async def _outcome(
-        self, interaction: FakeInteraction, *, timeout: float | None, expect_change: bool
+        self,
+        interaction: FakeInteraction,
+        *,
+        timeout: float | None,
+        expect_change: bool,
+        settle: bool = True,
     ) -> Response:
         fake = self.fake
         limit = self.timeout if timeout is None else timeout
@@ -295,7 +309,8 @@ class Driver:
                 timeout=limit,
                 what=f"a visible change after the deferred update for {what}",
             )
-        await fake.wait_idle(self.settle_time, timeout=limit)
+        if settle:
+            await fake.wait_idle(self.settle_time, timeout=limit)
         seen = [fake.messages[m] for m in interaction.touched]
         if interaction.callback_type == 6:
             # A deferred update is usually followed by a plain channel edit of the table.
