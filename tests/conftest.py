@@ -57,6 +57,18 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ.setdefault("ENGINE_CONFORMANCE_EXAMPLES", FAST_LOOP_CONFORMANCE_EXAMPLES)
 
 
+WORKERS_PER_CORE_FAST, WORKERS_PER_CORE_FULL = 2, 4
+"""xdist workers per CPU core (``-n auto`` in ``addopts``). The fast loop is CPU-bound:
+more than two per core only adds start-up. The full run's slow tests mostly wait (on
+the fake Discord's rate limits, a bot process, a timer), so four per core overlap them."""
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    per_core = WORKERS_PER_CORE_FAST if is_fast_loop(config) else WORKERS_PER_CORE_FULL
+    return max(1, (cores or 1) * per_core)
+
+
 def pytest_report_header(config: pytest.Config) -> str | None:
     if not is_fast_loop(config):
         return None

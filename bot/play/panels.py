@@ -20,6 +20,7 @@ panel whose view didn't change (same hash) isn't edited.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import itertools
 import logging
@@ -208,10 +209,8 @@ class PanelKeeper:
     @staticmethod
     async def _pause(wake: asyncio.Event) -> None:
         """`EDIT_DELAY_SECONDS`, or less if ``wake`` is set (then cleared for the next)."""
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(wake.wait(), EDIT_DELAY_SECONDS)
-        except TimeoutError:
-            pass
         wake.clear()
 
     async def _edit_panels(self, table: Table, people: list[PlayerId]) -> None:

@@ -215,9 +215,7 @@ class GameDriver(Generic[S, A]):
 
     async def click(self, user: FakeUser, label: str, on: FakeMessage | None = None) -> Response:
         """``user`` clicks ``label`` on ``on`` (the table unless given)."""
-        response = await self.driver.click(
-            user, on or self.message, label, settle=self.watch_table
-        )
+        response = await self.driver.click(user, on or self.message, label, settle=self.watch_table)
         self.clicks += 1
         return response
 

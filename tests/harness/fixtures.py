@@ -458,12 +458,20 @@ def bot_zygote() -> Iterator[Zygote | None]:
     zygote.close()
 
 
+TEST_BOT_ENV = {"COMPUTER_THINK_SECONDS": "0.1"}
+"""What a bot under test runs with beyond `bot_env` (a test's ``env`` wins): a hard
+computer thinks 0.1 s a decision, not a second. The tests check what computers do, not
+how well (that is `bench.ai`'s), and a second of CPU a move would be most of a game
+test's time; a test about thinking sets its own budget."""
+
+
 @pytest.fixture
 async def bot_process(
     fake_discord: FakeDiscord, redis_server: str, tmp_path: Path, bot_zygote: Zygote | None
 ) -> AsyncIterator[BotFactory]:
     """Factory: ``await bot_process("bot")`` starts the bot as ``python -m bot`` would
-    (forked from ``bot_zygote``, or a new interpreter without one) against the fake.
+    (forked from ``bot_zygote``, or a new interpreter without one) against the fake,
+    with `TEST_BOT_ENV`.
 
     At teardown every started bot is stopped, its output is printed (pytest shows it for
     failed tests) and the test fails if the output contains a traceback or an unhandled error.
@@ -481,7 +489,7 @@ async def bot_process(
         process = BotProcess(
             module,
             fake_discord,
-            bot_env(fake_discord, redis_server, env),
+            bot_env(fake_discord, redis_server, {**TEST_BOT_ENV, **(env or {})}),
             log_path,
             expect_commands=expect_commands,
             ready_timeout=ready_timeout,
