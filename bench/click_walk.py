@@ -60,7 +60,9 @@ async def walk_one_click(workdir: Path, repo: str | None) -> list[Call]:
     fake = FakeDiscord(guild_locale=ENGLISH_SERVER, channel_names=["table"], check_spec=False)
     await fake.start()
     calls_path = workdir / "calls.jsonl"
-    env = {"LOG_LEVEL": "WARNING", "WALK_OUT": str(calls_path)}
+    # The resume after the start and the sweep for lost follow-ups don't come from a
+    # click: the walk waits for the first and puts the second off.
+    env = {"LOG_LEVEL": "INFO", "WALK_OUT": str(calls_path), "FOLLOWUP_SWEEP_SECONDS": "3600"}
     if repo:
         env["WALK_REPO"] = repo
     process = BotProcess(
@@ -77,6 +79,7 @@ async def walk_one_click(workdir: Path, repo: str | None) -> list[Call]:
         players = fake.users[:3]
         channel = fake.channel_ids[0]
         await play_geschenkt(clicker, channel, players, 1)
+        await resumed(process)
         await fake.wait_idle(1.0, timeout=30.0)
         started = time.time()
         await play_geschenkt(clicker, channel, players, 1, moves_before=1)
@@ -88,6 +91,15 @@ async def walk_one_click(workdir: Path, repo: str | None) -> list[Call]:
         redis.stop()
     calls = [read_call(line) for line in calls_path.read_text().splitlines()]
     return [call for call in calls if started <= call[0] <= ended]
+
+
+async def resumed(process: BotProcess, timeout: float = 30.0) -> None:
+    """Wait until the bot has looked at the stored games after its start (`TableBot`)."""
+    deadline = time.monotonic() + timeout
+    while "stored games after start" not in process.output():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the bot did not resume its stored games")
+        await asyncio.sleep(0.1)
 
 
 def read_call(line: str) -> Call:
