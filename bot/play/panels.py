@@ -20,7 +20,6 @@ panel whose view didn't change (same hash) isn't edited.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import itertools
 import logging
@@ -81,9 +80,11 @@ class PanelKeeper:
         self._stale: dict[int, set[PlayerId]] = {}
         """Per channel with panel edits waiting or on their way: the people whose panels
         a move since made stale."""
+        self._waited_for: dict[int, set[PlayerId]] = {}
+        """Per channel in `_stale`: the stale panels' players the game now waits for,
+        whose panels the round edits at once (the others wait out the delay)."""
         self._wake: dict[int, asyncio.Event] = {}
-        """Per channel in `_stale`: set when a stale panel's player is now waited for, so
-        the next round starts without its delay."""
+        """Per channel in `_stale`: set when `_waited_for` gains someone."""
         self._shown_by_click: OrderedDict[tuple[int, PlayerId], int] = OrderedDict()
         """Per open panel, when its player's own interaction last showed it (a tick of
         `_ticks`): an edit whose record was read before that is dropped."""
@@ -181,9 +182,11 @@ class PanelKeeper:
             self._stale[channel] |= people
         else:
             self._stale[channel] = people
+            self._waited_for[channel] = set()
             self._wake[channel] = asyncio.Event()
             self._run(self._keep_current(table))
         if people & waiting:
+            self._waited_for[channel] |= people & waiting
             self._wake[channel].set()
 
     async def close(self) -> None:
@@ -191,27 +194,35 @@ class PanelKeeper:
             task.cancel()
 
     async def _keep_current(self, table: Table) -> None:
-        """Edit the table's stale panels a moment after a move, again while later moves
-        mark more of them stale, and stop once none is."""
+        """Edit the table's stale panels a moment after a move (those of the players the
+        game now waits for at once), again while later moves mark more of them stale,
+        and stop once none is."""
         channel = table.channel_id
         try:
             while self._stale.get(channel):
-                await self._pause(self._wake[channel])
-                people = sorted(self._stale[channel])
-                self._stale[channel] = set()
-                await self._edit_panels(table, people)
+                people = await self._next_round(channel)
+                self._stale[channel] -= people
+                await self._edit_panels(table, sorted(people))
         except StoreError as error:
             log.info("Panels in %s not refreshed: %s", channel, type(error).__name__)
         finally:
             self._stale.pop(channel, None)
+            self._waited_for.pop(channel, None)
             self._wake.pop(channel, None)
 
-    @staticmethod
-    async def _pause(wake: asyncio.Event) -> None:
-        """`EDIT_DELAY_SECONDS`, or less if ``wake`` is set (then cleared for the next)."""
-        with contextlib.suppress(TimeoutError):
+    async def _next_round(self, channel: int) -> set[PlayerId]:
+        """Whose panels to edit next: once `EDIT_DELAY_SECONDS` are over, every stale
+        one; as soon as the game waits for a stale panel's player, theirs alone."""
+        wake = self._wake[channel]
+        try:
             await asyncio.wait_for(wake.wait(), EDIT_DELAY_SECONDS)
+        except TimeoutError:
+            early = False
+        else:
+            early = True
         wake.clear()
+        waited_for, self._waited_for[channel] = self._waited_for[channel], set()
+        return waited_for & self._stale[channel] if early else set(self._stale[channel])
 
     async def _edit_panels(self, table: Table, people: list[PlayerId]) -> None:
         """Redraw the open panels of ``people`` whose view changed, from one read of

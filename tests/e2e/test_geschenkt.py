@@ -518,3 +518,36 @@ async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotF
     assert english.ephemeral_to == alice.id and german.ephemeral_to == bernd.id
     assert "Chips: **11**\nYour cards: none yet" in english.text
     assert "Chips: **11**\nDeine Karten: noch keine" in german.text
+
+
+async def test_the_panel_of_the_player_whose_turn_it_now_is_is_redrawn_first(
+    game: Game, bot_process: BotFactory
+) -> None:
+    """A refusal hands the turn on: the next player's open panel is edited at once, the
+    others' (the mover's, the third player's) after the short delay that coalesces a
+    quick table's moves, so the player the game waits for never waits behind them."""
+    await bot_process("bot")
+    alice, bernd, chloe = game.people
+    await game.open(alice, [bernd, chloe])
+    panels = {user.id: (await game.panel(user)).id for user in game.people}
+    turn = await game.next_turn()
+    assert turn is not None
+    await game.driver.settle()
+    sent_before = len(game.driver.fake.request_log)
+    await game.act(turn, REFUSING)
+    (waited_for,) = ENGINE.to_act(await game.state())
+
+    def panels_edited() -> list[int]:
+        webhook_edits = [
+            path.partition("/messages/")[2].partition("?")[0]
+            for path in game.driver.fake.request_log[sent_before:]
+            if path.startswith("PATCH /api/v10/webhooks/")
+        ]
+        return [int(message) for message in webhook_edits if message.isdigit()]
+
+    await game.driver.wait_for(
+        lambda: len(panels_edited()) >= len(panels), what="every panel edited"
+    )
+    edited = panels_edited()
+    assert edited[0] == panels[int(waited_for)], edited
+    assert set(edited) == set(panels.values()), edited
