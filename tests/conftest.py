@@ -8,6 +8,7 @@ slow"`` is the fast loop; plain ``pytest`` (CI) runs them all."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -53,6 +54,7 @@ def is_fast_loop(config: pytest.Config) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     harness_configure(config)
+    compile_first(config)
     if is_fast_loop(config):  # before the test modules are imported (workers inherit it)
         os.environ.setdefault("ENGINE_CONFORMANCE_EXAMPLES", FAST_LOOP_CONFORMANCE_EXAMPLES)
 
@@ -102,19 +104,40 @@ def slow_first_in_each_share(items: list[pytest.Item], workers: int) -> list[pyt
     return [item for share in range(workers) for item in ordered[share::workers]]
 
 
-def keep_bytecode() -> None:
+def keep_bytecode() -> bool:
     """With ``PYTHONDONTWRITEBYTECODE`` set, every pytest worker (and every bot process)
     would compile the bot, its libraries and the rewritten test modules again: ~10 s of
     CPU per process. Keep the bytecode under ``.pytest_cache/pycache`` instead (outside
     the source tree, so it stays as clean as the setting meant), for this process and
-    the processes it starts."""
+    the processes it starts. Returns whether that folder is new (a fresh clone)."""
     if not sys.dont_write_bytecode:
-        return
-    prefix = str(TESTS.parent / ".pytest_cache" / "pycache")
+        return False
+    prefix = TESTS.parent / ".pytest_cache" / "pycache"
+    new = not prefix.exists()
     sys.dont_write_bytecode = False
-    sys.pycache_prefix = prefix
+    sys.pycache_prefix = str(prefix)
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    os.environ["PYTHONPYCACHEPREFIX"] = str(prefix)
+    return new
 
 
-keep_bytecode()
+BYTECODE_IS_NEW = keep_bytecode()
+COMPILED_FIRST = (
+    "bot.__main__",
+    "bot.thinking",
+    "bot.render.workers",
+    "tests.harness.fixtures",
+    "tests.e2e.game_driver",
+    "hypothesis",
+)
+"""What a new interpreter imports, once, before the xdist workers start when the
+bytecode folder is new (a fresh clone): the bot, its workers' code, the harness and
+the e2e driver, with their libraries. The folder is used instead of each library's own
+``__pycache__``, so otherwise eight workers, their zygotes and the bots' first worker
+processes would all compile the same libraries at once (about a minute of CPU)."""
+
+
+def compile_first(config: pytest.Config) -> None:
+    if BYTECODE_IS_NEW and not hasattr(config, "workerinput"):
+        imports = "; ".join(f"import {module}" for module in COMPILED_FIRST)
+        subprocess.run([sys.executable, "-c", imports], cwd=TESTS.parent, check=True)
