@@ -114,7 +114,7 @@ def test_every_level_is_legal_in_every_position_of_random_games(
     level: Level, players: list[str]
 ) -> None:
     count = 0
-    for state in positions(4, players, seed=len(players)):
+    for state in positions(2, players, seed=len(players)):  # 556 and 421 positions
         (player,) = ENGINE.to_act(state)
         action = choose(level, state)
         assert action in ENGINE.legal_actions(state, player), (str(action), state.hands)
