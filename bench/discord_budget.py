@@ -8,8 +8,8 @@ costs set how many moves a second one bot can serve.
 This plays one fast game of each of the five games through the fake Discord with
 Discord's rate limits on (`tests.harness.rate_limits`), by the end-to-end tests that
 play whole games (`GAMES` below: people clicking as soon as the table or their panel
-lets them, and in draughts a computer), and reads for each the fake's request counts and the moves
-the game's record holds. It prints the requests per move, the 429s, and the moves a
+lets them, and in draughts a computer), and reads for each the fake's request counts
+and the moves the game's record holds. It prints the requests per move, the 429s, and the moves a
 second one bot token sustains at that cost (50 / bot-token requests a move).
 
     python -m bench.discord_budget [--json PATH] [--quick]

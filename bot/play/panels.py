@@ -71,20 +71,47 @@ def editable_until(now: float) -> float:
     return now + TOKEN_LIFE_SECONDS - SAFETY_SECONDS
 
 
+class PendingEdits:
+    """One table's panels waiting for an edit round: those a move made stale, and among
+    them the players the game now waits for, whose panels don't wait out the delay."""
+
+    def __init__(self) -> None:
+        self.stale: set[PlayerId] = set()
+        self._waited_for: set[PlayerId] = set()
+        self._wake = asyncio.Event()
+        """Set when `_waited_for` gains someone."""
+
+    def mark(self, people: set[PlayerId], waiting: frozenset[PlayerId]) -> None:
+        self.stale |= people
+        if people & waiting:
+            self._waited_for |= people & waiting
+            self._wake.set()
+
+    async def next_round(self) -> set[PlayerId]:
+        """Whose panels to edit next (no longer stale): once `EDIT_DELAY_SECONDS` are
+        over, every stale one; as soon as the game waits for a stale panel's player,
+        theirs alone."""
+        try:
+            await asyncio.wait_for(self._wake.wait(), EDIT_DELAY_SECONDS)
+        except TimeoutError:
+            early = False
+        else:
+            early = True
+        self._wake.clear()
+        waited_for, self._waited_for = self._waited_for, set()
+        people = waited_for & self.stale if early else set(self.stale)
+        self.stale -= people
+        return people
+
+
 class PanelKeeper:
     """Remembers open panels in Redis and edits them when their player's view changes."""
 
     def __init__(self, bot: TableBot, records: PanelRecords) -> None:
         self.bot = bot
         self.records = records
-        self._stale: dict[int, set[PlayerId]] = {}
-        """Per channel with panel edits waiting or on their way: the people whose panels
-        a move since made stale."""
-        self._waited_for: dict[int, set[PlayerId]] = {}
-        """Per channel in `_stale`: the stale panels' players the game now waits for,
-        whose panels the round edits at once (the others wait out the delay)."""
-        self._wake: dict[int, asyncio.Event] = {}
-        """Per channel in `_stale`: set when `_waited_for` gains someone."""
+        self._pending: dict[int, PendingEdits] = {}
+        """Per channel with panel edits waiting or on their way."""
         self._shown_by_click: OrderedDict[tuple[int, PlayerId], int] = OrderedDict()
         """Per open panel, when its player's own interaction last showed it (a tick of
         `_ticks`): an edit whose record was read before that is dropped."""
@@ -171,58 +198,34 @@ class PanelKeeper:
     ) -> None:
         """Edit, in the background, the open panels of the people at ``table`` (but
         ``except_player``, whose panel the interaction itself redraws); without the
-        delay if the game now ``waiting`` for one of them."""
+        delay if the game now waits for one of them (``waiting``)."""
         people = {
             seat.id for seat in table.seats if not seat.is_computer and seat.id != except_player
         }
         if not people:
             return
-        channel = table.channel_id
-        if channel in self._stale:
-            self._stale[channel] |= people
-        else:
-            self._stale[channel] = people
-            self._waited_for[channel] = set()
-            self._wake[channel] = asyncio.Event()
-            self._run(self._keep_current(table))
-        if people & waiting:
-            self._waited_for[channel] |= people & waiting
-            self._wake[channel].set()
+        pending = self._pending.get(table.channel_id)
+        if pending is None:
+            pending = self._pending[table.channel_id] = PendingEdits()
+            self._run(self._keep_current(table, pending))
+        pending.mark(people, waiting)
 
     async def close(self) -> None:
         for task in list(self._tasks):
             task.cancel()
 
-    async def _keep_current(self, table: Table) -> None:
+    async def _keep_current(self, table: Table, pending: PendingEdits) -> None:
         """Edit the table's stale panels a moment after a move (those of the players the
         game now waits for at once), again while later moves mark more of them stale,
         and stop once none is."""
         channel = table.channel_id
         try:
-            while self._stale.get(channel):
-                people = await self._next_round(channel)
-                self._stale[channel] -= people
-                await self._edit_panels(table, sorted(people))
+            while pending.stale:
+                await self._edit_panels(table, sorted(await pending.next_round()))
         except StoreError as error:
             log.info("Panels in %s not refreshed: %s", channel, type(error).__name__)
         finally:
-            self._stale.pop(channel, None)
-            self._waited_for.pop(channel, None)
-            self._wake.pop(channel, None)
-
-    async def _next_round(self, channel: int) -> set[PlayerId]:
-        """Whose panels to edit next: once `EDIT_DELAY_SECONDS` are over, every stale
-        one; as soon as the game waits for a stale panel's player, theirs alone."""
-        wake = self._wake[channel]
-        try:
-            await asyncio.wait_for(wake.wait(), EDIT_DELAY_SECONDS)
-        except TimeoutError:
-            early = False
-        else:
-            early = True
-        wake.clear()
-        waited_for, self._waited_for[channel] = self._waited_for[channel], set()
-        return waited_for & self._stale[channel] if early else set(self._stale[channel])
+            del self._pending[channel]
 
     async def _edit_panels(self, table: Table, people: list[PlayerId]) -> None:
         """Redraw the open panels of ``people`` whose view changed, from one read of
