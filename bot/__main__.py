@@ -12,6 +12,7 @@ import contextlib
 import logging
 import signal
 import sys
+from types import SimpleNamespace
 
 import aiohttp
 import discord
@@ -73,8 +74,24 @@ async def run(settings: Settings, token: str) -> None:
 def prepare(bot: TableBot, settings: Settings) -> None:
     """Hooks of ours in discord.py: the error fallback, click timing, connect timeout."""
     bot.tree.error(answer_unexpected_error)
-    bot.http.http_trace = metrics.callback_tracer()
+    bot.http.http_trace = callback_tracer()
     bot.shard_connect_timeout = settings.discord_connect_timeout_seconds
+
+
+def callback_tracer() -> aiohttp.TraceConfig:
+    """An aiohttp trace for discord.py's HTTP session that times each click's callback
+    request from the click's arrival to Discord's answer (`metrics.callback_answered`)."""
+    tracer = aiohttp.TraceConfig()
+    tracer.on_request_end.append(_on_request_end)
+    return tracer
+
+
+async def _on_request_end(
+    _session: aiohttp.ClientSession,
+    _context: SimpleNamespace,
+    params: aiohttp.TraceRequestEndParams,
+) -> None:
+    metrics.callback_answered(params.url.path)
 
 
 async def serve_until_stopped(

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import re
 import time
-from types import SimpleNamespace
 
-import aiohttp
 from prometheus_client import Counter, Gauge, Histogram
 
 INTERACTIONS = Counter(
@@ -90,20 +88,10 @@ def click_done(interaction_id: int) -> None:
     _clicks_in_flight.pop(interaction_id, None)
 
 
-def callback_tracer() -> aiohttp.TraceConfig:
-    """An aiohttp trace for discord.py's HTTP session that times each click's callback
-    request from the click's arrival to Discord's answer."""
-    tracer = aiohttp.TraceConfig()
-    tracer.on_request_end.append(_on_request_end)
-    return tracer
-
-
-async def _on_request_end(
-    _session: aiohttp.ClientSession,
-    _context: SimpleNamespace,
-    params: aiohttp.TraceRequestEndParams,
-) -> None:
-    match = _CALLBACK_PATH.search(params.url.path)
+def callback_answered(path: str) -> None:
+    """A request to ``path`` ended: if it was a click's callback, time the click from
+    its arrival (`bot.__main__` calls this from discord.py's HTTP trace)."""
+    match = _CALLBACK_PATH.search(path)
     if match is None:
         return
     arrived = _clicks_in_flight.pop(int(match.group(1)), None)

@@ -227,8 +227,8 @@ def test_capacity_bench_measures_cpu_per_click_of_two_codes(tmp_path: Path) -> N
     for measured in data["measured"]:
         assert measured["cpu_seconds"]["bot"] > 0
         assert measured["cpu_seconds"]["render worker"] > 0
-        assert measured["images"] == measured["drawings"]["GeschenktAdapter.render_table"]
-        assert "GameAdapter.render_private" not in measured["drawings"], "no image, no worker"
+        assert measured["images"] == measured["drawings"]["geschenkt.render_table"]
+        assert "base.render_private" not in measured["drawings"], "no image, no worker"
     assert data["bot_ratio"] is not None and data["render_ratio"] is not None
     assert set(data["targets"]) == {"bot_ratio", "render_ratio", "bot_met", "render_met"}
 

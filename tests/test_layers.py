@@ -45,6 +45,7 @@ def test_the_bot_keeps_its_import_contracts() -> None:
         ("engines/cards.py", "import redis"),  # an engine touching Redis
         ("play/verbs.py", "import redis"),  # Redis outside bot.storage
         ("play/history.py", "import bot.engines.draughts"),  # a generic module naming a game
+        ("render/cards.py", "import discord"),  # a render worker loading Discord
     ],
 )
 def test_a_planted_upward_import_breaks_a_contract(

@@ -64,7 +64,10 @@ class GameAdapter(ABC, Generic[S, A, V]):
 
     @abstractmethod
     def render_table(self, view: V, names: Mapping[PlayerId, str], lang: Lang) -> bytes:
-        """PNG bytes of the public table (pure; run off the event loop)."""
+        """PNG bytes of the public table. It runs in a render worker (`bot.render.workers`),
+        which imports only what the drawing needs: a game sets this to a function of its
+        `bot.render` module (``render_table = staticmethod(...)``), so the worker never
+        loads this adapter's module, nor Discord with it."""
 
     @abstractmethod
     def table_text(self, view: V, names: Mapping[PlayerId, str], lang: Lang) -> TableText:
@@ -101,7 +104,8 @@ class GameAdapter(ABC, Generic[S, A, V]):
         self, view: V, names: Mapping[PlayerId, str], lang: Lang, picks: Picks
     ) -> bytes | None:
         """PNG bytes for the viewer's private panel, showing what they have picked in its
-        selects (a chosen piece, chosen cards), or None for none (run off the loop)."""
+        selects (a chosen piece, chosen cards), or None for none. Like `render_table`, a
+        function of the game's `bot.render` module, run in a render worker."""
         return None
 
     def wants_ping(self, view: V) -> bool:

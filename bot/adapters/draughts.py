@@ -24,7 +24,14 @@ from bot.engines.draughts import (
     parse_action,
 )
 from bot.i18n import N_, Lang, plural, tr
-from bot.render.draughts import move_number, reason_sentence, render_board, render_table
+from bot.render.draughts import (
+    PIECE,
+    chosen_piece,
+    move_number,
+    reason_sentence,
+    render_panel,
+    render_table,
+)
 from bot.render.embeds import player_name
 from bot.texts import ActionButton, ExportFile, PanelSelect, Picks, PrivatePanel, TableText
 
@@ -32,8 +39,8 @@ if TYPE_CHECKING:
     from bot.play.game_commands import GameCommands
     from bot.storage.records import GameRecord
 
-PIECE, MOVE = "piece", "move"
-"""Keys of the Move panel's two selects."""
+MOVE = "move"
+"""The key of the Move panel's select of a move (`PIECE`: of a piece)."""
 MOST_OPTIONS = 25
 """Discord's limit on a select's options."""
 RESIGN, OFFER_DRAW, ACCEPT_DRAW = "resign", "offer-draw", "accept-draw"
@@ -80,16 +87,6 @@ def move_label(move: MoveView, lang: Lang) -> str:
     if move.promotes:
         extras.append(tr(lang, "crowns"))
     return move.notation + (f" ({', '.join(extras)})" if extras else "")
-
-
-def chosen_piece(view: DraughtsView, picks: Picks) -> str | None:
-    """The square of the piece picked on the Move panel (the only one that can move,
-    if so), when it is the viewer's turn and that piece can move."""
-    if view.to_act is None or view.to_act != view.viewer:
-        return None
-    starts = sorted({move.from_square for move in view.moves})
-    piece = next(iter(picks.get(PIECE, ())), starts[0] if len(starts) == 1 else None)
-    return piece if piece in starts else None
 
 
 def result_for(view: DraughtsView, lang: Lang) -> str:
@@ -233,17 +230,8 @@ class DraughtsAdapter(GameAdapter[DraughtsState, DraughtsAction, DraughtsView]):
     def concede(self, state: DraughtsState, player: PlayerId) -> DraughtsState:
         return ENGINE.resign(state, player)
 
-    def render_table(self, view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang) -> bytes:
-        return render_table(view, names, lang=lang)
-
-    def render_private(
-        self, view: DraughtsView, names: Mapping[PlayerId, str], lang: Lang, picks: Picks
-    ) -> bytes:
-        """The board from the viewer's side; with the panel's ``picks``, the chosen piece
-        and where it can go are marked."""
-        flipped = colour_of(view, view.viewer) == "black"
-        selected = chosen_piece(view, picks)
-        return render_board(view, names, flipped=flipped, lang=lang, selected=selected)
+    render_table = staticmethod(render_table)
+    render_private = staticmethod(render_panel)
 
     def table_title(self, view: DraughtsView, lang: Lang) -> str:
         """A game under Turkish rules is Turkish draughts, not Give and Take."""

@@ -29,7 +29,7 @@ from bot.engines.escalation import (
 )
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
-from bot.render.escalation import DIRECTIONS, render_hand, render_table
+from bot.render.escalation import DIRECTIONS, render_panel, render_table
 from bot.render.text import signed
 from bot.texts import ActionButton, PanelSelect, Picks, PrivatePanel, TableText
 
@@ -142,15 +142,9 @@ class EscalationAdapter(GameAdapter[EscalationState, EscalationAction, Escalatio
         # "-" separates too: Play buttons drawn before keys were plain text said play-9H-9S.
         return parse_action(key.replace("-", " "))
 
-    def render_table(
-        self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang
-    ) -> bytes:
-        return render_table(view, names, lang=lang)
+    render_table = staticmethod(render_table)
 
-    def render_private(
-        self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang, picks: Picks
-    ) -> bytes:
-        return render_hand(view, names, lang=lang)
+    render_private = staticmethod(render_panel)
 
     def table_text(
         self, view: EscalationView, names: Mapping[PlayerId, str], lang: Lang

@@ -69,8 +69,7 @@ class GeschenktAdapter(GameAdapter[GeschenktState, GeschenktAction, GeschenktVie
     def parse_action(self, key: str) -> GeschenktAction:
         return parse_action(key)
 
-    def render_table(self, view: GeschenktView, names: Mapping[PlayerId, str], lang: Lang) -> bytes:
-        return render_table(view, names, lang=lang)
+    render_table = staticmethod(render_table)
 
     def table_text(
         self, view: GeschenktView, names: Mapping[PlayerId, str], lang: Lang

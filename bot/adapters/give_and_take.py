@@ -258,10 +258,7 @@ class GiveAndTakeAdapter(GameAdapter[GiveAndTakeState, GiveAndTakeAction, GiveAn
     def parse_action(self, key: str) -> GiveAndTakeAction:
         return parse_action(key)
 
-    def render_table(
-        self, view: GiveAndTakeView, names: Mapping[PlayerId, str], lang: Lang
-    ) -> bytes:
-        return render_table(view, names, lang=lang)
+    render_table = staticmethod(render_table)
 
     def timed_default(self, view: GiveAndTakeView) -> TimedDefault | None:
         if view.phase != "choose" or view.capturer is None or view.default_pile is None:

@@ -26,7 +26,7 @@ from bot.engines.take import (
 )
 from bot.i18n import N_, Lang, plural, tr
 from bot.render.embeds import card_label, player_name
-from bot.render.take import hand_order, last_action_sentence, render_hand, render_table
+from bot.render.take import hand_order, last_action_sentence, render_panel, render_table
 from bot.render.text import number_text, signed
 from bot.texts import ActionButton, PanelSelect, Picks, PrivatePanel, TableText
 
@@ -122,13 +122,9 @@ class TakeAdapter(GameAdapter[TakeState, TakeAction, TakeView]):
     def parse_action(self, key: str) -> TakeAction:
         return parse_action(key)
 
-    def render_table(self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang) -> bytes:
-        return render_table(view, names, lang=lang)
+    render_table = staticmethod(render_table)
 
-    def render_private(
-        self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang, picks: Picks
-    ) -> bytes:
-        return render_hand(view, names, lang=lang)
+    render_private = staticmethod(render_panel)
 
     def table_text(self, view: TakeView, names: Mapping[PlayerId, str], lang: Lang) -> TableText:
         turn = player_name(view.to_act, names) if view.to_act else tr(lang, "nobody")

@@ -53,8 +53,11 @@ from bot.render.text import (
     wrap_text,
 )
 from bot.render.words import N_, Lang, plural, tr
+from bot.texts import Picks
 
 FILES = "abcdefgh"
+PIECE = "piece"
+"""The key of the Move panel's select of a piece (`chosen_piece`)."""
 
 # --- geometry ---
 MARGIN = 20
@@ -186,9 +189,27 @@ def targets_of(view: DraughtsView, selected: str | None) -> list[str]:
     return list(dict.fromkeys(m.to_square for m in view.moves if m.from_square == selected))
 
 
-def render_table(view: DraughtsView, names: Mapping[str, str], *, lang: Lang = "en") -> bytes:
+def render_table(view: DraughtsView, names: Mapping[str, str], lang: Lang = "en") -> bytes:
     """The public table image: the board from White's side."""
     return render_board(view, names, flipped=False, lang=lang)
+
+
+def render_panel(view: DraughtsView, names: Mapping[str, str], lang: Lang, picks: Picks) -> bytes:
+    """The private board (the adapter's ``render_private``), from the viewer's side; with
+    the panel's ``picks``, the chosen piece and where it can go are marked."""
+    flipped = view.viewer is not None and view.viewer == view.black
+    selected = chosen_piece(view, picks)
+    return render_board(view, names, flipped=flipped, lang=lang, selected=selected)
+
+
+def chosen_piece(view: DraughtsView, picks: Picks) -> str | None:
+    """The square of the piece picked on the Move panel (the only one that can move,
+    if so), when it is the viewer's turn and that piece can move."""
+    if view.to_act is None or view.to_act != view.viewer:
+        return None
+    starts = sorted({move.from_square for move in view.moves})
+    piece = next(iter(picks.get(PIECE, ())), starts[0] if len(starts) == 1 else None)
+    return piece if piece in starts else None
 
 
 # --- the board ---------------------------------------------------------------------

@@ -64,6 +64,7 @@ from bot.render.text import (
     wrap_text,
 )
 from bot.render.words import N_, Lang, plural, tr
+from bot.texts import Picks
 
 WIDTH = 800
 MARGIN = 20
@@ -147,7 +148,7 @@ DIRECTIONS = {"clockwise": N_("clockwise"), "counterclockwise": N_("counterclock
 """The direction of play as the view names it → its template."""
 
 
-def render_table(view: EscalationView, names: Mapping[str, str], *, lang: Lang = "en") -> bytes:
+def render_table(view: EscalationView, names: Mapping[str, str], lang: Lang = "en") -> bytes:
     """The public table of ``view`` as PNG bytes, its words in ``lang``; ``names`` maps
     player ids to display names (missing ids print as themselves)."""
     table = _Table(view, names, lang)
@@ -777,6 +778,12 @@ HAND_TASK_WIDTH = 190
 """Room on the right of the hand for the value to beat; a long hand overlaps its
 cards to leave it."""
 HAND_HEIGHT = CAPTION_Y + 26 + MARGIN - 6
+
+
+def render_panel(view: EscalationView, names: Mapping[str, str], lang: Lang, picks: Picks) -> bytes:
+    """The private panel's image (the adapter's ``render_private``): the viewer's hand.
+    The cards picked show on the panel's select, not in the picture."""
+    return render_hand(view, names, lang=lang)
 
 
 def render_hand(view: EscalationView, names: Mapping[str, str], *, lang: Lang = "en") -> bytes:

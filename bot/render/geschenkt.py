@@ -90,7 +90,7 @@ CAPTION = TextStyle(MIN_CAPTION_SIZE, PALETTE.muted, caption=True)
 BIG_NUMBER = TextStyle(34, PALETTE.text, bold=True)
 
 
-def render_table(view: GeschenktView, names: Mapping[str, str], *, lang: Lang = "en") -> bytes:
+def render_table(view: GeschenktView, names: Mapping[str, str], lang: Lang = "en") -> bytes:
     """The public table of ``view`` as PNG bytes; ``names`` maps player ids to
     display names (missing ids print as themselves); words are in ``lang``."""
     seats = _seat_order(view)

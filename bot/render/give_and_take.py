@@ -158,7 +158,7 @@ DUET_SPOTS: dict[int, tuple[Point, ...]] = {
 }
 
 
-def render_table(view: GiveAndTakeView, names: Mapping[str, str], *, lang: Lang = "en") -> bytes:
+def render_table(view: GiveAndTakeView, names: Mapping[str, str], lang: Lang = "en") -> bytes:
     """The public table of ``view`` as PNG bytes, its words in ``lang``; ``names`` maps
     player ids to display names (missing ids print as themselves)."""
     table = _Table(view, names, lang)

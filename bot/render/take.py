@@ -84,6 +84,7 @@ from bot.render.text import (
     wrap_text,
 )
 from bot.render.words import Lang, plural, tr
+from bot.texts import Picks
 
 WIDTH = 800
 MARGIN = 20
@@ -421,7 +422,7 @@ def last_action_tokens(view: TakeView, name: _Names, room: float) -> list[Token]
 # --- the table -----------------------------------------------------------------------
 
 
-def render_table(view: TakeView, names: Mapping[str, str], *, lang: Lang = "en") -> bytes:
+def render_table(view: TakeView, names: Mapping[str, str], lang: Lang = "en") -> bytes:
     """The public table of ``view`` as PNG bytes, its words in ``lang``; ``names`` maps
     player ids to display names (missing ids print as themselves). The viewer's
     private fields are ignored."""
@@ -984,6 +985,12 @@ def _draw_run(image: Image.Image, lane: Lane, placed: PlacedRun, top: int, lang:
 
 
 # --- the hand ------------------------------------------------------------------------
+
+
+def render_panel(view: TakeView, names: Mapping[str, str], lang: Lang, picks: Picks) -> bytes:
+    """The private panel's image (the adapter's ``render_private``): the viewer's hand.
+    The cards picked show on the panel's select, not in the picture."""
+    return render_hand(view, names, lang=lang)
 
 
 def render_hand(view: TakeView, names: Mapping[str, str], *, lang: Lang = "en") -> bytes:

@@ -39,8 +39,15 @@ class RenderWorkers(Workers):
         """``work(*args)`` off the event loop; its arguments and result must pickle."""
         if draws_nothing(work):
             return cast(T, None)
-        with RENDER_SECONDS.labels(drawing=getattr(work, "__qualname__", "draw")).time():
+        with RENDER_SECONDS.labels(drawing=drawing_name(work)).time():
             return await super().run(work, *args)
+
+
+def drawing_name(work: Callable[..., object]) -> str:
+    """The metrics' name of a drawing: its module's last part and its name, as in
+    ``geschenkt.render_table`` (the games' drawing functions share their names)."""
+    module = getattr(work, "__module__", None) or ""
+    return f"{module.rpartition('.')[2]}.{getattr(work, '__qualname__', 'draw')}"
 
 
 def draws_nothing(work: Callable[..., object]) -> bool:
