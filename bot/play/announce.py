@@ -62,13 +62,21 @@ class Announcer:
         """Channels with pings on their way; True: another move came meanwhile."""
 
     async def show(
-        self, table: Table, state: BaseModel, rev: int, *, except_player: PlayerId | None = None
+        self,
+        table: Table,
+        state: BaseModel,
+        rev: int,
+        *,
+        except_player: PlayerId | None = None,
+        by_last_click: bool = False,
     ) -> None:
         """After a move: panels refreshed and the turn announced (both in the background),
         then the table message edited. In that order because the edit may wait for the
-        channel's rate limit (5 edits in 5 s) and the private panels must not wait with it."""
+        channel's rate limit (5 edits in 5 s) and the private panels must not wait with it.
+        ``by_last_click``: a follow-up's move (a computer's), shown through the token of
+        the table's last click when it has one (`ChannelMessages.edit_table_message`)."""
         await self.announce(table, state, except_player=except_player)
-        await self._channel.edit_table_message(table, state, rev)
+        await self._channel.edit_table_message(table, state, rev, by_last_click=by_last_click)
 
     async def announce(
         self, table: Table, state: BaseModel, *, except_player: PlayerId | None = None

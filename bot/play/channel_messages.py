@@ -12,7 +12,8 @@ import aiohttp
 import discord
 from pydantic import BaseModel
 
-from bot.play.messages import Messages
+from bot.play.interactions import Interaction
+from bot.play.messages import Messages, TableMessage
 from bot.play.table_edits import TableEdits
 from bot.storage.tables import GameStore
 from bot.table import Table
@@ -46,14 +47,28 @@ class ChannelMessages:
         except (discord.HTTPException, aiohttp.ClientError) as error:
             log.info("Could not delete message %s: %s", message_id, error)
 
-    async def edit_table_message(self, table: Table, state: BaseModel, rev: int) -> None:
-        """The table message drawn at revision ``rev``, unless a newer one is shown."""
+    async def edit_table_message(
+        self, table: Table, state: BaseModel, rev: int, *, by_last_click: bool = False
+    ) -> None:
+        """The table message drawn at revision ``rev``, unless a newer one is shown.
+        ``by_last_click``: through the token of the table's last click, if one is kept
+        (`TableEdits.click_for`), which Discord's global limit for the bot token doesn't
+        count. Follow-ups ask for it: a computer's moves answer a person's click. A
+        person's own move made elsewhere (a panel, a command) is edited through the
+        channel, so one click's token serves a few edits, well within its own limit."""
         if table.message_id is None:
             return
         async with self._table_edits.turn(table.channel_id, table.gid, rev) as current:
             if not current:
                 return
             message = await self.messages.table(table, state, rev)
+            click = (
+                self._table_edits.click_for(table.channel_id, table.gid, table.message_id)
+                if by_last_click
+                else None
+            )
+            if click is not None and await self._edit_through_click(table, click, message):
+                return
             await self._edit(
                 table,
                 table.message_id,
@@ -62,6 +77,24 @@ class ChannelMessages:
                 view=message.view,
                 attachments=message.files(),
             )
+
+    async def _edit_through_click(
+        self, table: Table, click: Interaction, message: TableMessage
+    ) -> bool:
+        """Edit the table message with the token of a click on it (``@original``), which
+        Discord's global limit doesn't count; False if Discord refused the token."""
+        try:
+            await click.edit_original_response(
+                content=message.content,
+                embed=message.embed,
+                view=message.view,
+                attachments=message.files(),
+            )
+        except (discord.HTTPException, aiohttp.ClientError) as error:
+            log.info("A click's token could not edit table %s: %s", table.message_id, error)
+            self._table_edits.forget_click(table.channel_id, table.gid)
+            return False
+        return True
 
     async def refresh_lobby_message(self, table: Table, rev: int) -> None:
         """The lobby message at revision ``rev``, unless a newer one is shown."""

@@ -272,7 +272,7 @@ class FollowUpMoves:
                 log.exception("The %s move in channel %s failed", follow_up.kind, table.channel_id)
                 return
         if made is not None:  # shown once the channel is free, as a click's move is
-            await self._announcer.show(*made)
+            await self._announcer.show(*made, by_last_click=True)
 
     async def _think_ahead(self, table: Table, rev: int, follow_up: FollowUp) -> object | None:
         """A computer's choice for the follow-up's seat at revision ``rev`` (a computer

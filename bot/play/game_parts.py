@@ -199,7 +199,9 @@ class GameParts:
     async def _show_saved(
         self, interaction: Interaction, table: Table, state: BaseModel, rev: int
     ) -> None:
-        """The table message edited to revision ``rev``, unless a newer one is shown."""
+        """The table message edited to revision ``rev``, unless a newer one is shown; the
+        click is kept to show the moves that follow it (a computer's reply) the same way."""
+        self.shared.table_edits.remember_click(table.channel_id, table.gid, interaction)
         async with self.shared.table_edits.turn(table.channel_id, table.gid, rev) as current:
             if current:
                 message = await self.messages.table(table, state, rev)

@@ -37,9 +37,9 @@ from tests.e2e.game_driver import (
 )
 from tests.e2e.tables import drawn_at, start_german_table, table_rev
 from tests.harness.driver import Driver, Response
-from tests.harness.fake_discord import FakeDiscord
+from tests.harness.fake_discord import API_PREFIX, FakeDiscord
 from tests.harness.fixtures import BotFactory
-from tests.harness.models import FakeUser
+from tests.harness.models import FakeMessage, FakeUser
 
 Game = GameDriver[GeschenktState, GeschenktAction]
 MOVES = {TAKE: TAKING, REFUSE: REFUSING}
@@ -96,12 +96,13 @@ async def test_three_people_play_a_whole_game_to_the_results(
 
 
 async def test_a_computer_player_takes_its_turns_by_itself(
-    game: Game, bot_process: BotFactory
+    game: Game, bot_process: BotFactory, fake_discord: FakeDiscord
 ) -> None:
     await bot_process("bot")
     alice, bernd, _ = game.people
     game.people = [alice, bernd]
     moves = await game.open(alice, [bernd], computers=1)
+    edits_before = len(channel_edits_of(fake_discord, game.message))
     stored = await game.stored()
     names = sorted(seat.name for seat in stored.table.seats)
     assert names == ["Alice", "Bernd", "🤖 Normal"]
@@ -112,10 +113,22 @@ async def test_a_computer_player_takes_its_turns_by_itself(
     assert moves > 0, "the computer never moved"
     scores = await game.check_results()
     assert sorted(scores) == ["Alice", "Bernd", "🤖 Normal"]
+    # The computer's moves answer people's clicks on the table, and are shown through
+    # those clicks' tokens, which Discord's global limit for the bot token doesn't count.
+    finished = await game.stored()
+    computer_moves = sum(move.by == "computer" for move in finished.table.moves)
+    assert computer_moves > 5, "the computer hardly moved"
+    assert len(channel_edits_of(fake_discord, game.message)) - edits_before <= 1
     people = {str(alice.id), str(bernd.id)}
     for version in versions(game.message):
         mentioned = set(TURN.findall(version.content))
         assert mentioned <= people, f"someone else was asked to act: {version.content!r}"
+
+
+def channel_edits_of(fake: FakeDiscord, message: FakeMessage) -> list[str]:
+    """The edits of ``message`` the bot sent with its own token (through the channel)."""
+    edit = f"PATCH {API_PREFIX}/channels/{message.channel_id}/messages/{message.id}"
+    return [line for line in fake.request_log if line == edit]
 
 
 async def test_the_game_survives_a_crash_and_finishes_on_the_same_message(
