@@ -80,7 +80,7 @@ from bot.storage.tables import GameStore
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import LOG_MARKERS, BotProcess, RedisServer, bot_env
 from tests.harness.models import FakeUser
-from tests.harness.rate_limits import RateLimits
+from tests.harness.rate_limits import RateLimited, RateLimits
 
 COMPUTER = "normal"
 """The computer player seated at every table (two people and this one: Geschenkt's 3)."""
@@ -165,6 +165,48 @@ class Sample:
             "games_finished": self.games_finished,
             "click_p99_ms": self.click_p99_ms,
             "event": self.event,
+        }
+
+
+LAG_STEP = 0.05
+"""How often `LoopLag` looks at this process's event loop."""
+LAG_NEAR = 1.0
+"""A 429 is put beside the loop's worst lag within this many seconds of it."""
+
+
+@dataclass
+class LoopLag:
+    """How late this process's event loop wakes a task that sleeps `LAG_STEP`. The fake
+    Discord shares its loop with the simulated people: while the loop is late, requests
+    that reached the fake's socket apart wait, and are counted together (a burst the
+    bot never sent). Each 429 is put beside the worst lag near it."""
+
+    samples: list[tuple[float, float]] = field(default_factory=list)
+    """(`time.monotonic` at the wake-up, seconds late)."""
+
+    async def run(self) -> None:
+        while True:
+            asked = time.monotonic()
+            await asyncio.sleep(LAG_STEP)
+            woke = time.monotonic()
+            self.samples.append((woke, woke - asked - LAG_STEP))
+
+    def worst_near(self, at: float) -> float:
+        return max((lag for when, lag in self.samples if abs(when - at) <= LAG_NEAR), default=0.0)
+
+    def summary(self, refused: list[RateLimited]) -> dict[str, Any]:
+        lags = sorted(lag for _, lag in self.samples)
+        if not lags:
+            return {}
+        return {
+            "p50_ms": round(1000 * lags[len(lags) // 2], 1),
+            "p99_ms": round(1000 * lags[int(len(lags) * 0.99)], 1),
+            "max_ms": round(1000 * lags[-1], 1),
+            "share_over_200_ms": round(sum(lag > 0.2 for lag in lags) / len(lags), 4),
+            "near_429s_ms": [
+                {"bucket": r.bucket, "lag_ms": round(1000 * self.worst_near(r.at), 1)}
+                for r in refused
+            ],
         }
 
 
@@ -507,6 +549,8 @@ async def soak(
     outcomes: Counter[str] = Counter()
     opening_log = 0
     busy: list[str] = []
+    lag = LoopLag()
+    lag_task = asyncio.create_task(lag.run())
     try:
         await bot.start()
         opening = time.monotonic()
@@ -552,6 +596,7 @@ async def soak(
         records = [await store.load(fake.guild_id, gid) for gid in finished]
         checked = await asyncio.to_thread(check_records, records)
     finally:
+        lag_task.cancel()
         with contextlib.suppress(Exception):
             await client.aclose()
         await bot.stop()
@@ -596,6 +641,7 @@ async def soak(
         "bot_token_requests": fake.request_counts.bot,
         "interaction_requests": fake.request_counts.interaction,
         "rate_limited": fake.request_counts.rate_limited,
+        "loop_lag": lag.summary(fake.rate_limiter.rate_limited),
         **checked,
     }
 
@@ -707,6 +753,7 @@ def report(results: dict[str, Any], table_every: float) -> list[str]:
         f"({results['bot_token_requests'] / max(1, results['clicks']):.2f} a click), "
         f"{results['interaction_requests']} through interactions; 429s "
         f"{results['rate_limited']}; target 0: {target(results['rate_limited'] == 0)}",
+        loop_lag_note(results["loop_lag"]),
         f"{results['tables']} tables opened in {results['opened_in_seconds']} s; people click "
         f"every {results['think_seconds']:g} s on average; render workers "
         f"{results['render_processes']}; cores {len(allowed_cpus())}; load average before "
@@ -719,6 +766,19 @@ def report(results: dict[str, Any], table_every: float) -> list[str]:
     if results["bench_failures"]:
         notes.append(f"the bench's own tasks failed: {results['bench_failures'][:3]}")
     return notes
+
+
+def loop_lag_note(lag: dict[str, Any]) -> str:
+    """The fake's event loop lag, and how late it was near each 429."""
+    if not lag:
+        return "the fake's event loop: not measured"
+    near = ", ".join(f"{n['lag_ms']:.0f}" for n in lag["near_429s_ms"][:10]) or "none"
+    return (
+        f"the fake's event loop (shared with the simulated people) woke late by "
+        f"{lag['p50_ms']:.0f} ms at the median, {lag['p99_ms']:.0f} ms at p99, "
+        f"{lag['max_ms']:.0f} ms at worst ({100 * lag['share_over_200_ms']:.1f} % of looks "
+        f"over 200 ms); its worst lag within {LAG_NEAR:g} s of each 429, ms: {near}"
+    )
 
 
 def main() -> None:

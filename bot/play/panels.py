@@ -20,6 +20,7 @@ panel whose view didn't change (same hash) isn't edited.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import itertools
 import logging
@@ -117,6 +118,7 @@ class PanelKeeper:
         `_ticks`): an edit whose record was read before that is dropped."""
         self._ticks = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
         self._locks: weakref.WeakValueDictionary[tuple[int, PlayerId], asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -174,6 +176,9 @@ class PanelKeeper:
             self._shown_by_click.popitem(last=False)
 
     def _run(self, job: Coroutine[Any, Any, None]) -> None:
+        if self._closed:  # the bot is closing: its HTTP session may be gone already
+            job.close()
+            return
         task = asyncio.create_task(job)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -202,7 +207,7 @@ class PanelKeeper:
         people = {
             seat.id for seat in table.seats if not seat.is_computer and seat.id != except_player
         }
-        if not people:
+        if not people or self._closed:
             return
         pending = self._pending.get(table.channel_id)
         if pending is None:
@@ -211,8 +216,16 @@ class PanelKeeper:
         pending.mark(people, waiting)
 
     async def close(self) -> None:
-        for task in list(self._tasks):
+        """Cancel the panel edits under way and wait until they have stopped, and start
+        none after: the bot closes its HTTP session next, and an edit started after that
+        fails. Nothing is lost: a panel shows the game again at the next move or click."""
+        self._closed = True
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
 
     async def _keep_current(self, table: Table, pending: PendingEdits) -> None:
         """Edit the table's stale panels a moment after a move (those of the players the
