@@ -69,14 +69,19 @@ class Announcer:
         *,
         except_player: PlayerId | None = None,
         by_last_click: bool = False,
+        opener_of: PlayerId | None = None,
     ) -> None:
         """After a move: panels refreshed and the turn announced (both in the background),
         then the table message edited. In that order because the edit may wait for the
         channel's rate limit (5 edits in 5 s) and the private panels must not wait with it.
         ``by_last_click``: a follow-up's move (a computer's), shown through the token of
-        the table's last click when it has one (`ChannelMessages.edit_table_message`)."""
+        the table's last click; ``opener_of``: a person's move made on their panel or by
+        a command, shown through the token of the click that opened their panel; either
+        when it is kept (`ChannelMessages.edit_table_message`)."""
         await self.announce(table, state, except_player=except_player)
-        await self._channel.edit_table_message(table, state, rev, by_last_click=by_last_click)
+        await self._channel.edit_table_message(
+            table, state, rev, by_last_click=by_last_click, opener_of=opener_of
+        )
 
     async def announce(
         self, table: Table, state: BaseModel, *, except_player: PlayerId | None = None

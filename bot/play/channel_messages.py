@@ -12,6 +12,7 @@ import aiohttp
 import discord
 from pydantic import BaseModel
 
+from bot.engines.base import PlayerId
 from bot.play.interactions import Interaction
 from bot.play.messages import Messages, TableMessage
 from bot.play.table_edits import TableEdits
@@ -48,26 +49,30 @@ class ChannelMessages:
             log.info("Could not delete message %s: %s", message_id, error)
 
     async def edit_table_message(
-        self, table: Table, state: BaseModel, rev: int, *, by_last_click: bool = False
+        self,
+        table: Table,
+        state: BaseModel,
+        rev: int,
+        *,
+        by_last_click: bool = False,
+        opener_of: PlayerId | None = None,
     ) -> None:
-        """The table message drawn at revision ``rev``, unless a newer one is shown.
-        ``by_last_click``: through the token of the table's last click, if one is kept
-        (`TableEdits.click_for`), which Discord's global limit for the bot token doesn't
-        count. Follow-ups ask for it: a computer's moves answer a person's click. A
-        person's own move made elsewhere (a panel, a command) is edited through the
-        channel, so one click's token serves a few edits, well within its own limit."""
+        """The table message drawn at revision ``rev``, unless a newer one is shown;
+        through the token of a click on it when one is kept, which Discord's global limit
+        for the bot token doesn't count, else through the channel. ``by_last_click``: the
+        table's last click (`TableEdits.click_for`), for follow-ups: a computer's moves
+        answer a person's click. ``opener_of``: the click that opened this person's panel
+        (`TableEdits.opener_for`), for a move they made on it or by a command."""
         if table.message_id is None:
             return
         async with self._table_edits.turn(table.channel_id, table.gid, rev) as current:
             if not current:
                 return
             message = await self.messages.table(table, state, rev)
-            click = (
-                self._table_edits.click_for(table.channel_id, table.gid, table.message_id)
-                if by_last_click
-                else None
-            )
-            if click is not None and await self._edit_through_click(table, click, message):
+            click = self._click_to_edit(table, table.message_id, by_last_click, opener_of)
+            if click is not None and await self._edit_through_click(
+                table, click, message, opener_of
+            ):
                 return
             await self._edit(
                 table,
@@ -78,8 +83,16 @@ class ChannelMessages:
                 attachments=message.files(),
             )
 
+    def _click_to_edit(
+        self, table: Table, message_id: int, by_last_click: bool, opener_of: PlayerId | None
+    ) -> Interaction | None:
+        edits, channel, gid = self._table_edits, table.channel_id, table.gid
+        if opener_of is not None:
+            return edits.opener_for(channel, gid, opener_of, message_id)
+        return edits.click_for(channel, gid, message_id) if by_last_click else None
+
     async def _edit_through_click(
-        self, table: Table, click: Interaction, message: TableMessage
+        self, table: Table, click: Interaction, message: TableMessage, opener_of: PlayerId | None
     ) -> bool:
         """Edit the table message with the token of a click on it (``@original``), which
         Discord's global limit doesn't count; False if Discord refused the token."""
@@ -92,7 +105,7 @@ class ChannelMessages:
             )
         except (discord.HTTPException, aiohttp.ClientError) as error:
             log.info("A click's token could not edit table %s: %s", table.message_id, error)
-            self._table_edits.forget_click(table.channel_id, table.gid)
+            self._table_edits.forget_click(table.channel_id, table.gid, opener_of)
             return False
         return True
 

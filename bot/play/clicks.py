@@ -303,7 +303,9 @@ class Clicks:
         table = table_life.moved_by(table, player, move)
         rev = await self.saving.commit(table, stored.rev, state)
         await self.parts.redraw_panel(interaction, Stored(table, rev), state, player)
-        return partial(self.announcer.show, table, state, rev, except_player=player)
+        return partial(
+            self.announcer.show, table, state, rev, except_player=player, opener_of=player
+        )
 
 
 def _belongs(table: Table, click: Click | Pick, verb: Verb | None) -> bool:

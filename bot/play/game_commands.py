@@ -331,4 +331,4 @@ class GameCommands:
             user_lang(interaction),
         )
         await answer_privately(interaction, answer)
-        return partial(self.announcer.show, table, state, rev)
+        return partial(self.announcer.show, table, state, rev, opener_of=player)

@@ -234,22 +234,43 @@ class GameParts:
 
     async def send_panel(self, interaction: Interaction, stored: Stored) -> None:
         """A fresh private panel for the player (ephemeral: only they see it), which then
-        updates itself as the game goes on (`PanelKeeper`)."""
-        player, state = self.seated_player_state(interaction, stored.table)
+        updates itself as the game goes on (`PanelKeeper`). Opened from the table
+        message, the click is acknowledged leaving the table as it is, and the panel
+        comes as its ephemeral follow-up: the click's token can then edit the table too
+        (its ``@original``), and shows the moves this player makes on the panel
+        (`TableEdits.remember_opener`) without a request on the bot's token."""
+        table = stored.table
+        player, state = self.seated_player_state(interaction, table)
+        on_table = table.message_id is not None and message_id_of(interaction) == table.message_id
+        if on_table:
+            await interaction.response.defer()
         lang = user_lang(interaction)
         expires = editable_until(await self.shared.clock.now())
         panel = await self.messages.panel(
-            stored.table, stored.rev, state, player, {}, lang, expires=expires
+            table, stored.rev, state, player, {}, lang, expires=expires
         )
-        async with self.shared.panels.lock(stored.table.channel_id, player):  # as in redraw_panel
-            response = await interaction.response.send_message(
-                embed=panel.embed, view=panel.view, files=panel.files(), ephemeral=True
-            )
-            if response.message_id is not None:
-                view = self.engine.view(state, player)
-                await self.shared.panels.remember(
-                    interaction, player, response.message_id, view, lang, {}
+        async with self.shared.panels.lock(table.channel_id, player):  # as in redraw_panel
+            if on_table:
+                sent = await interaction.followup.send(
+                    embed=panel.embed,
+                    view=panel.view,
+                    files=panel.files(),
+                    ephemeral=True,
+                    wait=True,
                 )
+                message_id: int | None = sent.id
+            else:
+                response = await interaction.response.send_message(
+                    embed=panel.embed, view=panel.view, files=panel.files(), ephemeral=True
+                )
+                message_id = response.message_id
+            if message_id is not None:
+                view = self.engine.view(state, player)
+                await self.shared.panels.remember(interaction, player, message_id, view, lang, {})
+        if on_table:
+            self.shared.table_edits.remember_opener(
+                table.channel_id, table.gid, player, interaction
+            )
 
     async def redraw_panel(
         self,

@@ -11,7 +11,8 @@ It also remembers each table's latest click on the table message (`remember_clic
 that click's token can edit the message again (its ``@original``) through the
 interaction's webhook, which Discord's global limit of 50 requests a second for the
 bot token doesn't count. The computer moves that answer a person's click are shown
-that way, up to `FOLLOWING_EDITS_PER_CLICK` of them.
+that way, up to `FOLLOWING_EDITS_PER_CLICK` of them; and so are the moves a person
+makes on a private panel opened from the table (`remember_opener`).
 
 This is per process: the edits of a server's tables all come from the process that
 serves its shard (clicks, computer moves and clocks alike). A remembered click is only
@@ -22,26 +23,34 @@ a restart, a token about to expire) the edit goes through the channel.
 from __future__ import annotations
 
 import asyncio
+import math
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bot.engines.base import PlayerId
 from bot.play.interactions import Interaction, message_id_of
 
 REMEMBERED_TABLES = 10_000
 """Tables whose newest shown revision is kept; the least recently edited go first (an
 edit that old has long been overtaken)."""
 
-REMEMBERED_CLICKS = 1_000
-"""Tables whose latest click is kept for its token (an `Interaction` weighs some kB);
-the least recently clicked go first, and their edits go through the channel."""
+REMEMBERED_CLICKS = 2_000
+"""Clicks kept for their tokens (each table's latest, each player's panel opener; an
+`Interaction` weighs some kB): the least recently kept go first, and the edits they
+would have made go through the channel."""
 FOLLOWING_EDITS_PER_CLICK = 3
 """Edits a click's token makes after its own: an interaction's webhook takes 5 requests
 in 2 s (each token its own bucket), and a click's own edit and three more stay under
 that however fast they come. The computer moves that answer a click are rarely more;
 beyond them, edits go through the channel."""
+OPENER_EDIT_SECONDS = 2.0
+"""A panel opener's token edits the table at most once in this long (its webhook takes
+5 requests in 2 s, and the panel's own edits may use the same token); a move made
+sooner after the last is shown through the channel."""
 TOKEN_MARGIN = timedelta(minutes=1)
 """A click's token is used until this long before it expires (15 minutes after the
 click), so an edit under way never meets an expired token."""
@@ -50,12 +59,18 @@ TableKey = tuple[int, str]
 """(channel id, game id): revisions count anew in each game of a channel."""
 
 
+ClickKey = tuple[int, str, PlayerId | None]
+"""(channel id, game id, the player whose panel the click opened, or None)."""
+
+
 @dataclass
 class _Click:
-    """A table's latest click and how many more edits its token may make."""
+    """A click on the table message kept for its token: how many more edits it may make
+    (None: a panel's opener, limited by time instead), and when it last made one."""
 
     interaction: Interaction
-    left: int
+    left: int | None
+    used_at: float = -math.inf
 
 
 class TableEdits:
@@ -69,7 +84,8 @@ class TableEdits:
         """Edits holding or waiting for each table's lock: it goes when the last ends."""
         self._asked: dict[TableKey, int] = {}
         """The newest revision among each table's edits under way (goes with its lock)."""
-        self._clicks: OrderedDict[TableKey, _Click] = OrderedDict()
+        self._clicks: OrderedDict[ClickKey, _Click] = OrderedDict()
+        """Per table, its latest click (player None) and each player's panel opener."""
 
     @asynccontextmanager
     async def turn(self, channel_id: int, gid: str, rev: int) -> AsyncIterator[bool]:
@@ -106,30 +122,55 @@ class TableEdits:
     def remember_click(self, channel_id: int, gid: str, interaction: Interaction) -> None:
         """``interaction``, a click on the table message answered with a deferred update,
         edits that message again for the moves that follow it (`click_for`)."""
-        key = (channel_id, gid)
-        self._clicks[key] = _Click(interaction, FOLLOWING_EDITS_PER_CLICK)
-        self._clicks.move_to_end(key)
-        while len(self._clicks) > REMEMBERED_CLICKS:
-            self._clicks.popitem(last=False)
+        self._keep((channel_id, gid, None), _Click(interaction, FOLLOWING_EDITS_PER_CLICK))
+
+    def remember_opener(
+        self, channel_id: int, gid: str, player: PlayerId, interaction: Interaction
+    ) -> None:
+        """``interaction``, ``player``'s click on the table message that opened their
+        panel (a deferred update, the panel its ephemeral follow-up), edits the table for
+        the moves they make on that panel (`opener_for`)."""
+        self._keep((channel_id, gid, player), _Click(interaction, None))
 
     def click_for(self, channel_id: int, gid: str, message_id: int) -> Interaction | None:
         """The table's latest click, for one more edit of message ``message_id`` with its
         token; None once it has made `FOLLOWING_EDITS_PER_CLICK`, when its token nears
         expiry, or when the table has been posted again since."""
-        key = (channel_id, gid)
+        return self._use((channel_id, gid, None), message_id)
+
+    def opener_for(
+        self, channel_id: int, gid: str, player: PlayerId, message_id: int
+    ) -> Interaction | None:
+        """The click that opened ``player``'s panel, for one edit of message
+        ``message_id`` with its token: at most one every `OPENER_EDIT_SECONDS`, while
+        the token lives and the table is still that message."""
+        return self._use((channel_id, gid, player), message_id)
+
+    def forget_click(self, channel_id: int, gid: str, player: PlayerId | None = None) -> None:
+        """Discord refused the click's token: the table's edits go through the channel."""
+        self._clicks.pop((channel_id, gid, player), None)
+
+    def _keep(self, key: ClickKey, click: _Click) -> None:
+        self._clicks[key] = click
+        self._clicks.move_to_end(key)
+        while len(self._clicks) > REMEMBERED_CLICKS:
+            self._clicks.popitem(last=False)
+
+    def _use(self, key: ClickKey, message_id: int) -> Interaction | None:
         click = self._clicks.get(key)
         if click is None:
             return None
         interaction = click.interaction
-        if message_id_of(interaction) != message_id or expiring(interaction) or not click.left:
+        if message_id_of(interaction) != message_id or expiring(interaction) or click.left == 0:
             del self._clicks[key]
             return None
-        click.left -= 1
+        now = time.monotonic()
+        if click.left is None and now - click.used_at < OPENER_EDIT_SECONDS:
+            return None  # this edit goes through the channel; the token stays for the next
+        if click.left is not None:
+            click.left -= 1
+        click.used_at = now
         return interaction
-
-    def forget_click(self, channel_id: int, gid: str) -> None:
-        """Discord refused the click's token: the table's edits go through the channel."""
-        self._clicks.pop((channel_id, gid), None)
 
     def _remember(self, key: TableKey, rev: int) -> None:
         self._shown[key] = rev

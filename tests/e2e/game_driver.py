@@ -369,13 +369,27 @@ class GameDriver(Generic[S, A]):
         self.hands_seen[hand.id] = (user, state)
         return hand
 
+    async def follow_up_of(self, response: Response) -> FakeMessage:
+        """The ephemeral message a click's token posted: a panel opened from the table
+        comes as the follow-up of a deferred answer, so it may come after the click."""
+        fake, interaction = self.driver.fake, response.interaction
+
+        def posted() -> FakeMessage | None:
+            messages = (fake.messages[m] for m in interaction.touched)
+            return next((m for m in messages if m.ephemeral), None)
+
+        await self.driver.wait_for(lambda: posted() is not None, what="the panel")
+        panel = posted()
+        assert panel is not None
+        return panel
+
     async def panel(self, user: FakeUser, state: S | None = None) -> FakeMessage:
         """The user's panel, opened once; it follows the game by itself, so wait until
         it shows ``state`` (the stored game unless given)."""
         if user.id not in self.panels:
             response = await self.click(user, self.hand_label)
-            assert response.message.ephemeral_to == user.id
-            self.panels[user.id] = response.message
+            self.panels[user.id] = await self.follow_up_of(response)
+            assert self.panels[user.id].ephemeral_to == user.id
         panel = self.panels[user.id]
         shown = await self.state() if state is None else state
         await self.driver.wait_for(

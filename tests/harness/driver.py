@@ -312,8 +312,9 @@ class Driver:
         if settle:
             await fake.wait_idle(self.settle_time, timeout=limit)
         seen = [fake.messages[m] for m in interaction.touched]
-        if interaction.callback_type == 6:
-            # A deferred update is usually followed by a plain channel edit of the table.
+        if interaction.callback_type == 6 and not interaction.touched:
+            # A deferred update the interaction's token wrote nothing after: the change
+            # came as a plain channel edit of the table (an interaction that expired).
             seen += sorted(
                 (
                     m
