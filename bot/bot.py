@@ -154,6 +154,7 @@ class TableBot(commands.AutoShardedBot):
             thinkers=self.thinkers,
             renderer=self.renderer,
             channel_of=self.get_partial_messageable,
+            webhook_of=self.interaction_webhook,
             games=self.games,
             owns_guild=settings.owns_guild,
             tournaments=self.tournaments,
@@ -167,6 +168,10 @@ class TableBot(commands.AutoShardedBot):
                 max_tables_per_server=settings.max_tables_per_server,
             ),
         )
+
+    def interaction_webhook(self, application_id: int, token: str) -> discord.Webhook:
+        """An interaction's webhook, bound to this bot (so the views it sends are live)."""
+        return discord.Webhook.partial(application_id, token, client=self)
 
     async def _sync_commands(self) -> None:
         guild_ids = self.settings.discord_guild_ids

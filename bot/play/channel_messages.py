@@ -13,14 +13,15 @@ import discord
 from pydantic import BaseModel
 
 from bot.engines.base import PlayerId
-from bot.play.interactions import Interaction
 from bot.play.messages import Messages, TableMessage
-from bot.play.table_edits import TableEdits
+from bot.play.table_edits import ClickToken, TableEdits
 from bot.storage.tables import GameStore
 from bot.table import Table
 
 ChannelOf = Callable[[int], discord.PartialMessageable]
 """A channel by its id, to post and edit in with the bot's token."""
+WebhookOf = Callable[[int, str], discord.Webhook]
+"""An interaction's webhook by application id and token, to edit its messages with."""
 
 log = logging.getLogger(__name__)
 
@@ -35,11 +36,13 @@ class ChannelMessages:
         store: GameStore,
         table_edits: TableEdits,
         channel_of: ChannelOf,
+        webhook_of: WebhookOf,
     ) -> None:
         self.messages = messages
         self._store = store
         self._table_edits = table_edits
         self._channel_of = channel_of
+        self._webhook_of = webhook_of
 
     async def delete_message(self, table: Table, message_id: int) -> None:
         partial = self._channel_of(table.channel_id)
@@ -85,19 +88,21 @@ class ChannelMessages:
 
     def _click_to_edit(
         self, table: Table, message_id: int, by_last_click: bool, opener_of: PlayerId | None
-    ) -> Interaction | None:
+    ) -> ClickToken | None:
         edits, channel, gid = self._table_edits, table.channel_id, table.gid
         if opener_of is not None:
             return edits.opener_for(channel, gid, opener_of, message_id)
         return edits.click_for(channel, gid, message_id) if by_last_click else None
 
     async def _edit_through_click(
-        self, table: Table, click: Interaction, message: TableMessage, opener_of: PlayerId | None
+        self, table: Table, click: ClickToken, message: TableMessage, opener_of: PlayerId | None
     ) -> bool:
-        """Edit the table message with the token of a click on it (``@original``), which
-        Discord's global limit doesn't count; False if Discord refused the token."""
+        """Edit the table message with the token of a click on it, which Discord's global
+        limit doesn't count; False if Discord refused the token."""
+        webhook = self._webhook_of(click.application_id, click.token)
         try:
-            await click.edit_original_response(
+            await webhook.edit_message(
+                click.message_id,
                 content=message.content,
                 embed=message.embed,
                 view=message.view,

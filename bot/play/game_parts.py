@@ -75,6 +75,7 @@ class GameParts:
             store=shared.store,
             table_edits=shared.table_edits,
             channel_of=shared.channel_of,
+            webhook_of=shared.webhook_of,
         )
         self.announcer = Announcer(
             self.adapter,

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.play.channel_messages import ChannelOf
+from bot.play.channel_messages import ChannelOf, WebhookOf
 from bot.play.followups import FollowUps
 from bot.play.panels import PanelKeeper
 from bot.play.saving import TurnTiming
@@ -57,6 +57,8 @@ class Shared:
     renderer: RenderWorkers
     channel_of: ChannelOf
     """A channel by id, to post and edit in with the bot's token."""
+    webhook_of: WebhookOf
+    """An interaction's webhook by application id and token, to edit its messages."""
     games: Mapping[str, GameCommands]
     """Every registered game's commands, by name (filled as the bot adds them)."""
     owns_guild: Callable[[int], bool]

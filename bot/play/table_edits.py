@@ -63,12 +63,32 @@ ClickKey = tuple[int, str, PlayerId | None]
 """(channel id, game id, the player whose panel the click opened, or None)."""
 
 
+@dataclass(frozen=True)
+class ClickToken:
+    """What editing a click's message through its token takes: a few strings, not the
+    `Interaction` itself (which holds its whole message and payload)."""
+
+    application_id: int
+    token: str
+    message_id: int
+    expires_at: datetime
+
+    @classmethod
+    def of(cls, interaction: Interaction) -> ClickToken | None:
+        message_id = message_id_of(interaction)
+        if message_id is None:
+            return None
+        return cls(
+            interaction.application_id, interaction.token, message_id, interaction.expires_at
+        )
+
+
 @dataclass
 class _Click:
     """A click on the table message kept for its token: how many more edits it may make
     (None: a panel's opener, limited by time instead), and when it last made one."""
 
-    interaction: Interaction
+    token: ClickToken
     left: int | None
     used_at: float = -math.inf
 
@@ -122,7 +142,7 @@ class TableEdits:
     def remember_click(self, channel_id: int, gid: str, interaction: Interaction) -> None:
         """``interaction``, a click on the table message answered with a deferred update,
         edits that message again for the moves that follow it (`click_for`)."""
-        self._keep((channel_id, gid, None), _Click(interaction, FOLLOWING_EDITS_PER_CLICK))
+        self._keep((channel_id, gid, None), interaction, FOLLOWING_EDITS_PER_CLICK)
 
     def remember_opener(
         self, channel_id: int, gid: str, player: PlayerId, interaction: Interaction
@@ -130,9 +150,9 @@ class TableEdits:
         """``interaction``, ``player``'s click on the table message that opened their
         panel (a deferred update, the panel its ephemeral follow-up), edits the table for
         the moves they make on that panel (`opener_for`)."""
-        self._keep((channel_id, gid, player), _Click(interaction, None))
+        self._keep((channel_id, gid, player), interaction, None)
 
-    def click_for(self, channel_id: int, gid: str, message_id: int) -> Interaction | None:
+    def click_for(self, channel_id: int, gid: str, message_id: int) -> ClickToken | None:
         """The table's latest click, for one more edit of message ``message_id`` with its
         token; None once it has made `FOLLOWING_EDITS_PER_CLICK`, when its token nears
         expiry, or when the table has been posted again since."""
@@ -140,7 +160,7 @@ class TableEdits:
 
     def opener_for(
         self, channel_id: int, gid: str, player: PlayerId, message_id: int
-    ) -> Interaction | None:
+    ) -> ClickToken | None:
         """The click that opened ``player``'s panel, for one edit of message
         ``message_id`` with its token: at most one every `OPENER_EDIT_SECONDS`, while
         the token lives and the table is still that message."""
@@ -150,18 +170,21 @@ class TableEdits:
         """Discord refused the click's token: the table's edits go through the channel."""
         self._clicks.pop((channel_id, gid, player), None)
 
-    def _keep(self, key: ClickKey, click: _Click) -> None:
-        self._clicks[key] = click
+    def _keep(self, key: ClickKey, interaction: Interaction, left: int | None) -> None:
+        token = ClickToken.of(interaction)
+        if token is None:
+            return
+        self._clicks[key] = _Click(token, left)
         self._clicks.move_to_end(key)
         while len(self._clicks) > REMEMBERED_CLICKS:
             self._clicks.popitem(last=False)
 
-    def _use(self, key: ClickKey, message_id: int) -> Interaction | None:
+    def _use(self, key: ClickKey, message_id: int) -> ClickToken | None:
         click = self._clicks.get(key)
         if click is None:
             return None
-        interaction = click.interaction
-        if message_id_of(interaction) != message_id or expiring(interaction) or click.left == 0:
+        token = click.token
+        if token.message_id != message_id or expiring(token) or click.left == 0:
             del self._clicks[key]
             return None
         now = time.monotonic()
@@ -170,7 +193,7 @@ class TableEdits:
         if click.left is not None:
             click.left -= 1
         click.used_at = now
-        return interaction
+        return token
 
     def _remember(self, key: TableKey, rev: int) -> None:
         self._shown[key] = rev
@@ -179,6 +202,6 @@ class TableEdits:
             self._shown.popitem(last=False)
 
 
-def expiring(interaction: Interaction) -> bool:
-    """Whether the interaction's token expires within `TOKEN_MARGIN`."""
-    return datetime.now(UTC) >= interaction.expires_at - TOKEN_MARGIN
+def expiring(token: ClickToken) -> bool:
+    """Whether the click's token expires within `TOKEN_MARGIN`."""
+    return datetime.now(UTC) >= token.expires_at - TOKEN_MARGIN
