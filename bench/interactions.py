@@ -263,7 +263,7 @@ async def open_panels(clicker: Clicker, channel_id: int, users: list[FakeUser]) 
     for user in users:
         table = table_in(clicker.fake, channel_id)
         if table is not None and enabled(table, "My hand"):
-            await clicker.click(user, table, "My hand", measure=False)
+            await clicker.click(user, table, "My hand", measure=False, edits=False)
 
 
 def panel_edits(fake: FakeDiscord) -> int:
