@@ -47,10 +47,12 @@ FOLLOWING_EDITS_PER_CLICK = 3
 in 2 s (each token its own bucket), and a click's own edit and three more stay under
 that however fast they come. The computer moves that answer a click are rarely more;
 beyond them, edits go through the channel."""
-OPENER_EDIT_SECONDS = 2.0
-"""A panel opener's token edits the table at most once in this long (its webhook takes
-5 requests in 2 s, and the panel's own edits may use the same token); a move made
-sooner after the last is shown through the channel."""
+OPENER_EDIT_SECONDS = 1.0
+"""A panel opener's token edits the table at most once in this long: its webhook takes
+5 requests in 2 s, and the panel's own edits may use the same token until the player
+first clicks on the panel (at most one a second, `EDIT_DELAY_SECONDS`), so two table
+edits and two panel edits in 2 s stay under it. A move made sooner after the last is
+shown through the channel."""
 TOKEN_MARGIN = timedelta(minutes=1)
 """A click's token is used until this long before it expires (15 minutes after the
 click), so an edit under way never meets an expired token."""
