@@ -4,6 +4,7 @@ logged, never raised: the move is saved already."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -68,9 +69,14 @@ class ChannelMessages:
         (`TableEdits.opener_for`), for a move they made on it or by a command."""
         if table.message_id is None:
             return
-        async with self._table_edits.turn(table.channel_id, table.gid, rev) as current:
+        edits, channel, gid = self._table_edits, table.channel_id, table.gid
+        async with edits.turn(channel, gid, rev) as current:
             if not current:
                 return
+            if opener_of is not None and (wait := edits.opener_wait(channel, gid, opener_of)):
+                await asyncio.sleep(wait)
+                if edits.overtaken(channel, gid, rev):
+                    return  # the newer edit waiting for this table shows this move too
             message = await self.messages.table(table, state, rev)
             click = self._click_to_edit(table, table.message_id, by_last_click, opener_of)
             if click is not None and await self._edit_through_click(

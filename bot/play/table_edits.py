@@ -51,8 +51,9 @@ OPENER_EDIT_SECONDS = 1.0
 """A panel opener's token edits the table at most once in this long: its webhook takes
 5 requests in 2 s, and the panel's own edits may use the same token until the player
 first clicks on the panel (at most one a second, `EDIT_DELAY_SECONDS`), so two table
-edits and two panel edits in 2 s stay under it. A move made sooner after the last is
-shown through the channel."""
+edits and two panel edits in 2 s stay under it. A move made sooner waits for the token
+(`opener_wait`), as an edit through the channel waits for its limit, and a later move
+overtaking it in the meantime shows both."""
 TOKEN_MARGIN = timedelta(minutes=1)
 """A click's token is used until this long before it expires (15 minutes after the
 click), so an edit under way never meets an expired token."""
@@ -167,6 +168,19 @@ class TableEdits:
         ``message_id`` with its token: at most one every `OPENER_EDIT_SECONDS`, while
         the token lives and the table is still that message."""
         return self._use((channel_id, gid, player), message_id)
+
+    def opener_wait(self, channel_id: int, gid: str, player: PlayerId) -> float:
+        """Seconds until the click that opened ``player``'s panel may edit the table
+        again (0: now, or no such click is kept)."""
+        click = self._clicks.get((channel_id, gid, player))
+        if click is None:
+            return 0.0
+        return max(0.0, click.used_at + OPENER_EDIT_SECONDS - time.monotonic())
+
+    def overtaken(self, channel_id: int, gid: str, rev: int) -> bool:
+        """Whether an edit of a revision newer than ``rev`` is waiting for this table
+        (it will show the newer picture; drawing ``rev`` first is wasted)."""
+        return self._asked.get((channel_id, gid), 0) > rev
 
     def forget_click(self, channel_id: int, gid: str, player: PlayerId | None = None) -> None:
         """Discord refused the click's token: the table's edits go through the channel."""
