@@ -188,7 +188,7 @@ class PanelKeeper:
         so no panel claims to be live when it isn't."""
         note = tr(panel.lang, "This panel was replaced by a newer one; use that one.")
         embed = discord.Embed(description=note, colour=RETIRED_COLOUR)
-        webhook = discord.Webhook.partial(panel.application_id, panel.token, client=self.bot)
+        webhook = self.bot.interaction_webhook(panel.application_id, panel.token)
         try:
             await webhook.edit_message(panel.message_id, embed=embed, view=None, attachments=[])
         except (discord.HTTPException, aiohttp.ClientError) as error:
@@ -307,7 +307,7 @@ class PanelKeeper:
         message = await game_commands.messages.panel(
             table, stored.rev, state, player, panel.picks, panel.lang, expires=panel.expires
         )
-        webhook = discord.Webhook.partial(panel.application_id, panel.token, client=self.bot)
+        webhook = self.bot.interaction_webhook(panel.application_id, panel.token)
         try:
             await webhook.edit_message(
                 panel.message_id,
