@@ -4,16 +4,14 @@ Buttons: ``g:<game>:<gid>:<rev>:<verb>[.<arg>]``, where ``arg`` is an action key
 written with `bot.play.action_keys`; selects on private panels:
 ``s:<game>:<gid>:<rev>:<key>``. Because everything needed is in
 the id, a button keeps working after a restart, and a click drawn for an older
-revision is recognised as stale. This module builds them; `bot.play.routes` routes
-their clicks back (so a click's path, which starts there, builds its answer's buttons
-here without calling back into the module it entered by).
+revision is recognised as stale. This module writes and reads the ids;
+`bot.play.routes` makes the buttons and selects and routes their clicks back.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
@@ -28,13 +26,6 @@ MAX_CUSTOM_ID = 100
 SELECT_ID_PATTERN = (
     r"s:(?P<game>[a-z_]+):(?P<gid>[0-9a-f]{1,16}):(?P<rev>[0-9]{1,12}):(?P<key>[a-z_]{1,16})"
 )
-
-STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
 
 
 @dataclass(frozen=True)
@@ -69,16 +60,6 @@ class Click:
         )
 
 
-def game_button(
-    click: Click, label: str, style: str = "secondary", *, disabled: bool = False
-) -> discord.ui.Button[Any]:
-    """The button a message shows for ``click`` (`bot.play.routes.ButtonRoute` routes
-    its click back by the custom_id)."""
-    return discord.ui.Button(
-        label=label, style=STYLES[style], custom_id=click.custom_id(), disabled=disabled
-    )
-
-
 @dataclass(frozen=True)
 class Pick:
     """A choice made in a panel's select menu."""
@@ -91,20 +72,6 @@ class Pick:
 
     def custom_id(self) -> str:
         return f"s:{self.game}:{self.gid}:{self.rev}:{self.key}"
-
-
-def game_select(
-    pick: Pick, placeholder: str, options: list[discord.SelectOption], *, max_values: int = 1
-) -> discord.ui.Select[Any]:
-    """The select menu a private panel shows for ``pick`` (`bot.play.routes.SelectRoute`
-    routes the choice back by the custom_id)."""
-    return discord.ui.Select(
-        custom_id=pick.custom_id(),
-        placeholder=placeholder,
-        options=options,
-        min_values=0 if max_values > 1 else 1,
-        max_values=max_values,
-    )
 
 
 def chosen_in_message(message: discord.Message | None) -> dict[str, tuple[str, ...]]:
@@ -122,16 +89,3 @@ def chosen_in_message(message: discord.Message | None) -> dict[str, tuple[str, .
             if match and isinstance(component, discord.SelectMenu):
                 chosen[match["key"]] = tuple(o.value for o in component.options if o.default)
     return chosen
-
-
-def button_view(
-    buttons: list[discord.ui.Button[Any]], selects: list[discord.ui.Select[Any]] | None = None
-) -> discord.ui.View:
-    """A view holding the given selects (a row each) then buttons, with no timeout
-    (clicks route by custom_id)."""
-    view = discord.ui.View(timeout=None)
-    for select in selects or []:
-        view.add_item(select)
-    for button in buttons:
-        view.add_item(button)
-    return view

@@ -18,8 +18,9 @@ from bot.ai import LEVELS
 from bot.engines.base import PlayerId
 from bot.i18n import Lang, tr
 from bot.names import shown_name
-from bot.play.components import Click, Pick, button_view, game_button, game_select
+from bot.play.components import Click, Pick
 from bot.play.history import log_button, replay_button
+from bot.play.routes import ButtonRoute, button_view, game_button, game_select
 from bot.play.verbs import Verb
 from bot.render import embeds
 from bot.render.workers import RenderWorkers
@@ -274,7 +275,7 @@ class Messages:
         *,
         arg: str = "",
         disabled: bool = False,
-    ) -> discord.ui.Button[Any]:
+    ) -> ButtonRoute:
         click = Click(self.engine.name, table.gid, rev, verb, arg)
         return game_button(click, label, style, disabled=disabled)
 
