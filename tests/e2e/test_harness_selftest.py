@@ -530,6 +530,20 @@ async def test_interaction_deadlines_follow_the_injectable_clock(
         foreign = f"{other_webhook}/messages/{ephemeral.id}"
         async with http.patch(foreign, json={"content": "z"}) as refused:
             assert refused.status == 404
+        # Nor does it reach a public message another interaction created; a click on that
+        # message, answered with a deferred update, reaches it by its id (its original).
+        (public,) = [m for m in fake.messages.values() if m.content == "hi"]
+        third, third_webhook = new_interaction()
+        async with http.post(third, json={"type": 4, "data": {"content": "me too"}}) as answer:
+            assert answer.status == 204
+        click, click_webhook = new_interaction(public)
+        async with http.post(click, json={"type": 6}) as answer:
+            assert answer.status == 204
+        for webhook_url, status in ((third_webhook, 404), (click_webhook, 200)):
+            url = f"{webhook_url}/messages/{public.id}"
+            async with http.patch(url, json={"content": "edited"}) as edit:
+                assert edit.status == status
+        assert public.content == "edited"
 
         thinking, followup = new_interaction()
         async with http.post(thinking, json={"type": 5}) as answer:
@@ -544,7 +558,7 @@ async def test_interaction_deadlines_follow_the_injectable_clock(
             "webhook_before_callback",
             "double_callback",
             *["token_expired"] * 5,
-            "ephemeral_foreign_token",
+            *["foreign_token"] * 2,
             "followup_visibility",
         ]
         assert await fake.verify() == []

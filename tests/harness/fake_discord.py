@@ -1837,19 +1837,15 @@ class FakeDiscord:
         else:
             message_id = self._snowflake(request, "message_id")
         message = self.messages.get(message_id or 0)
-        if (
-            message is None
-            or message.deleted
-            or (message.interaction_id is None and message.id != interaction.original_message_id)
-        ):
+        if message is None or message.deleted:
             raise _Rejected(404, 10008, "Unknown Message", "unknown_message")
-        if message.ephemeral and message.id not in (
-            interaction.original_message_id,
-            *interaction.touched,
+        if message.id != interaction.original_message_id and message.interaction_id != (
+            interaction.id
         ):
-            # An ephemeral message lives only in its interaction: its own token, or the token
-            # of a component interaction on it, reaches it; no other token does.
-            raise _Rejected(404, 10008, "Unknown Message", "ephemeral_foreign_token")
+            # A token reaches its original response (a component interaction's is the
+            # message the component is on) and its own follow-ups; no other message, even
+            # one another interaction of the same bot created.
+            raise _Rejected(404, 10008, "Unknown Message", "foreign_token")
         if request.method == "GET":
             return _json(self.message_payload(message))
         if request.method == "DELETE":
