@@ -65,15 +65,16 @@ class ChannelMessages:
         through the token of a click on it when one is kept, which Discord's global limit
         for the bot token doesn't count, else through the channel. ``by_last_click``: the
         table's last click (`TableEdits.click_for`), for follow-ups: a computer's moves
-        answer a person's click. ``opener_of``: the click that opened this person's panel
-        (`TableEdits.opener_for`), for a move they made on it or by a command."""
+        answer a person's move. ``opener_of``: this person's latest click on the table
+        (`TableEdits.opener_for`), for a move they made on their panel or by a command."""
         if table.message_id is None:
             return
         edits, channel, gid = self._table_edits, table.channel_id, table.gid
         async with edits.turn(channel, gid, rev) as current:
             if not current:
                 return
-            if opener_of is not None and (wait := edits.opener_wait(channel, gid, opener_of)):
+            paced = opener_of is not None or by_last_click
+            if paced and (wait := edits.token_wait(channel, gid, opener_of)):
                 await asyncio.sleep(wait)
                 if edits.overtaken(channel, gid, rev):
                     return  # the newer edit waiting for this table shows this move too

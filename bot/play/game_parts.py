@@ -35,6 +35,7 @@ from bot.play.options import check_options
 from bot.play.panels import editable_until
 from bot.play.saving import Saving
 from bot.play.shared import Shared
+from bot.play.table_edits import ClickToken
 from bot.storage.tables import Stored
 from bot.table import Seat, Table
 from bot.texts import Picks
@@ -201,9 +202,14 @@ class GameParts:
         self, interaction: Interaction, table: Table, state: BaseModel, rev: int
     ) -> None:
         """The table message edited to revision ``rev``, unless a newer one is shown; the
-        click is kept to show the moves that follow it (a computer's reply) the same way."""
-        self.shared.table_edits.remember_click(table.channel_id, table.gid, interaction)
-        async with self.shared.table_edits.turn(table.channel_id, table.gid, rev) as current:
+        click is kept to show the moves that follow it (a computer's reply) the same way,
+        and the player's later moves on their panel or by a command."""
+        edits, player = self.shared.table_edits, player_of(interaction)
+        if (click := ClickToken.of(interaction)) is not None:
+            edits.remember_click(table.channel_id, table.gid, click)
+            if table.seat_of(player) is not None:
+                edits.remember_opener(table.channel_id, table.gid, player, click)
+        async with edits.turn(table.channel_id, table.gid, rev) as current:
             if current:
                 message = await self.messages.table(table, state, rev)
                 await interaction.edit_original_response(
@@ -268,10 +274,8 @@ class GameParts:
             if message_id is not None:
                 view = self.engine.view(state, player)
                 await self.shared.panels.remember(interaction, player, message_id, view, lang, {})
-        if on_table:
-            self.shared.table_edits.remember_opener(
-                table.channel_id, table.gid, player, interaction
-            )
+        if on_table and (click := ClickToken.of(interaction)) is not None:
+            self.shared.table_edits.remember_opener(table.channel_id, table.gid, player, click)
 
     async def redraw_panel(
         self,

@@ -7,12 +7,15 @@ way at once, and the older one could land last and show a game that has moved on
 `TableEdits` orders them: the edits of one table run one at a time, and an edit whose
 revision is older than one already shown is skipped (the newer picture stands).
 
-It also remembers each table's latest click on the table message (`remember_click`):
-that click's token can edit the message again (its ``@original``) through the
-interaction's webhook, which Discord's global limit of 50 requests a second for the
-bot token doesn't count. The computer moves that answer a person's click are shown
-that way, up to `FOLLOWING_EDITS_PER_CLICK` of them; and so are the moves a person
-makes on a private panel opened from the table (`remember_opener`).
+It also remembers clicks on the table message for their tokens: such a token can edit
+the message again (its ``@original``) through the interaction's webhook, which
+Discord's global limit of 50 requests a second for the bot token doesn't count.
+- Each table's latest click (`remember_click`): the computer moves that answer it are
+  shown with its token, up to `FOLLOWING_EDITS_PER_CLICK` of them.
+- Each player's latest click on the table (`remember_opener`): the one that opened
+  their private panel, or their latest move there. The moves they make on the panel or
+  by a command are shown with its token, at most one edit every `OPENER_EDIT_SECONDS`;
+  and so are the computer moves that answer such a move, at the same pace.
 
 This is per process: the edits of a server's tables all come from the process that
 serves its shard (clicks, computer moves and clocks alike). A remembered click is only
@@ -23,7 +26,6 @@ a restart, a token about to expire) the edit goes through the channel.
 from __future__ import annotations
 
 import asyncio
-import math
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
@@ -39,20 +41,21 @@ REMEMBERED_TABLES = 10_000
 edit that old has long been overtaken)."""
 
 REMEMBERED_CLICKS = 2_000
-"""Clicks kept for their tokens (each table's latest, each player's panel opener; an
-`Interaction` weighs some kB): the least recently kept go first, and the edits they
-would have made go through the channel."""
+"""Clicks kept for their tokens (each table's latest, each player's latest): the least
+recently kept go first, and the edits they would have made go through the channel."""
 FOLLOWING_EDITS_PER_CLICK = 3
 """Edits a click's token makes after its own: an interaction's webhook takes 5 requests
 in 2 s (each token its own bucket), and a click's own edit and three more stay under
 that however fast they come. The computer moves that answer a click are rarely more;
 beyond them, edits go through the channel."""
 OPENER_EDIT_SECONDS = 1.0
-"""A panel opener's token edits the table at most once in this long: its webhook takes
-5 requests in 2 s, and the panel's own edits may use the same token until the player
-first clicks on the panel (at most one a second, `EDIT_DELAY_SECONDS`), so two table
-edits and two panel edits in 2 s stay under it. A move made sooner waits for the token
-(`opener_wait`), as an edit through the channel waits for its limit, and a later move
+"""A player's click on the table edits it at most once in this long for their later
+moves: its webhook takes 5 requests in 2 s, and the panel's own edits may use the same
+token until the player first clicks on the panel (at most one a second,
+`EDIT_DELAY_SECONDS`), so two table edits and two panel edits in 2 s stay under it. (A
+move's click that is also the table's latest adds its own edit and up to
+`FOLLOWING_EDITS_PER_CLICK`: five at most.) A move made sooner waits for the token
+(`token_wait`), as an edit through the channel waits for its limit, and a later move
 overtaking it in the meantime shows both."""
 TOKEN_MARGIN = timedelta(minutes=1)
 """A click's token is used until this long before it expires (15 minutes after the
@@ -63,7 +66,8 @@ TableKey = tuple[int, str]
 
 
 ClickKey = tuple[int, str, PlayerId | None]
-"""(channel id, game id, the player whose panel the click opened, or None)."""
+"""(channel id, game id, the player whose latest click on the table it is, or None for
+the table's latest click)."""
 
 
 @dataclass(frozen=True)
@@ -89,11 +93,12 @@ class ClickToken:
 @dataclass
 class _Click:
     """A click on the table message kept for its token: how many more edits it may make
-    (None: a panel's opener, limited by time instead), and when it last made one."""
+    (None: a player's latest click, limited by time instead), and when it last made
+    one."""
 
     token: ClickToken
     left: int | None
-    used_at: float = -math.inf
+    used_at: float
 
 
 class TableEdits:
@@ -108,7 +113,7 @@ class TableEdits:
         self._asked: dict[TableKey, int] = {}
         """The newest revision among each table's edits under way (goes with its lock)."""
         self._clicks: OrderedDict[ClickKey, _Click] = OrderedDict()
-        """Per table, its latest click (player None) and each player's panel opener."""
+        """Per table, its latest click (player None) and each player's latest click."""
 
     @asynccontextmanager
     async def turn(self, channel_id: int, gid: str, rev: int) -> AsyncIterator[bool]:
@@ -142,38 +147,46 @@ class TableEdits:
         failover), so an older one must be drawable again."""
         self._shown.pop((channel_id, gid), None)
 
-    def remember_click(self, channel_id: int, gid: str, interaction: Interaction) -> None:
-        """``interaction``, a click on the table message answered with a deferred update,
-        edits that message again for the moves that follow it (`click_for`)."""
-        self._keep((channel_id, gid, None), interaction, FOLLOWING_EDITS_PER_CLICK)
+    def remember_click(self, channel_id: int, gid: str, click: ClickToken) -> None:
+        """``click``, on the table message and answered with a deferred update, edits
+        that message again for the moves that follow it (`click_for`)."""
+        self._keep((channel_id, gid, None), click, FOLLOWING_EDITS_PER_CLICK)
 
     def remember_opener(
-        self, channel_id: int, gid: str, player: PlayerId, interaction: Interaction
+        self, channel_id: int, gid: str, player: PlayerId, click: ClickToken
     ) -> None:
-        """``interaction``, ``player``'s click on the table message that opened their
-        panel (a deferred update, the panel its ephemeral follow-up), edits the table for
-        the moves they make on that panel (`opener_for`)."""
-        self._keep((channel_id, gid, player), interaction, None)
+        """``click``, ``player``'s click on the table message answered with a deferred
+        update (one that opened their panel as its ephemeral follow-up, or one
+        of their moves), edits the table for the moves they make on the panel or by a
+        command, and for those that answer them (`opener_for`)."""
+        self._keep((channel_id, gid, player), click, None)
 
     def click_for(self, channel_id: int, gid: str, message_id: int) -> ClickToken | None:
         """The table's latest click, for one more edit of message ``message_id`` with its
         token; None once it has made `FOLLOWING_EDITS_PER_CLICK`, when its token nears
-        expiry, or when the table has been posted again since."""
+        expiry, or when the table has been posted again since. After a move shown
+        through a player's latest click (`opener_for`), that click, at its pace."""
         return self._use((channel_id, gid, None), message_id)
 
     def opener_for(
         self, channel_id: int, gid: str, player: PlayerId, message_id: int
     ) -> ClickToken | None:
-        """The click that opened ``player``'s panel, for one edit of message
-        ``message_id`` with its token: at most one every `OPENER_EDIT_SECONDS`, while
-        the token lives and the table is still that message."""
-        return self._use((channel_id, gid, player), message_id)
+        """``player``'s latest click on the table, for one edit of message ``message_id``
+        with its token: at most one every `OPENER_EDIT_SECONDS`, while the token lives
+        and the table is still that message. The moves that answer this one (a
+        computer's reply, `click_for`) then share the token and its pace."""
+        key = (channel_id, gid, player)
+        token = self._use(key, message_id)
+        if token is not None:
+            self._clicks[(channel_id, gid, None)] = self._clicks[key]
+        return token
 
-    def opener_wait(self, channel_id: int, gid: str, player: PlayerId) -> float:
-        """Seconds until the click that opened ``player``'s panel may edit the table
-        again (0: now, or no such click is kept)."""
+    def token_wait(self, channel_id: int, gid: str, player: PlayerId | None) -> float:
+        """Seconds until ``player``'s latest click (None: the table's latest) may edit
+        the table again: 0 now, when none is kept, or when it is counted in edits
+        (`FOLLOWING_EDITS_PER_CLICK`) rather than paced."""
         click = self._clicks.get((channel_id, gid, player))
-        if click is None:
+        if click is None or click.left is not None:
             return 0.0
         return max(0.0, click.used_at + OPENER_EDIT_SECONDS - time.monotonic())
 
@@ -186,11 +199,9 @@ class TableEdits:
         """Discord refused the click's token: the table's edits go through the channel."""
         self._clicks.pop((channel_id, gid, player), None)
 
-    def _keep(self, key: ClickKey, interaction: Interaction, left: int | None) -> None:
-        token = ClickToken.of(interaction)
-        if token is None:
-            return
-        self._clicks[key] = _Click(token, left)
+    def _keep(self, key: ClickKey, token: ClickToken, left: int | None) -> None:
+        # Its own answer (the table's edit, or the panel it sent) used the token just now.
+        self._clicks[key] = _Click(token, left, used_at=time.monotonic())
         self._clicks.move_to_end(key)
         while len(self._clicks) > REMEMBERED_CLICKS:
             self._clicks.popitem(last=False)

@@ -9,6 +9,7 @@ import pytest
 from bot.storage.clients import client_for_url
 from bot.storage.tables import GameStore, Stored
 from tests.harness.driver import Driver
+from tests.harness.fake_discord import API_PREFIX, FakeDiscord
 from tests.harness.models import FakeMessage, FakeUser
 
 CLOCK_KEY = "test:clock-offset"
@@ -64,3 +65,9 @@ async def stored_game(driver: Driver, store: GameStore) -> Stored:
     stored = await store.load(driver.fake.guild_id, driver.channel)
     assert stored is not None
     return stored
+
+
+def channel_edits_of(fake: FakeDiscord, message: FakeMessage) -> list[str]:
+    """The edits of ``message`` the bot sent with its own token (through the channel)."""
+    edit = f"PATCH {API_PREFIX}/channels/{message.channel_id}/messages/{message.id}"
+    return [line for line in fake.request_log if line == edit]

@@ -15,8 +15,9 @@ from bot.engines.draughts import ENGINE, DraughtsAction, DraughtsState, Position
 from bot.render.draughts import move_number, reason_sentence
 from bot.storage.tables import GameStore
 from tests.e2e.game_driver import GameDriver
-from tests.e2e.tables import drawn_after
+from tests.e2e.tables import channel_edits_of, drawn_after
 from tests.harness.driver import Driver
+from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotFactory
 
 MOVE = "Move"
@@ -72,6 +73,28 @@ async def test_a_whole_game_against_the_computer_by_typed_moves(
     assert f"Moves played\n{move_number(view)}" in game.message.text, "as the image says"
     assert move_number(view) == view.plies
     assert game.message.filenames == ["table.png"]
+
+
+async def test_typed_moves_are_shown_through_the_channel_when_discord_refuses_the_token(
+    game: Game, bot_process: BotFactory, fake_discord: FakeDiscord
+) -> None:
+    """A typed move, and the computer's reply, are shown with the token of the host's
+    Start click; when Discord refuses it, the bot edits the table through the channel."""
+    await bot_process("bot")
+    alice = game.driver.user("alice")
+    await game.open(alice, computers=1, level="easy", colour="white", ruleset="turkish")
+    turn = await game.next_turn()
+    assert turn is not None
+    edits_before = len(channel_edits_of(fake_discord, game.message))
+
+    fake_discord.clock.advance(15 * 60 + 1)  # to Discord, the Start click's token has expired
+    move = moves(turn.state)[0]
+    await game.move(alice, move, turn.state)
+    turn = await game.next_turn()  # the table shows the move and the computer's reply
+
+    assert turn is not None and ENGINE.view(turn.state, None).plies == 2
+    assert len(channel_edits_of(fake_discord, game.message)) > edits_before
+    assert {v.kind for v in fake_discord.pop_violations()} == {"token_expired"}
 
 
 async def test_moves_on_the_panel_a_bad_move_and_a_draw_by_agreement(

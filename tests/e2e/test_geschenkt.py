@@ -35,11 +35,11 @@ from tests.e2e.game_driver import (
     version_text,
     versions,
 )
-from tests.e2e.tables import drawn_at, start_german_table, table_rev
+from tests.e2e.tables import channel_edits_of, drawn_at, start_german_table, table_rev
 from tests.harness.driver import Driver, Response
-from tests.harness.fake_discord import API_PREFIX, FakeDiscord
+from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotFactory
-from tests.harness.models import FakeMessage, FakeUser
+from tests.harness.models import FakeUser
 
 Game = GameDriver[GeschenktState, GeschenktAction]
 MOVES = {TAKE: TAKING, REFUSE: REFUSING}
@@ -123,12 +123,6 @@ async def test_a_computer_player_takes_its_turns_by_itself(
     for version in versions(game.message):
         mentioned = set(TURN.findall(version.content))
         assert mentioned <= people, f"someone else was asked to act: {version.content!r}"
-
-
-def channel_edits_of(fake: FakeDiscord, message: FakeMessage) -> list[str]:
-    """The edits of ``message`` the bot sent with its own token (through the channel)."""
-    edit = f"PATCH {API_PREFIX}/channels/{message.channel_id}/messages/{message.id}"
-    return [line for line in fake.request_log if line == edit]
 
 
 async def test_the_game_survives_a_crash_and_finishes_on_the_same_message(

@@ -1,10 +1,24 @@
-"""`TableEdits`: a table's edits one at a time, never going back to an older revision."""
+"""`TableEdits`: a table's edits one at a time, never going back to an older revision;
+and the clicks whose tokens edit it, within what an interaction's webhook takes."""
 
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 
-from bot.play.table_edits import TableEdits
+from bot.play.table_edits import (
+    FOLLOWING_EDITS_PER_CLICK,
+    OPENER_EDIT_SECONDS,
+    ClickToken,
+    TableEdits,
+)
+
+TABLE_MESSAGE = 900
+
+
+def click(token: str, message_id: int = TABLE_MESSAGE, minutes: float = 15) -> ClickToken:
+    """A click on ``message_id`` whose token expires in ``minutes``."""
+    return ClickToken(1, token, message_id, datetime.now(UTC) + timedelta(minutes=minutes))
 
 
 async def test_an_older_revision_is_not_shown_after_a_newer_one() -> None:
@@ -108,3 +122,51 @@ async def test_a_forgotten_table_can_be_drawn_at_an_older_revision() -> None:
     assert edits.behind(1, "g", 4)
     async with edits.turn(1, "g", 4) as current:
         assert current
+
+
+def test_a_click_s_token_makes_a_few_follow_up_edits_then_none() -> None:
+    edits = TableEdits()
+    edits.remember_click(1, "g", click("start"))
+    used = [edits.click_for(1, "g", TABLE_MESSAGE) for _ in range(FOLLOWING_EDITS_PER_CLICK + 1)]
+    assert [u.token if u else None for u in used] == ["start"] * FOLLOWING_EDITS_PER_CLICK + [None]
+    assert edits.token_wait(1, "g", None) == 0, "a counted click is not paced"
+
+
+def test_a_token_near_its_end_or_for_another_message_is_not_used() -> None:
+    edits = TableEdits()
+    edits.remember_click(1, "g", click("old", minutes=0.5))
+    assert edits.click_for(1, "g", TABLE_MESSAGE) is None
+    edits.remember_click(1, "g", click("elsewhere", message_id=TABLE_MESSAGE + 1))
+    assert edits.click_for(1, "g", TABLE_MESSAGE) is None
+
+
+async def test_a_player_s_typed_moves_and_their_replies_share_their_click_at_its_pace() -> None:
+    """A player's move by a command goes through their latest click on the table, at most
+    once every `OPENER_EDIT_SECONDS`; the computer's reply to it then uses the same
+    token at the same pace, not the table's older click."""
+    edits = TableEdits()
+    edits.remember_click(1, "g", click("start"))
+    edits.remember_opener(1, "g", "alice", click("start"))
+    assert edits.token_wait(1, "g", "alice") > 0, "the click's own edit used the token"
+    assert edits.opener_for(1, "g", "alice", TABLE_MESSAGE) is None, "too soon"
+    await asyncio.sleep(edits.token_wait(1, "g", "alice"))
+    typed = edits.opener_for(1, "g", "alice", TABLE_MESSAGE)
+    assert typed is not None and typed.token == "start"
+    wait = edits.token_wait(1, "g", None)
+    assert 0 < wait <= OPENER_EDIT_SECONDS, "the reply waits for the token's pace"
+    assert edits.click_for(1, "g", TABLE_MESSAGE) is None, "not sooner"
+    await asyncio.sleep(wait)
+    reply = edits.click_for(1, "g", TABLE_MESSAGE)
+    assert reply is not None and reply.token == "start"
+    assert edits.token_wait(1, "g", "alice") > 0, "one pace for both"
+
+
+async def test_a_new_click_on_the_table_takes_over_the_replies() -> None:
+    edits = TableEdits()
+    edits.remember_opener(1, "g", "alice", click("hand"))
+    await asyncio.sleep(edits.token_wait(1, "g", "alice"))
+    assert edits.opener_for(1, "g", "alice", TABLE_MESSAGE) is not None
+    edits.remember_click(1, "g", click("bernd's move"))
+    assert edits.token_wait(1, "g", None) == 0
+    follow_up = edits.click_for(1, "g", TABLE_MESSAGE)
+    assert follow_up is not None and follow_up.token == "bernd's move"
