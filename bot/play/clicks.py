@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from bot import table_life
 from bot.ai import Level
-from bot.engines.base import GameError, IllegalAction, PlayerId
+from bot.engines.base import GameError, IllegalAction
 from bot.i18n import tr
 from bot.play.components import Click, Pick, chosen_in_message
 from bot.play.errors import answering_errors
@@ -230,13 +230,17 @@ class Clicks:
         response = await interaction.response.send_message(embed=message.embed, view=message.view)
         await self.channel.remember_message(table, response.message_id)
         table.message_id = response.message_id
-        return partial(self._rematch_opened, stored.table, table, player_of(interaction))
+        return partial(self._rematch_opened, interaction, stored.table, table)
 
-    async def _rematch_opened(self, finished: Table, lobby: Table, inviter: PlayerId) -> None:
+    async def _rematch_opened(
+        self, interaction: Interaction, finished: Table, lobby: Table
+    ) -> None:
         """Once the lock is free: the finished game's results keep Replay and lose their
-        Rematch (it opened this lobby), and the invitation goes out."""
+        Rematch (it opened this lobby), and the invitation goes out as a follow-up of
+        the Rematch click."""
         await self.channel.retire_results(finished)
-        self.shared.followups.run(self.announcer.invite(lobby, inviter))
+        invitation = self.announcer.invite(lobby, player_of(interaction), interaction.followup)
+        self.shared.followups.run(invitation)
 
     async def _join_rematch(self, interaction: Interaction, stored: Stored) -> Shown | None:
         """A player of the finished game takes their seat in its rematch's lobby."""

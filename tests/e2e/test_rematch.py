@@ -94,6 +94,7 @@ async def test_a_rematch_click_deals_nothing_and_invites_the_others_in_one_ping(
     allowed = sorted(int(user) for user in invitation.allowed_mentions["users"])
     assert allowed == sorted([bernd.id, chloe.id])
     assert invitation.labels == ["Join"]
+    assert invitation.interaction_id is not None, "a follow-up of the click, not a channel post"
     assert not any(TURN.search(m.content) for m in driver.alive()[-3:]), "no turn ping"
     assert f"<@{bernd.id}>" in lobby.text and f"<@{chloe.id}>" in lobby.text  # awaited
 
