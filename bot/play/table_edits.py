@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -104,8 +104,12 @@ class _Click:
 class TableEdits:
     """The newest revision shown per table, and a lock per table for its edits."""
 
-    def __init__(self, remembered: int = REMEMBERED_TABLES) -> None:
+    def __init__(
+        self, remembered: int = REMEMBERED_TABLES, now: Callable[[], float] = time.monotonic
+    ) -> None:
+        """``now``: the clock that paces a player's click (`OPENER_EDIT_SECONDS`)."""
         self._remembered = remembered
+        self._now = now
         self._shown: OrderedDict[TableKey, int] = OrderedDict()
         self._locks: dict[TableKey, asyncio.Lock] = {}
         self._users: dict[TableKey, int] = {}
@@ -188,7 +192,7 @@ class TableEdits:
         click = self._clicks.get((channel_id, gid, player))
         if click is None or click.left is not None:
             return 0.0
-        return max(0.0, click.used_at + OPENER_EDIT_SECONDS - time.monotonic())
+        return max(0.0, click.used_at + OPENER_EDIT_SECONDS - self._now())
 
     def overtaken(self, channel_id: int, gid: str, rev: int) -> bool:
         """Whether an edit of a revision newer than ``rev`` is waiting for this table
@@ -201,7 +205,7 @@ class TableEdits:
 
     def _keep(self, key: ClickKey, token: ClickToken, left: int | None) -> None:
         # Its own answer (the table's edit, or the panel it sent) used the token just now.
-        self._clicks[key] = _Click(token, left, used_at=time.monotonic())
+        self._clicks[key] = _Click(token, left, used_at=self._now())
         self._clicks.move_to_end(key)
         while len(self._clicks) > REMEMBERED_CLICKS:
             self._clicks.popitem(last=False)
@@ -214,7 +218,7 @@ class TableEdits:
         if token.message_id != message_id or expiring(token) or click.left == 0:
             del self._clicks[key]
             return None
-        now = time.monotonic()
+        now = self._now()
         if click.left is None and now - click.used_at < OPENER_EDIT_SECONDS:
             return None  # this edit goes through the channel; the token stays for the next
         if click.left is not None:

@@ -16,6 +16,19 @@ from bot.play.table_edits import (
 TABLE_MESSAGE = 900
 
 
+class Clock:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.seconds = 1000.0
+
+    def __call__(self) -> float:
+        return self.seconds
+
+    def advance(self, seconds: float) -> None:
+        self.seconds += seconds
+
+
 def click(token: str, message_id: int = TABLE_MESSAGE, minutes: float = 15) -> ClickToken:
     """A click on ``message_id`` whose token expires in ``minutes``."""
     return ClickToken(1, token, message_id, datetime.now(UTC) + timedelta(minutes=minutes))
@@ -140,31 +153,33 @@ def test_a_token_near_its_end_or_for_another_message_is_not_used() -> None:
     assert edits.click_for(1, "g", TABLE_MESSAGE) is None
 
 
-async def test_a_player_s_typed_moves_and_their_replies_share_their_click_at_its_pace() -> None:
+def test_a_player_s_typed_moves_and_their_replies_share_their_click_at_its_pace() -> None:
     """A player's move by a command goes through their latest click on the table, at most
     once every `OPENER_EDIT_SECONDS`; the computer's reply to it then uses the same
     token at the same pace, not the table's older click."""
-    edits = TableEdits()
+    clock = Clock()
+    edits = TableEdits(now=clock)
     edits.remember_click(1, "g", click("start"))
     edits.remember_opener(1, "g", "alice", click("start"))
-    assert edits.token_wait(1, "g", "alice") > 0, "the click's own edit used the token"
+    assert edits.token_wait(1, "g", "alice") == OPENER_EDIT_SECONDS, "its own edit used it"
     assert edits.opener_for(1, "g", "alice", TABLE_MESSAGE) is None, "too soon"
-    await asyncio.sleep(edits.token_wait(1, "g", "alice"))
+    clock.advance(OPENER_EDIT_SECONDS)
     typed = edits.opener_for(1, "g", "alice", TABLE_MESSAGE)
     assert typed is not None and typed.token == "start"
-    wait = edits.token_wait(1, "g", None)
-    assert 0 < wait <= OPENER_EDIT_SECONDS, "the reply waits for the token's pace"
+    clock.advance(0.25)
+    assert edits.token_wait(1, "g", None) == OPENER_EDIT_SECONDS - 0.25, "the reply waits"
     assert edits.click_for(1, "g", TABLE_MESSAGE) is None, "not sooner"
-    await asyncio.sleep(wait)
+    clock.advance(OPENER_EDIT_SECONDS - 0.25)
     reply = edits.click_for(1, "g", TABLE_MESSAGE)
     assert reply is not None and reply.token == "start"
-    assert edits.token_wait(1, "g", "alice") > 0, "one pace for both"
+    assert edits.token_wait(1, "g", "alice") == OPENER_EDIT_SECONDS, "one pace for both"
 
 
-async def test_a_new_click_on_the_table_takes_over_the_replies() -> None:
-    edits = TableEdits()
+def test_a_new_click_on_the_table_takes_over_the_replies() -> None:
+    clock = Clock()
+    edits = TableEdits(now=clock)
     edits.remember_opener(1, "g", "alice", click("hand"))
-    await asyncio.sleep(edits.token_wait(1, "g", "alice"))
+    clock.advance(OPENER_EDIT_SECONDS)
     assert edits.opener_for(1, "g", "alice", TABLE_MESSAGE) is not None
     edits.remember_click(1, "g", click("bernd's move"))
     assert edits.token_wait(1, "g", None) == 0
