@@ -183,15 +183,13 @@ class Announcer:
             return None
         return Ping(message_id=message.id, players=people)
 
-    async def invite(
-        self, table: Table, inviter: PlayerId, through: discord.Webhook | None = None
-    ) -> None:
+    async def invite(self, table: Table, inviter: PlayerId, through: discord.Webhook) -> None:
         """One message inviting the people of a rematch lobby who aren't seated yet: it
         mentions them (notifying only those who haven't turned their pings off), says
         who asks, links the lobby and carries its Join button. Nobody is seated by it.
         Posted as a follow-up of the Rematch click (``through``, its webhook), which
         neither the channel's limit on new messages nor the bot token's counts; through
-        the channel when there is none, or Discord refuses it."""
+        the channel if Discord refuses it."""
         people = [p for p in table.invited if table.seat_of(p) is None]
         seat = table.seat_of(inviter)
         if not people or seat is None:
@@ -208,21 +206,22 @@ class Announcer:
         text += table_link(table)
         try:
             quiet = await self._guild_settings.quiet_among(table.guild_id, people)
-            view = self._channel.messages.invitation_view(table)
             mentions = only([p for p in people if p not in quiet])
-            if through is not None:
-                try:
-                    await through.send(text, allowed_mentions=mentions, view=view)
-                    return
-                except (discord.HTTPException, aiohttp.ClientError) as error:
-                    log.info(
-                        "The Rematch click could not invite in %s: %s", table.channel_id, error
-                    )
+            await self._post_invitation(table, text, mentions, through)
+        except (discord.HTTPException, aiohttp.ClientError, StoreError) as error:
+            log.info("Could not invite to a rematch in %s: %s", table.channel_id, error)
+
+    async def _post_invitation(
+        self, table: Table, text: str, mentions: discord.AllowedMentions, through: discord.Webhook
+    ) -> None:
+        view = self._channel.messages.invitation_view(table)
+        try:
+            await through.send(text, allowed_mentions=mentions, view=view)
+        except (discord.HTTPException, aiohttp.ClientError) as error:
+            log.info("The Rematch click could not invite in %s: %s", table.channel_id, error)
             await self._channel_of(table.channel_id).send(
                 text, allowed_mentions=mentions, view=view
             )
-        except (discord.HTTPException, aiohttp.ClientError, StoreError) as error:
-            log.info("Could not invite to a rematch in %s: %s", table.channel_id, error)
 
 
 def table_link(table: Table) -> str:
