@@ -25,7 +25,7 @@ import io
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -175,23 +175,31 @@ def build_scenes(quick: bool = False) -> list[Scene]:
     return result
 
 
+Encode = Callable[..., bytes]
+
+
 @contextmanager
-def timing_png_encoding(spent: list[float]) -> Iterator[None]:
-    """Wrap ``to_png`` in every `bot.render` module that uses it, to time PNG encoding
-    apart."""
-    modules = [
-        module
+def wrapping_to_png(wrap: Callable[[Encode], Encode]) -> Iterator[None]:
+    """Replace ``to_png`` in every `bot.render` module that uses it by ``wrap`` of it,
+    for the length of the block."""
+    originals: list[tuple[dict[str, Any], Encode]] = [
+        (vars(module), vars(module)["to_png"])
         for name, module in list(sys.modules.items())
         if name.startswith("bot.render") and callable(vars(module).get("to_png"))
     ]
-    originals: list[tuple[dict[str, Any], Callable[..., bytes]]] = [
-        (vars(module), vars(module)["to_png"]) for module in modules
-    ]
-    if not originals:
+    for namespace, original in originals:
+        namespace["to_png"] = wrap(original)
+    try:
         yield
-        return
+    finally:
+        for namespace, original in originals:
+            namespace["to_png"] = original
 
-    def timed(original: Callable[..., bytes]) -> Callable[..., bytes]:
+
+def timing_png_encoding(spent: list[float]) -> AbstractContextManager[None]:
+    """Time PNG encoding apart: each ``to_png`` call's thread CPU time goes to ``spent``."""
+
+    def timed(original: Encode) -> Encode:
         def run(*args: Any, **kwargs: Any) -> bytes:
             start = time.thread_time()
             try:
@@ -201,13 +209,7 @@ def timing_png_encoding(spent: list[float]) -> Iterator[None]:
 
         return run
 
-    for namespace, original in originals:
-        namespace["to_png"] = timed(original)
-    try:
-        yield
-    finally:
-        for namespace, original in originals:
-            namespace["to_png"] = original
+    return wrapping_to_png(timed)
 
 
 @dataclass(frozen=True)
@@ -352,7 +354,7 @@ def print_results(results: Sequence[Result]) -> None:
             "ms are CPU time of the rendering thread; wall p95 ms is the clock on the wall "
             "(higher when other processes share the core).",
             "first: the scene's first render (its sprites not yet cached); not in the stats.",
-            "PNG ms: the median part of a render spent in to_png (quantize + encode).",
+            "PNG ms: the median part of a render spent in to_png (palette mapping + encode).",
             "KB = 1,000 bytes.",
         ]
     )

@@ -26,6 +26,7 @@ from bot.engines.escalation import play
 from bot.engines.geschenkt import REFUSE as GESCHENKT_REFUSE
 from bot.engines.geschenkt import TAKE as GESCHENKT_TAKE
 from bot.games import game
+from bot.render.output import OPAQUE_COLOURS
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -339,3 +340,20 @@ def test_discord_budget_bench_counts_a_games_requests_and_moves(tmp_path: Path) 
     assert played["interaction"] > played["moves"], "each click is answered through Discord"
     assert played["bot_per_move"] == pytest.approx(played["bot"] / played["moves"])
     assert data["rate_limited"] == played["rate_limited"]
+
+
+def test_the_palette_bench_writes_a_palette_module(tmp_path: Path) -> None:
+    out = tmp_path / "png_palette.py"
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.png_palette", "--out", str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    namespace: dict[str, Any] = {}
+    exec(out.read_text(), namespace)
+    colours = namespace["COLOURS"]
+    assert isinstance(colours, bytes) and len(colours) == 3 * OPAQUE_COLOURS
+    assert len({colours[k : k + 3] for k in range(0, len(colours), 3)}) > OPAQUE_COLOURS // 2
