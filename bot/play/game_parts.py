@@ -273,7 +273,9 @@ class GameParts:
                 message_id = response.message_id
             if message_id is not None:
                 view = self.engine.view(state, player)
-                await self.shared.panels.remember(interaction, player, message_id, view, lang, {})
+                await self.shared.panels.remember(
+                    interaction, player, message_id, view, lang, {}, shown=panel
+                )
         if on_table and (click := ClickToken.of(interaction)) is not None:
             self.shared.table_edits.remember_opener(table.channel_id, table.gid, player, click)
 
@@ -302,7 +304,7 @@ class GameParts:
             if message is not None:
                 view = self.engine.view(state, player)
                 await self.shared.panels.remember(
-                    interaction, player, message, view, lang, picks or {}
+                    interaction, player, message, view, lang, picks or {}, shown=panel
                 )
 
     def seated_player_state(self, interaction: Interaction, table: Table) -> tuple[PlayerId, Any]:

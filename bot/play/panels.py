@@ -14,7 +14,9 @@ moves only mark more panels stale, and the next round draws the game as Redis ho
 then. A round reads the table's panel records in one call and the game once, whatever
 the number of players, and edits each panel under that panel's own lock; a panel its
 player's own click showed since the round read its record is left to that click. A
-panel whose view didn't change (same hash) isn't edited.
+panel isn't edited when its player's view didn't change, nor when it would show the
+same as before (`shown_fingerprint`): most moves change nothing on the other players'
+panels in a game whose panel shows only their own cards and chips.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import asyncio
 import contextlib
 import hashlib
 import itertools
+import json
 import logging
 import weakref
 from collections import OrderedDict
@@ -44,6 +47,7 @@ from bot.texts import Picks
 if TYPE_CHECKING:
     from bot.bot import TableBot
     from bot.play.game_commands import GameCommands
+    from bot.play.messages import TableMessage
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +69,25 @@ far inside the 5 edits in 2 s that Discord allows an interaction's token."""
 
 def view_hash(view: BaseModel) -> str:
     return hashlib.blake2b(view.model_dump_json().encode(), digest_size=12).hexdigest()
+
+
+def shown_fingerprint(message: TableMessage) -> str:
+    """What a panel shows: its embed, its controls without their custom_ids (a click on
+    a panel counts at any revision of its game, `bot.play.verbs`), and its image."""
+    digest = hashlib.blake2b(digest_size=12)
+    digest.update(json.dumps(message.embed.to_dict(), sort_keys=True).encode())
+    controls = _without_custom_ids(message.view.to_components())
+    digest.update(json.dumps(controls, sort_keys=True).encode())
+    digest.update(message.png or b"")
+    return digest.hexdigest()
+
+
+def _without_custom_ids(component: Any) -> Any:
+    if isinstance(component, list):
+        return [_without_custom_ids(item) for item in component]
+    if isinstance(component, dict):
+        return {k: _without_custom_ids(v) for k, v in component.items() if k != "custom_id"}
+    return component
 
 
 def editable_until(now: float) -> float:
@@ -140,9 +163,12 @@ class PanelKeeper:
         view: BaseModel,
         lang: Lang,
         picks: Picks,
+        *,
+        shown: TableMessage,
     ) -> None:
-        """``interaction`` showed ``player`` their panel in message ``message_id``, with
-        ``picks`` chosen in its selects."""
+        """``interaction`` showed ``player`` their panel (``shown``, drawn from ``view``
+        in their language) in message ``message_id``, with ``picks`` chosen in its
+        selects."""
         expires = editable_until(await self.bot.clock.now())
         ttl = expires - await self.bot.clock.now()
         if interaction.channel_id is None or ttl <= 0:
@@ -154,6 +180,7 @@ class PanelKeeper:
             lang=lang,
             expires=expires,
             view_hash=view_hash(view),
+            shown_hash=shown_fingerprint(shown),
             picks=dict(picks),
         )
         try:
@@ -298,8 +325,8 @@ class PanelKeeper:
         player: PlayerId,
         panel: OpenPanel,
     ) -> OpenPanel | None:
-        """Redraw ``player``'s panel if their view changed; the panel record to keep
-        (with the new view's hash), or None if nothing changed or it can't be edited."""
+        """Redraw ``player``'s panel if it would show something new; the panel record to
+        keep (with the new hashes), or None if nothing changed or it can't be edited."""
         table = stored.table
         seen = view_hash(game_commands.engine.view(state, player))
         if seen == panel.view_hash:
@@ -307,6 +334,9 @@ class PanelKeeper:
         message = await game_commands.messages.panel(
             table, stored.rev, state, player, panel.picks, panel.lang, expires=panel.expires
         )
+        shown = shown_fingerprint(message)
+        if shown == panel.shown_hash:
+            return None
         webhook = self.bot.interaction_webhook(panel.application_id, panel.token)
         try:
             await webhook.edit_message(
@@ -322,7 +352,7 @@ class PanelKeeper:
         except aiohttp.ClientError as error:  # Discord unreachable: the next move tries again
             log.info("Panel of %s not edited: %s", player, type(error).__name__)
             return None
-        return panel.model_copy(update={"view_hash": seen})
+        return panel.model_copy(update={"view_hash": seen, "shown_hash": shown})
 
     def _commands_for(self, stored: Table | None, table: Table) -> GameCommands | None:
         if stored is None or stored.gid != table.gid:

@@ -26,6 +26,9 @@ class OpenPanel(BaseModel):
     """Unix time when the bot stops editing it (its token dies 30 s later)."""
     view_hash: str = ""
     """The hash of the view it shows, so an unchanged one isn't redrawn."""
+    shown_hash: str = ""
+    """The fingerprint of what it shows (`bot.play.panels.shown_fingerprint`), so one
+    that would look the same isn't edited."""
     picks: dict[str, tuple[str, ...]] = {}
     """What the player has picked in its selects, kept when it is redrawn."""
 

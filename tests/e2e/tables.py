@@ -71,3 +71,14 @@ def channel_edits_of(fake: FakeDiscord, message: FakeMessage) -> list[str]:
     """The edits of ``message`` the bot sent with its own token (through the channel)."""
     edit = f"PATCH {API_PREFIX}/channels/{message.channel_id}/messages/{message.id}"
     return [line for line in fake.request_log if line == edit]
+
+
+def webhook_edits_since(fake: FakeDiscord, start: int) -> list[int]:
+    """The messages the bot edited through an interaction's webhook (a panel, mostly),
+    in order, since the ``start``-th request of the fake's log."""
+    paths = [
+        path.partition("/messages/")[2].partition("?")[0]
+        for path in fake.request_log[start:]
+        if path.startswith(f"PATCH {API_PREFIX}/webhooks/")
+    ]
+    return [int(message) for message in paths if message.isdigit()]

@@ -29,7 +29,7 @@ from tests.e2e.game_driver import (
     play_label,
 )
 from tests.e2e.game_driver import suited as label
-from tests.e2e.tables import start_german_table
+from tests.e2e.tables import start_german_table, webhook_edits_since
 from tests.harness.driver import Driver
 from tests.harness.fixtures import BotFactory
 
@@ -191,3 +191,28 @@ async def test_a_deal_ends_with_a_summary_and_moves_read_in_words(
         shown = f"{chips:+d}".replace("-", "−") if chips else "0"
         assert f"**{name}**: {shown} this deal" in text, text
     assert f"**{winner}**: played " in game.message.text and "went out" in game.message.text
+
+
+async def test_the_panel_of_the_player_whose_turn_it_now_is_is_edited_first(
+    game: Game, bot_process: BotFactory
+) -> None:
+    """A play hands the turn on: the next player's open panel is edited at once, before
+    the third player's, whose edit waits out the short delay that coalesces a quick
+    table's moves, so the player the game waits for never waits behind the others."""
+    await bot_process("bot")
+    alice, bernd, chloe = game.people
+    await game.open(alice, [bernd, chloe])
+    panels = {user.id: (await game.panel(user)).id for user in game.people}
+    turn = await game.next_turn()
+    assert turn is not None
+    await game.driver.settle()
+    sent_before = len(game.driver.fake.request_log)
+    await game.act(turn, pick_action(random.Random(3), game.legal(turn)))
+    (waited_for,) = ENGINE.to_act(await game.state())
+    (third,) = {user.id for user in game.people} - {turn.user.id, int(waited_for)}
+    await game.driver.wait_for(
+        lambda: panels[third] in webhook_edits_since(game.driver.fake, sent_before),
+        what="the third player's panel edited",
+    )
+    edited = webhook_edits_since(game.driver.fake, sent_before)
+    assert edited[0] == panels[int(waited_for)], edited

@@ -35,7 +35,13 @@ from tests.e2e.game_driver import (
     version_text,
     versions,
 )
-from tests.e2e.tables import channel_edits_of, drawn_at, start_german_table, table_rev
+from tests.e2e.tables import (
+    channel_edits_of,
+    drawn_at,
+    start_german_table,
+    table_rev,
+    webhook_edits_since,
+)
 from tests.harness.driver import Driver, Response
 from tests.harness.fake_discord import FakeDiscord
 from tests.harness.fixtures import BotFactory
@@ -527,34 +533,27 @@ async def test_a_german_server_gets_a_german_table(game: Game, bot_process: BotF
     assert "Chips: **11**\nDeine Karten: noch keine" in german.text
 
 
-async def test_the_panel_of_the_player_whose_turn_it_now_is_is_redrawn_first(
+async def test_a_move_edits_only_the_open_panels_it_changes(
     game: Game, bot_process: BotFactory
 ) -> None:
-    """A refusal hands the turn on: the next player's open panel is edited at once, the
-    others' (the mover's, the third player's) after the short delay that coalesces a
-    quick table's moves, so the player the game waits for never waits behind them."""
+    """A refusal costs the mover a chip and changes nothing the other players' panels
+    show (their own cards, chips and score): of the three open panels, only the mover's
+    is edited."""
     await bot_process("bot")
     alice, bernd, chloe = game.people
     await game.open(alice, [bernd, chloe])
     panels = {user.id: (await game.panel(user)).id for user in game.people}
     turn = await game.next_turn()
     assert turn is not None
+    chips = turn.state.chips[turn.state.players.index(turn.player)]
     await game.driver.settle()
     sent_before = len(game.driver.fake.request_log)
     await game.act(turn, REFUSING)
-    (waited_for,) = ENGINE.to_act(await game.state())
-
-    def panels_edited() -> list[int]:
-        webhook_edits = [
-            path.partition("/messages/")[2].partition("?")[0]
-            for path in game.driver.fake.request_log[sent_before:]
-            if path.startswith("PATCH /api/v10/webhooks/")
-        ]
-        return [int(message) for message in webhook_edits if message.isdigit()]
-
+    mover = panels[turn.user.id]
     await game.driver.wait_for(
-        lambda: len(panels_edited()) >= len(panels), what="every panel edited"
+        lambda: mover in webhook_edits_since(game.driver.fake, sent_before),
+        what="the mover's panel edited",
     )
-    edited = panels_edited()
-    assert edited[0] == panels[int(waited_for)], edited
-    assert set(edited) == set(panels.values()), edited
+    await game.driver.settle()
+    assert webhook_edits_since(game.driver.fake, sent_before) == [mover]
+    assert f"Chips: **{chips - 1}**" in game.driver.fake.messages[mover].text
