@@ -21,7 +21,8 @@ from bot.render.palette import PALETTE
 from bot.render.png_palette import COLOURS
 
 RIM_LEVELS = 16
-"""Alpha levels of the rim (0 is transparent): an alpha is kept to within 16 of 255."""
+"""Entries for the rim, one for each sixteenth of alpha: level 0 is transparent, level
+k has alpha 16k + 8."""
 OPAQUE_COLOURS = 256 - RIM_LEVELS
 RIM_STEP = 256 // RIM_LEVELS
 
