@@ -2,7 +2,8 @@
 
 `Saving.commit` sets the phase and the deadline of the turn now waiting, saves with
 compare-and-set, hands the new revision to the follow-ups and counts a finished game
-in the server's stats (once, whatever retries).
+in the server's stats (once, whatever retries); a tournament table's result is counted
+in the background, once the move is answered.
 """
 
 from __future__ import annotations
@@ -171,7 +172,8 @@ class Saving:
         )
 
     async def record_result(self, table: Table, state: BaseModel) -> None:
-        """Count the finished game in the server's stats (once, whatever retries)."""
+        """Count the finished game in the server's stats (once, whatever retries), keep
+        its record, and count it in its tournament in the background."""
         names = {seat.id: seat.name for seat in table.seats if not seat.is_computer}
         outcome = self.engine.outcome(state)
         try:
@@ -180,6 +182,13 @@ class Saving:
         except StoreError as error:
             log.warning("Stats of game %s not recorded yet: %s", table.gid, error)
         await keep_record(self._records, self.adapter, table, state)
+        self._followups.run(self._count_in_tournament(table, outcome))
+
+    async def _count_in_tournament(self, table: Table, outcome: Outcome) -> None:
+        """Count a tournament table's result, after the move that ended the game is
+        answered: the round it completes is paired, dealt and its standings drawn, which
+        can take longer than Discord waits for an answer. A crash before it is counted
+        is made good at the next start (`FollowUps.resume`)."""
         try:
             await self._game_over(table, outcome)
         except StoreError as error:

@@ -722,3 +722,20 @@ async def test_a_click_goes_to_the_session_of_its_guilds_shard(
         assert event["guild_id"] == str(guilds[shard])
         assert event["channel_id"] == str(channel)
         fake_discord.interactions.pop(interaction.id)  # never answered: not a bot's fault
+
+
+async def test_a_route_answered_slowly_is_late_and_no_other(fake_discord: FakeDiscord) -> None:
+    fake_discord.answer_slowly("GET", "/channels/{channel_id}", 1.0)
+    channel = fake_discord.channel_ids[0]
+    headers = {"Authorization": f"Bot {fake_discord.token}"}
+    loop = asyncio.get_running_loop()
+    async with aiohttp.ClientSession(headers=headers) as session:
+        started = loop.time()
+        async with session.get(f"{fake_discord.api_base}/channels/{channel}") as slow:
+            assert slow.status == 200
+        slow_seconds = loop.time() - started
+        started = loop.time()
+        async with session.get(f"{fake_discord.api_base}/channels/{channel}/messages") as quick:
+            assert quick.status == 200
+        quick_seconds = loop.time() - started
+    assert slow_seconds >= 1.0 > quick_seconds

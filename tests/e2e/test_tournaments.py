@@ -294,6 +294,25 @@ async def test_a_restart_mid_round_loses_no_result(
     assert len(threads_of_round(driver, 2)) == 2, "round 2 was paired once"
 
 
+async def test_the_move_that_ends_a_round_is_answered_before_the_next_round_is_dealt(
+    driver: Driver, bot_process: BotFactory
+) -> None:
+    """Ending a round's last game pairs the next round, opens its threads, deals it and
+    posts the standings: more than Discord waits for an answer when Discord is slow. So
+    the move is answered first, and the tournament moves on after it. Here Discord
+    takes 2 s to open each thread."""
+    await bot_process("bot")
+    await four_at_two_tables(driver)
+    first, second = threads_of_round(driver, 1)
+    for thread in (first, second):
+        await driver.wait_for(partial(driver.messages, thread.id), what="a table")
+    await driver.slash(pinged(driver, first)[0], "draughts leave", channel=first.id)
+    driver.fake.answer_slowly("POST", "/channels/{channel_id}/threads", 2.0)
+    left = await driver.slash(pinged(driver, second)[0], "draughts leave", channel=second.id)
+    assert "lost" in left.message.text
+    await driver.wait_for(partial(round_opened, driver, 2, 2), what="round 2's two threads")
+
+
 async def test_a_player_who_withdraws_is_not_paired_in_the_next_round(
     driver: Driver, bot_process: BotFactory, redis_server: str
 ) -> None:

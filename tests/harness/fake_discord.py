@@ -299,6 +299,8 @@ class FakeDiscord:
         self.resume_count = 0
         self.connections: list[_Connection] = []
         self.request_log: list[str] = []
+        self.slow_answers: list[tuple[str, re.Pattern[str], float]] = []
+        """Routes Discord answers slowly (`answer_slowly`): method, path, seconds."""
         self.spec = load_spec()
         self.spec_counts = SpecCounts()
         """Request and response bodies checked against Discord's OpenAPI spec (`spec.py`)."""
@@ -1259,6 +1261,21 @@ class FakeDiscord:
         router.add_delete(channel_message, self._channel_message)
         router.add_post(channel_message + "/threads", self._start_thread_from_message)
 
+    def answer_slowly(self, method: str, path: str, seconds: float) -> None:
+        """Answer ``method`` requests to ``path`` (an API path as in Discord's docs, with
+        ``{placeholders}``: "/channels/{channel_id}/threads") ``seconds`` late, as a busy
+        Discord does: for testing what the bot keeps waiting behind a request."""
+        pattern = re.escape(API_PREFIX + path).replace(r"\{", "{").replace(r"\}", "}")
+        regex = re.sub(r"\{[a-z_]+\}", "[^/]+", pattern)
+        self.slow_answers.append((method, re.compile(regex + "$"), seconds))
+
+    def _answer_delay(self, request: web.Request) -> float:
+        return sum(
+            seconds
+            for method, path, seconds in self.slow_answers
+            if method == request.method and path.match(request.path)
+        )
+
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path.startswith("/gateway"):
@@ -1276,6 +1293,8 @@ class FakeDiscord:
             ):
                 raise _Rejected(401, 0, "401: Unauthorized", "auth")
             else:
+                if delay := self._answer_delay(request):
+                    await asyncio.sleep(delay)
                 response = await handler(request)
         except _Rejected as rejected:
             if rejected.violation is not None:
