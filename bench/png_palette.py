@@ -7,8 +7,8 @@ a third and two thirds in, the end), and the tournament standings with them. The
 opaque pixels of all of them, counted, are reduced to `OPAQUE_COLOURS` colours by
 Pillow's maximum-coverage quantizer, refined by k-means.
 
-Run it again after a change to `bot.render.palette`; `tests/render/test_png_palette.py`
-fails until then:
+Run it again after a change to `bot.render.palette`: `tests/render/test_png_palette.py`
+fails for a colour far from every entry until then.
 
     python -m bench.png_palette        # rewrites bot/render/png_palette.py
 """

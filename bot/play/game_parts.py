@@ -274,7 +274,7 @@ class GameParts:
             if message_id is not None:
                 view = self.engine.view(state, player)
                 await self.shared.panels.remember(
-                    interaction, player, message_id, view, lang, {}, shown=panel
+                    interaction, player, message_id, view, lang, {}, shown=panel, expires=expires
                 )
         if on_table and (click := ClickToken.of(interaction)) is not None:
             self.shared.table_edits.remember_opener(table.channel_id, table.gid, player, click)
@@ -304,7 +304,14 @@ class GameParts:
             if message is not None:
                 view = self.engine.view(state, player)
                 await self.shared.panels.remember(
-                    interaction, player, message, view, lang, picks or {}, shown=panel
+                    interaction,
+                    player,
+                    message,
+                    view,
+                    lang,
+                    picks or {},
+                    shown=panel,
+                    expires=expires,
                 )
 
     def seated_player_state(self, interaction: Interaction, table: Table) -> tuple[PlayerId, Any]:

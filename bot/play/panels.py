@@ -27,6 +27,7 @@ import hashlib
 import itertools
 import json
 import logging
+import re
 import weakref
 from collections import OrderedDict
 from collections.abc import Coroutine
@@ -71,22 +72,30 @@ def view_hash(view: BaseModel) -> str:
     return hashlib.blake2b(view.model_dump_json().encode(), digest_size=12).hexdigest()
 
 
+REVISION = re.compile(r"^([gs]:[^:]+:[^:]+:)\d+")
+"""A game component's custom_id up to its revision (`bot.play.components`)."""
+
+
 def shown_fingerprint(message: TableMessage) -> str:
-    """What a panel shows: its embed, its controls without their custom_ids (a click on
-    a panel counts at any revision of its game, `bot.play.verbs`), and its image."""
+    """What a panel shows: its embed, its controls with their custom_ids' revisions left
+    out (a click on a panel counts at any revision of its game, `bot.play.verbs`), and
+    its image."""
     digest = hashlib.blake2b(digest_size=12)
     digest.update(json.dumps(message.embed.to_dict(), sort_keys=True).encode())
-    controls = _without_custom_ids(message.view.to_components())
+    controls = _without_revisions(message.view.to_components())
     digest.update(json.dumps(controls, sort_keys=True).encode())
     digest.update(message.png or b"")
     return digest.hexdigest()
 
 
-def _without_custom_ids(component: Any) -> Any:
+def _without_revisions(component: Any) -> Any:
     if isinstance(component, list):
-        return [_without_custom_ids(item) for item in component]
+        return [_without_revisions(item) for item in component]
     if isinstance(component, dict):
-        return {k: _without_custom_ids(v) for k, v in component.items() if k != "custom_id"}
+        return {
+            key: REVISION.sub(r"\g<1>", value) if key == "custom_id" else _without_revisions(value)
+            for key, value in component.items()
+        }
     return component
 
 
@@ -165,11 +174,11 @@ class PanelKeeper:
         picks: Picks,
         *,
         shown: TableMessage,
+        expires: float,
     ) -> None:
         """``interaction`` showed ``player`` their panel (``shown``, drawn from ``view``
-        in their language) in message ``message_id``, with ``picks`` chosen in its
-        selects."""
-        expires = editable_until(await self.bot.clock.now())
+        in their language, saying it updates itself until ``expires``) in message
+        ``message_id``, with ``picks`` chosen in its selects."""
         ttl = expires - await self.bot.clock.now()
         if interaction.channel_id is None or ttl <= 0:
             return

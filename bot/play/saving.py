@@ -3,7 +3,7 @@
 `Saving.commit` sets the phase and the deadline of the turn now waiting, saves with
 compare-and-set, hands the new revision to the follow-ups and counts a finished game
 in the server's stats (once, whatever retries); a tournament table's result is counted
-in the background, once the move is answered.
+in the background, without holding up the answer to the move.
 """
 
 from __future__ import annotations
@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
+import discord
 from pydantic import BaseModel
 
 from bot import table_life
 from bot.adapters.base import GameAdapter
-from bot.engines.base import Outcome
+from bot.engines.base import GameError, Outcome
 from bot.i18n import N_
 from bot.play.announce import Announcer
 from bot.play.records import keep_record
@@ -185,14 +187,15 @@ class Saving:
         self._followups.run(self._count_in_tournament(table, outcome))
 
     async def _count_in_tournament(self, table: Table, outcome: Outcome) -> None:
-        """Count a tournament table's result, after the move that ended the game is
-        answered: the round it completes is paired, dealt and its standings drawn, which
-        can take longer than Discord waits for an answer. A crash before it is counted
-        is made good at the next start (`FollowUps.resume`)."""
+        """Count a tournament table's result without holding up the answer to the move
+        that ended the game: the round it completes is paired, dealt and its standings
+        drawn, which can take longer than Discord waits for an answer. A result not
+        counted (a crash, Redis or Discord failing) is counted at the next start
+        (`FollowUps.resume`)."""
         try:
             await self._game_over(table, outcome)
-        except StoreError as error:
-            log.warning("Game %s not counted in its tournament yet: %s", table.gid, error)
+        except (StoreError, GameError, discord.HTTPException, aiohttp.ClientError) as error:
+            log.warning("Game %s not counted in its tournament yet: %r", table.gid, error)
 
     async def _season_now(self, guild_id: int) -> SeasonTally | None:
         """The leaderboard season a game ending now counts in, if the server has

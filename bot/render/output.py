@@ -25,6 +25,8 @@ RIM_LEVELS = 16
 k has alpha 16k + 8."""
 OPAQUE_COLOURS = 256 - RIM_LEVELS
 RIM_STEP = 256 // RIM_LEVELS
+if len(COLOURS) != 3 * OPAQUE_COLOURS:
+    raise ValueError("bot/render/png_palette.py is out of date: run python -m bench.png_palette")
 
 
 def _mapping_palette() -> Image.Image:

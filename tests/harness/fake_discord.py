@@ -1262,11 +1262,12 @@ class FakeDiscord:
         router.add_post(channel_message + "/threads", self._start_thread_from_message)
 
     def answer_slowly(self, method: str, path: str, seconds: float) -> None:
-        """Answer ``method`` requests to ``path`` (an API path as in Discord's docs, with
-        ``{placeholders}``: "/channels/{channel_id}/threads") ``seconds`` late, as a busy
-        Discord does: for testing what the bot keeps waiting behind a request."""
+        """Answer ``method`` requests to ``path`` (an API path as in Discord's OpenAPI
+        spec, any ``{placeholder}`` standing for one part: "/channels/{channel_id}/threads")
+        ``seconds`` late, as a busy Discord does: for testing what the bot keeps waiting
+        behind a request."""
         pattern = re.escape(API_PREFIX + path).replace(r"\{", "{").replace(r"\}", "}")
-        regex = re.sub(r"\{[a-z_]+\}", "[^/]+", pattern)
+        regex = re.sub(r"\{[^}]+\}", "[^/]+", pattern)
         self.slow_answers.append((method, re.compile(regex + "$"), seconds))
 
     def _answer_delay(self, request: web.Request) -> float:

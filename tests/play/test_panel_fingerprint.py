@@ -9,11 +9,15 @@ from bot.play.panels import shown_fingerprint
 
 
 def panel(
-    text: str = "Chips: **11**", rev: int = 4, disabled: bool = False, png: bytes | None = None
+    text: str = "Chips: **11**",
+    rev: int = 4,
+    disabled: bool = False,
+    png: bytes | None = None,
+    key: str = "meld-4H-5H-6H",
 ) -> TableMessage:
     view = discord.ui.View(timeout=None)
     play: discord.ui.Button[discord.ui.View] = discord.ui.Button(
-        label="Play", custom_id=f"g:take:7:{rev}:do", disabled=disabled
+        label="Play", custom_id=f"g:take:7:{rev}:do.{key}", disabled=disabled
     )
     view.add_item(play)
     view.add_item(discord.ui.Button(label="Refresh", custom_id=f"g:take:7:{rev}:redraw"))
@@ -30,3 +34,8 @@ def test_text_controls_and_image_each_change_what_a_panel_shows() -> None:
     assert shown_fingerprint(panel(disabled=True)) != shown
     assert shown_fingerprint(panel(png=b"\x89PNG one")) != shown
     assert shown_fingerprint(panel(png=b"\x89PNG one")) != shown_fingerprint(panel(png=b"two"))
+
+
+def test_a_button_that_would_make_another_move_changes_what_a_panel_shows() -> None:
+    meld, discard = panel(key="meld-4H-5H-6H"), panel(key="discard-9S")
+    assert shown_fingerprint(meld) != shown_fingerprint(discard)

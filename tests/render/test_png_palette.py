@@ -70,7 +70,7 @@ def test_an_image_keeps_its_drawn_colours(scene: GoldenScene) -> None:
     assert worst <= MAX_ERROR
 
 
-@pytest.mark.parametrize("scene", SCENES[:: len(SCENES) // 5], ids=lambda scene: scene.name)
+@pytest.mark.parametrize("scene", SCENES, ids=lambda scene: scene.name)
 def test_an_image_keeps_its_transparency_and_the_rim_is_the_edge_colour(
     scene: GoldenScene,
 ) -> None:
