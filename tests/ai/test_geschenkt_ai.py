@@ -11,9 +11,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.ai import LEVELS, Chooser, Level
+from bot.ai import LEVELS, Chooser, Level, geschenkt
 from bot.ai import geschenkt_sim as sim
 from bot.ai.geschenkt import (
+    CASUAL_REPLY,
     KINDS,
     PLAYERS,
     TUNED,
@@ -24,12 +25,15 @@ from bot.ai.geschenkt import (
     _table,
     card_cost,
     hypotheses,
-    kind_weights,
     likelihood,
     make_hard,
     normal_takes,
+    own_rule,
+    read_holdings,
     refusals,
     sample_state,
+    table_posterior,
+    table_readings,
     take_chance,
 )
 from bot.engines.base import SeededRng
@@ -436,9 +440,80 @@ def test_who_took_which_card_weighs_the_kinds() -> None:
     state = table(
         mine=[5, 6], card=18, pot=0, my_chips=11, others=([24, 28, 31, 34], [9]), stack=14
     )
-    weights = kind_weights(ENGINE.view(state, "me"), 0, kinds, TUNED)
+    weights, _ = read_holdings(ENGINE.view(state, "me"), 0, kinds, TUNED)
     assert weights[0] == [1.0, 1.0]
     assert weights[1][0] > 3 * weights[1][1]
+
+
+def test_a_table_holding_what_one_kind_takes_is_likeliest_that_kind() -> None:
+    """Both other seats hold high cards taken early and cheap: a table of pot-takers
+    explains that better than a table of players who wait for a pot in proportion."""
+    kinds = (
+        Kind("pot-taker", 1.0, next(k.params for k in KINDS if k.name == "pot-taker")),
+        Kind("proportional", 1.0, next(k.params for k in KINDS if k.name == "proportional")),
+    )
+    state = table(
+        mine=[5, 6],
+        card=18,
+        pot=0,
+        my_chips=11,
+        others=([24, 28, 31, 34], [26, 29, 33, 35]),
+        stack=12,
+    )
+    view = ENGINE.view(state, "me")
+    _, likelihoods = read_holdings(view, 0, kinds, TUNED)
+    assert len(likelihoods) == len(kinds) + 1
+    assert likelihoods[0] > likelihoods[1] + 3
+
+
+def test_the_table_posterior_weighs_the_readings_by_prior_and_likelihood() -> None:
+    """`table_posterior`: the prior on a table of one kind, shared by the kinds'
+    priors, times each reading's likelihood. A sample reads the table as one kind only
+    for a kind with a reply; the other kinds' shares go to the seat-by-seat reading
+    (`table_readings`)."""
+    kinds = (Kind("a", 3.0, TUNED, reply=CASUAL_REPLY), Kind("b", 1.0, CASUAL_REPLY))
+    alike = geschenkt.ALIKE_PRIOR
+    even = table_posterior([0.0, 0.0, 0.0], kinds)
+    assert even == pytest.approx([alike * 0.75, alike * 0.25, 1 - alike])
+    clear = table_posterior([0.0, -9.0, -3.0], kinds)
+    assert clear[0] > 0.9
+    assert sum(clear) == pytest.approx(1.0)
+    assert table_readings([0.0, 0.0, 0.0], kinds) == pytest.approx(
+        [alike * 0.75, 0.0, 1 - alike * 0.75]
+    )
+    assert table_readings([0.0, -9.0, -3.0], kinds) == pytest.approx([clear[0], 0.0, 1 - clear[0]])
+
+
+def test_the_own_seat_plays_the_reply_to_a_table_read_as_one_kind() -> None:
+    """`own_rule`: the kind's reply when the table is read as that kind and it has one;
+    the own rule at a table read seat by seat or of a kind without a reply."""
+    casual = next(k for k, kind in enumerate(KINDS) if kind.name == "casual")
+    normal = next(k for k, kind in enumerate(KINDS) if kind.name == "normal")
+    assert KINDS[casual].reply == CASUAL_REPLY
+    assert KINDS[normal].reply is None
+    assert own_rule(KINDS, casual, TUNED) == CASUAL_REPLY
+    assert own_rule(KINDS, len(KINDS), TUNED) == TUNED
+    assert own_rule(KINDS, normal, TUNED) == TUNED
+
+
+def test_a_table_read_as_one_kind_seats_that_kind_everywhere() -> None:
+    """With the table read as ``casual`` every sample makes both other seats
+    ``casual`` and the own seat plays the reply, whatever the per-seat weights say;
+    read seat by seat, the weights rule."""
+    casual = next(k for k, kind in enumerate(KINDS) if kind.name == "casual")
+    state = table(mine=[5], card=24, pot=0, my_chips=9, others=([12], [30]))
+    view = ENGINE.view(state, "me")
+    options = hypotheses(view)
+    weights = [[0.0 if k == casual else 1.0 for k in range(len(KINDS))]] * 3
+    as_casual = [1.0 if k == casual else 0.0 for k in range(len(KINDS) + 1)]
+    by_seat = [0.0] * len(KINDS) + [1.0]
+    rng = random.Random(3)
+    for _ in range(50):
+        _, seats = sample_state(view, 0, options, rng, (), KINDS, weights, as_casual)
+        assert seats == [CASUAL_REPLY, CASUAL, CASUAL]
+        _, seats = sample_state(view, 0, options, rng, (), KINDS, weights, by_seat)
+        assert seats[0] == TUNED
+        assert CASUAL not in seats[1:]
 
 
 def test_the_casual_kind_is_the_no_thanks_heuristic_players_rule() -> None:
