@@ -308,8 +308,9 @@ async def test_the_move_that_ends_a_round_is_answered_before_the_next_round_is_d
         await driver.wait_for(partial(driver.messages, thread.id), what="a table")
     await driver.slash(pinged(driver, first)[0], "draughts leave", channel=first.id)
     driver.fake.answer_slowly("POST", "/channels/{channel_id}/threads", 2.0)
-    left = await driver.slash(pinged(driver, second)[0], "draughts leave", channel=second.id)
-    assert "lost" in left.message.text
+    leaver = pinged(driver, second)[0]
+    left = await driver.slash(leaver, "draughts leave", channel=second.id)
+    assert left.message.ephemeral_to == leaver.id
     await driver.wait_for(partial(round_opened, driver, 2, 2), what="round 2's two threads")
 
 
