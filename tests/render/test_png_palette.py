@@ -63,18 +63,14 @@ SCENES = all_scenes()
 
 
 @pytest.mark.parametrize("scene", SCENES, ids=lambda scene: scene.name)
-def test_an_image_keeps_its_drawn_colours(scene: GoldenScene) -> None:
+def test_an_image_keeps_its_drawn_colours_and_its_transparency(scene: GoldenScene) -> None:
+    """Its opaque pixels close to their drawn colours; its alpha kept, the rounded
+    panel's anti-aliased rim (the only pixels neither opaque nor transparent) being the
+    edge colour, as the rim's entries assume."""
     drawn, encoded = drawn_and_encoded(scene.render)
     mean, worst = mean_and_max(colour_errors(drawn, encoded))
     assert mean <= MAX_MEAN_ERROR
     assert worst <= MAX_ERROR
-
-
-@pytest.mark.parametrize("scene", SCENES, ids=lambda scene: scene.name)
-def test_an_image_keeps_its_transparency_and_the_rim_is_the_edge_colour(
-    scene: GoldenScene,
-) -> None:
-    drawn, encoded = drawn_and_encoded(scene.render)
     alpha_errors = ImageChops.difference(drawn.getchannel("A"), encoded.getchannel("A"))
     assert max(k for k, n in enumerate(alpha_errors.histogram()) if n) <= RIM_STEP // 2
     assert encoded.getpixel((0, 0)) == (*PALETTE.panel_edge[:3], 0)
@@ -86,7 +82,7 @@ def test_an_image_keeps_its_transparency_and_the_rim_is_the_edge_colour(
 
 
 def test_a_colour_the_palette_was_not_made_for_is_seen() -> None:
-    """The check above can fail: a magenta the games never draw is far from every entry."""
+    """The colour check can fail: a magenta the games never draw is far from every entry."""
     magenta = Image.new("RGBA", (40, 20), (255, 0, 255, 255))
     encoded = Image.open(io.BytesIO(to_png(magenta))).convert("RGBA")
     mean, worst = mean_and_max(colour_errors(magenta, encoded))
