@@ -11,6 +11,7 @@ Run it again after a change to `bot.render.palette`: `tests/render/test_png_pale
 fails for a colour far from every entry until then.
 
     python -m bench.png_palette        # rewrites bot/render/png_palette.py
+    python -m bench.png_palette --quick --out PATH   # a smoke run
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ from bot.render.output import OPAQUE_COLOURS
 OUT = Path(__file__).resolve().parents[1] / "bot" / "render" / "png_palette.py"
 SEEDS = (0, 1)
 FRACTIONS = (0.0, 1 / 3, 2 / 3, 1.0)
+QUICK_SEEDS = (0,)
+QUICK_FRACTIONS = (0.5,)
+"""--quick: one state a player count (a smoke run; its palette is not the one to keep)."""
 MAX_STEPS = 400
 SAMPLE_PIXELS = 4_000_000
 """The counted pixels are scaled down to about this many before quantizing (the
@@ -43,16 +47,17 @@ COLOURS_A_LINE = 16
 Counts = Counter[tuple[int, int, int]]
 
 
-def draw_all(engine: Engine[Any, Any, Any]) -> Iterator[None]:
+def draw_all(engine: Engine[Any, Any, Any], quick: bool) -> Iterator[None]:
     """Draw ``engine``'s images of every scene (each step yields after one state)."""
     adapter = adapter_for(engine)
+    seeds, fractions = (QUICK_SEEDS, QUICK_FRACTIONS) if quick else (SEEDS, FRACTIONS)
     for count in range(engine.min_players, engine.max_players + 1):
-        for seed in SEEDS:
+        for seed in seeds:
             players = scenes.player_ids(count, seed)
             options = scenes.bot_options(engine, players, {})
             states = scenes.playout(engine, players, seed, options, MAX_STEPS)
             names = scenes.names_for(players)
-            for fraction in FRACTIONS:
+            for fraction in fractions:
                 state = states[round((len(states) - 1) * fraction)]
                 adapter.render_table(engine.view(state, None), names, "en")
                 if has_private_image(adapter):
@@ -76,7 +81,7 @@ def count_colours(images: list[Image.Image], counts: Counts) -> None:
     images.clear()
 
 
-def collect() -> Counts:
+def collect(quick: bool = False) -> Counts:
     """The opaque colours of every drawn image, with their pixel counts."""
     drawn: list[Image.Image] = []
 
@@ -90,7 +95,7 @@ def collect() -> Counts:
     counts: Counts = Counter()
     with wrapping_to_png(keep):
         for engine in scenes.all_engines():
-            for _ in draw_all(engine):
+            for _ in draw_all(engine, quick):
                 count_colours(drawn, counts)
         tournament_pictures.pictures()
         count_colours(drawn, counts)
@@ -134,8 +139,9 @@ def module_text(colours: bytes) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--out", type=Path, default=OUT, help="the module to write")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: a few images")
     arguments = parser.parse_args(argv)
-    counts = collect()
+    counts = collect(arguments.quick)
     arguments.out.write_text(module_text(palette_of(counts)))
     print(f"{arguments.out}: {OPAQUE_COLOURS} colours from {len(counts):,} drawn")
     return 0

@@ -345,7 +345,7 @@ def test_discord_budget_bench_counts_a_games_requests_and_moves(tmp_path: Path) 
 def test_the_palette_bench_writes_a_palette_module(tmp_path: Path) -> None:
     out = tmp_path / "png_palette.py"
     done = subprocess.run(
-        [sys.executable, "-m", "bench.png_palette", "--out", str(out)],
+        [sys.executable, "-m", "bench.png_palette", "--quick", "--out", str(out)],
         cwd=REPO,
         capture_output=True,
         text=True,
