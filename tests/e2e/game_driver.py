@@ -383,6 +383,13 @@ class GameDriver(Generic[S, A]):
         assert panel is not None
         return panel
 
+    async def open_with_every_panel(self) -> dict[int, int]:
+        """The first person's table for all three people, each with their panel open:
+        the panels' message ids by user id."""
+        host, *guests = self.people
+        await self.open(host, guests)
+        return {user.id: (await self.panel(user)).id for user in self.people}
+
     async def panel(self, user: FakeUser, state: S | None = None) -> FakeMessage:
         """The user's panel, opened once; it follows the game by itself, so wait until
         it shows ``state`` (the stored game unless given)."""

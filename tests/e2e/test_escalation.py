@@ -200,9 +200,7 @@ async def test_the_panel_of_the_player_whose_turn_it_now_is_is_edited_first(
     the third player's, whose edit waits out the short delay that coalesces a quick
     table's moves, so the player the game waits for never waits behind the others."""
     await bot_process("bot")
-    alice, bernd, chloe = game.people
-    await game.open(alice, [bernd, chloe])
-    panels = {user.id: (await game.panel(user)).id for user in game.people}
+    panels = await game.open_with_every_panel()
     turn = await game.next_turn()
     assert turn is not None
     await game.driver.settle()

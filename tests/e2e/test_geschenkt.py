@@ -540,9 +540,7 @@ async def test_a_move_edits_only_the_open_panels_it_changes(
     show (their own cards, chips and score): of the three open panels, only the mover's
     is edited."""
     await bot_process("bot")
-    alice, bernd, chloe = game.people
-    await game.open(alice, [bernd, chloe])
-    panels = {user.id: (await game.panel(user)).id for user in game.people}
+    panels = await game.open_with_every_panel()
     turn = await game.next_turn()
     assert turn is not None
     chips = turn.state.chips[turn.state.players.index(turn.player)]
