@@ -27,11 +27,14 @@ fake, warmed up and measured over the same seconds: the machine's other load, wh
 changes CPU time per click (shared caches, frequency), falls on both alike.
 
 The old code runs from its own directory (``PYTHONPATH=DIR`` with ``PYTHONSAFEPATH``,
-so the bot, its workers and every module they import are that checkout's); it shares
-this venv's packages. ``--old .`` compares this code with itself.
+so the bot, its workers and every module they import are that checkout's). It shares
+this venv's packages unless ``--old-python`` names the Python of a venv with the
+packages that code shipped with (``pip install DIR`` into a fresh venv): the packages
+are part of what a click costs (redis-py's parser, discord.py's JSON). ``--old .``
+compares this code with itself.
 
-    python -m bench.capacity --old DIR [--quick] [--rate N] [--hold S] [--rounds N]
-        [--tables N] [--json PATH] [--logs DIR]
+    python -m bench.capacity --old DIR [--old-python PATH] [--quick] [--rate N]
+        [--hold S] [--rounds N] [--tables N] [--json PATH] [--logs DIR]
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ import random
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -91,6 +95,8 @@ class Code:
 
     name: str
     root: Path
+    python: str
+    """The Python that runs it (and so the packages it imports)."""
 
 
 @dataclass(frozen=True)
@@ -364,6 +370,7 @@ async def measure(
         workdir / f"{label}.log",
         expect_commands=True,
         ready_timeout=60.0,
+        python=code.python,
     )
     measured = Round(code.name, number)
     try:
@@ -445,6 +452,8 @@ def totals(rounds: list[Round]) -> dict[str, Any]:
 async def run(old: Code, new: Code, settings: Settings, logs: Path | None) -> dict[str, Any]:
     results: dict[str, Any] = {
         "old_code": str(old.root),
+        "old_python": old.python,
+        "new_python": new.python,
         "rate": settings.rate,
         "hold_seconds": settings.hold,
         "warm_up_seconds": settings.warm_up,
@@ -589,6 +598,12 @@ def main() -> None:
     )
     args_parser.add_argument("--old-name", default="old", help="the old code's name in the table")
     args_parser.add_argument(
+        "--old-python",
+        default=sys.executable,
+        metavar="PATH",
+        help="the Python that runs the old code (default: this venv's)",
+    )
+    args_parser.add_argument(
         "--new",
         type=Path,
         default=REPO,
@@ -596,6 +611,12 @@ def main() -> None:
         help="the code measured against it (default: this checkout)",
     )
     args_parser.add_argument("--new-name", default="new", help="the new code's name in the table")
+    args_parser.add_argument(
+        "--new-python",
+        default=sys.executable,
+        metavar="PATH",
+        help="the Python that runs the new code (default: this venv's)",
+    )
     args_parser.add_argument("--rate", type=float, help="clicks a second (default 20)")
     args_parser.add_argument("--hold", type=float, help="seconds measured a round (default 60)")
     args_parser.add_argument("--rounds", type=int, help="rounds (default 4)")
@@ -619,8 +640,8 @@ def main() -> None:
         rounds=args.rounds or (1 if quick else 4),
         profile=args.profile,
     )
-    old = Code(args.old_name, args.old.resolve())
-    new = Code(args.new_name, args.new.resolve())
+    old = Code(args.old_name, args.old.resolve(), args.old_python)
+    new = Code(args.new_name, args.new.resolve(), args.new_python)
     if new.name == old.name:
         args_parser.error("the two codes need different names (--old-name, --new-name)")
     print_machine()

@@ -121,10 +121,13 @@ class BotProcess:
         expect_commands: bool,
         ready_timeout: float,
         zygote: Zygote | None = None,
+        python: str = sys.executable,
     ) -> None:
         """With a ``zygote`` the bot is forked from it (imports done once per test
-        process); without, it is a new ``python -m <module>``."""
+        process); without, it is a new ``python -m <module>``, run by ``python`` (a
+        bench runs older code with the packages it shipped with)."""
         self.module = module
+        self.python = python
         self.fake = fake
         self.env = dict(env)
         self.log_path = log_path
@@ -161,7 +164,7 @@ class BotProcess:
             return
         with self.log_path.open("ab") as log:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable,
+                self.python,
                 "-m",
                 self.module,
                 cwd=REPO_ROOT,
