@@ -78,21 +78,29 @@ class Announcer:
         the table's last click; ``opener_of``: a person's move made on their panel or by
         a command, shown through the token of the click that opened their panel; either
         when it is kept (`ChannelMessages.edit_table_message`)."""
-        await self.announce(table, state, except_player=except_player)
+        await self.announce(table, state, rev, except_player=except_player)
         await self._channel.edit_table_message(
             table, state, rev, by_last_click=by_last_click, opener_of=opener_of
         )
 
     async def announce(
-        self, table: Table, state: BaseModel, *, except_player: PlayerId | None = None
+        self,
+        table: Table,
+        state: BaseModel,
+        rev: int,
+        *,
+        except_player: PlayerId | None = None,
     ) -> None:
-        """Refresh the other open panels (at once for those the game now waits for), and
-        in the background ping whoever's turn it now is. The ping doesn't hold up the
+        """After revision ``rev`` was saved: refresh the other open panels (at once for
+        those the game now waits for), and in the background ping whoever's turn it now
+        is. The ping doesn't hold up the
         click that caused it; pings run one channel at a time (across processes: the
         channel's "announce" lock), from the game as Redis holds it then, so a burst of
         moves costs one ping."""
         waiting = () if self.engine.is_over(state) else self.engine.to_act(state)
-        self._panels.refresh(table, except_player=except_player, waiting=frozenset(waiting))
+        self._panels.refresh(
+            table, state, rev, except_player=except_player, waiting=frozenset(waiting)
+        )
         if await self._ping_may_change(table):
             self.ping_in_background(table)
 

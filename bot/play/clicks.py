@@ -263,11 +263,13 @@ class Clicks:
             allowed_mentions=discord.AllowedMentions.none(),  # the turn ping notifies
         )
         await self.channel.remember_message(table, response.message_id)
-        return partial(self._rematch_dealt, stored.table, table, state)
+        return partial(self._rematch_dealt, stored.table, table, state, rev)
 
-    async def _rematch_dealt(self, finished: Table, table: Table, state: BaseModel) -> None:
+    async def _rematch_dealt(
+        self, finished: Table, table: Table, state: BaseModel, rev: int
+    ) -> None:
         await self.channel.retire_results(finished)
-        await self.announcer.announce(table, state)
+        await self.announcer.announce(table, state, rev)
 
     async def _action_click(self, interaction: Interaction, stored: Stored, click: Click) -> Shown:
         table = stored.table.model_copy(deep=True)

@@ -218,7 +218,7 @@ class GameParts:
                     view=message.view,
                     attachments=message.files(),
                 )
-        await self.announcer.announce(table, state)
+        await self.announcer.announce(table, state, rev)
 
     async def seat_taken(
         self, interaction: Interaction, stored: Stored, table: Table, player: PlayerId

@@ -11,8 +11,10 @@ After a move, `PanelKeeper.refresh` edits the other players' panels a second lat
 at once when the game now waits for one of them (their turn shows without delay).
 Edits for one table are coalesced: while one round is waiting or on its way, later
 moves only mark more panels stale, and the next round draws the game as Redis holds it
-then. A round reads the table's panel records in one call and the game once, whatever
-the number of players, and edits each panel under that panel's own lock; a panel its
+then. A round reads the table's panel records and the stored game's revision in one
+call, whatever the number of players; it draws the newest move this process handed it
+when that is the stored revision, and loads the game only when it isn't (a move saved
+by another process). It edits each panel under that panel's own lock; a panel its
 player's own click showed since the round read its record is left to that click. A
 panel isn't edited when its player's view didn't change, nor when it would show the
 same as before (`shown_fingerprint`): most moves change nothing on the other players'
@@ -31,6 +33,7 @@ import re
 import weakref
 from collections import OrderedDict
 from collections.abc import Coroutine
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -104,17 +107,30 @@ def editable_until(now: float) -> float:
     return now + TOKEN_LIFE_SECONDS - SAFETY_SECONDS
 
 
+@dataclass(frozen=True)
+class SavedMove:
+    """A move as it was saved: the table and the game's state at revision ``rev``."""
+
+    table: Table
+    state: BaseModel
+    rev: int
+
+
 class PendingEdits:
     """One table's panels waiting for an edit round: those a move made stale, and among
-    them the players the game now waits for, whose panels don't wait out the delay."""
+    them the players the game now waits for, whose panels don't wait out the delay; and
+    the newest move of the game handed in (rounds edit only that game's panels)."""
 
-    def __init__(self) -> None:
+    def __init__(self, latest: SavedMove) -> None:
+        self.latest = latest
         self.stale: set[PlayerId] = set()
         self._waited_for: set[PlayerId] = set()
         self._wake = asyncio.Event()
         """Set when `_waited_for` gains someone."""
 
-    def mark(self, people: set[PlayerId], waiting: frozenset[PlayerId]) -> None:
+    def mark(self, move: SavedMove, people: set[PlayerId], waiting: frozenset[PlayerId]) -> None:
+        if move.table.gid == self.latest.table.gid and move.rev > self.latest.rev:
+            self.latest = move
         self.stale |= people
         if people & waiting:
             self._waited_for |= people & waiting
@@ -233,23 +249,27 @@ class PanelKeeper:
     def refresh(
         self,
         table: Table,
+        state: BaseModel,
+        rev: int,
         *,
         except_player: PlayerId | None = None,
         waiting: frozenset[PlayerId] = frozenset(),
     ) -> None:
-        """Edit, in the background, the open panels of the people at ``table`` (but
-        ``except_player``, whose panel the interaction itself redraws); without the
-        delay if the game now waits for one of them (``waiting``)."""
+        """Edit, in the background, the open panels of the people at ``table``, saved at
+        revision ``rev`` with ``state`` (kept and read later: the caller doesn't change
+        them after), but ``except_player``'s, whose panel the interaction itself
+        redraws; without the delay if the game now waits for one of them (``waiting``)."""
         people = {
             seat.id for seat in table.seats if not seat.is_computer and seat.id != except_player
         }
         if not people or self._closed:
             return
+        move = SavedMove(table, state, rev)
         pending = self._pending.get(table.channel_id)
         if pending is None:
-            pending = self._pending[table.channel_id] = PendingEdits()
-            self._run(self._keep_current(table, pending))
-        pending.mark(people, waiting)
+            pending = self._pending[table.channel_id] = PendingEdits(move)
+            self._run(self._keep_current(table.channel_id, pending))
+        pending.mark(move, people, waiting)
 
     async def close(self) -> None:
         """Cancel the panel edits under way and wait until they have stopped, and start
@@ -263,35 +283,41 @@ class PanelKeeper:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
-    async def _keep_current(self, table: Table, pending: PendingEdits) -> None:
+    async def _keep_current(self, channel: int, pending: PendingEdits) -> None:
         """Edit the table's stale panels a moment after a move (those of the players the
         game now waits for at once), again while later moves mark more of them stale,
         and stop once none is."""
-        channel = table.channel_id
         try:
             while pending.stale:
-                await self._edit_panels(table, sorted(await pending.next_round()))
+                people = sorted(await pending.next_round())
+                await self._edit_panels(pending.latest, people)
         except StoreError as error:
             log.info("Panels in %s not refreshed: %s", channel, type(error).__name__)
         finally:
             del self._pending[channel]
 
-    async def _edit_panels(self, table: Table, people: list[PlayerId]) -> None:
+    async def _edit_panels(self, latest: SavedMove, people: list[PlayerId]) -> None:
         """Redraw the open panels of ``people`` whose view changed, from one read of
-        their records and one of the game as Redis holds it now. Each panel is edited
-        under its own lock, so a player's click on it waits for that edit only."""
-        guild, channel = table.guild_id, table.channel_id
+        their records and the stored game's revision, and of the game as Redis holds it
+        now (``latest``, the newest move handed in, when it is that). Each panel is
+        edited under its own lock, so a player's click on it waits for that edit only."""
+        guild, channel = latest.table.guild_id, latest.table.channel_id
         read_at = next(self._ticks)
-        panels = await self.records.get_many(guild, channel, people)
+        panels, game = await self.records.get_many_and_game(guild, channel, people)
         now = await self.bot.clock.now()  # an expired record is skipped (Redis drops it)
         panels = {player: panel for player, panel in panels.items() if panel.expires > now}
-        if not panels:
+        if not panels or game is None:
             return
-        stored = await self.bot.store.load(guild, channel)
-        game_commands = self._commands_for(stored.table if stored else None, table)
-        if stored is None or game_commands is None or stored.table.state is None:
+        game_commands = self.bot.games.get(latest.table.game)
+        if game_commands is None:
             return
-        state = game_commands.engine.State.model_validate(stored.table.state)
+        if game == (latest.rev, latest.table.gid):
+            stored, state = Stored(latest.table, latest.rev), latest.state
+        else:
+            loaded = await self._load_game(game_commands, latest.table)
+            if loaded is None:
+                return
+            stored, state = loaded
         edits = [
             self._edit_locked(game_commands, stored, state, player, panel, read_at)
             for player, panel in panels.items()
@@ -363,7 +389,12 @@ class PanelKeeper:
             return None
         return panel.model_copy(update={"view_hash": seen, "shown_hash": shown})
 
-    def _commands_for(self, stored: Table | None, table: Table) -> GameCommands | None:
-        if stored is None or stored.gid != table.gid:
+    async def _load_game(
+        self, game_commands: GameCommands, table: Table
+    ) -> tuple[Stored, BaseModel] | None:
+        """The game at ``table`` as Redis holds it now, with its state; None if a new
+        game replaced it, or none is running."""
+        stored = await self.bot.store.load(table.guild_id, table.channel_id)
+        if stored is None or stored.table.gid != table.gid or stored.table.state is None:
             return None
-        return self.bot.games.get(stored.game)
+        return stored, game_commands.engine.State.model_validate(stored.table.state)

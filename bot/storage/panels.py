@@ -12,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 from bot.engines.base import PlayerId
 from bot.i18n import Lang
 from bot.storage.errors import guarded
-from bot.storage.keys import panel_key
+from bot.storage.keys import panel_key, table_key
 
 
 class OpenPanel(BaseModel):
@@ -51,15 +51,23 @@ class PanelRecords:
         raw = await guarded(self._client.get(panel_key(guild_id, channel_id, player)))
         return _decode(raw)
 
-    async def get_many(
+    async def get_many_and_game(
         self, guild_id: int, channel_id: int, players: list[PlayerId]
-    ) -> dict[PlayerId, OpenPanel]:
-        """The open panels of ``players`` at one table, in one call (their keys share a
-        slot); players without one are left out."""
-        keys = [panel_key(guild_id, channel_id, player) for player in players]
-        raws = await guarded(self._client.mget(keys))
+    ) -> tuple[dict[PlayerId, OpenPanel], tuple[int, str] | None]:
+        """The open panels of ``players`` at one table (players without one are left
+        out), and the (revision, game id) of the channel's stored game (None: no game; an
+        empty id if a save before ids were stored made it),
+        in one round trip (the keys share a slot): an edit round that already holds that
+        revision of the game needn't load it (`bot.play.panels`)."""
+        async with self._client.pipeline(transaction=False) as pipe:
+            for player in players:  # a cluster's pipeline refuses MGET
+                pipe.get(panel_key(guild_id, channel_id, player))
+            pipe.hmget(table_key(guild_id, channel_id), "rev", "gid")
+            *raws, (rev, gid) = await guarded(pipe.execute())
         found = {player: _decode(raw) for player, raw in zip(players, raws, strict=True)}
-        return {player: panel for player, panel in found.items() if panel is not None}
+        panels = {player: panel for player, panel in found.items() if panel is not None}
+        game = None if rev is None else (int(rev), str(gid or ""))
+        return panels, game
 
     async def forget(self, guild_id: int, channel_id: int, player: PlayerId) -> None:
         await guarded(self._client.delete(panel_key(guild_id, channel_id, player)))

@@ -168,7 +168,8 @@ async def test_a_game_on_each_master(cluster: LocalCluster, client: aioredis.Red
         assert await panels.get(guild, CHANNEL, "1") == panel
         second = panel.model_copy(update={"view_hash": "h"})
         assert await panels.put(guild, CHANNEL, "2", second, 60_000) is None
-        assert await panels.get_many(guild, CHANNEL, ["1", "2", "3"]) == {"1": panel, "2": second}
+        found = await panels.get_many_and_game(guild, CHANNEL, ["1", "2", "3"])
+        assert found == ({"1": panel, "2": second}, (2, table.gid))
 
         for _ in range(3):
             await limiter.check(guild)
