@@ -146,7 +146,7 @@ def _table(weights: Weights) -> list[list[list[list[_Best]]]]:
             by_lead.append(by_value)
         table.append(by_lead)
     if len(_TABLES) >= 16:
-        _TABLES.clear()  # a tuning run tries many weights; a player uses two
+        _TABLES.clear()  # a tuning run tries many weights; hard uses nine
     _TABLES[weights] = table
     return table
 

@@ -3,6 +3,7 @@ decision is obvious, and blind to cards they can't see."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator, Sequence
 from itertools import combinations
@@ -13,6 +14,8 @@ from bot.ai import LEVELS, Chooser, Level
 from bot.ai import escalation_sim as sim
 from bot.ai.escalation import (
     COUNTER,
+    KIND_SPREAD,
+    OTHER_KINDS,
     PLAYERS,
     _draw_hands,
     _draw_weighted,
@@ -478,3 +481,14 @@ def test_set_deals_hold_sets_as_normal_players_do() -> None:
             for hand in hands:
                 extra[boost] += sum(hand.count(k) - 1 for k in set(hand) if k > 3)
     assert extra[3.0] > 1.5 * extra[1.0]
+
+
+def test_hard_seats_the_others_as_normal_and_kinds_unlike_it() -> None:
+    """hard doesn't assume normal: its playouts draw each other seat from normal's
+    weights and seven other sets, each weight within e**KIND_SPREAD of normal's."""
+    assert OTHER_KINDS[0] == sim.NORMAL_WEIGHTS
+    assert len(set(OTHER_KINDS)) == 8
+    for kind in OTHER_KINDS[1:]:
+        ratios = [mine / normal for mine, normal in zip(kind, sim.NORMAL_WEIGHTS, strict=True)]
+        assert all(math.exp(-KIND_SPREAD) <= r <= math.exp(KIND_SPREAD) for r in ratios)
+        assert any(abs(r - 1) > 0.25 for r in ratios)
