@@ -96,6 +96,7 @@ class TableBot(commands.AutoShardedBot):
         self.followups = FollowUps()
         """Every computer move, timed default, turn clock and lobby expiry waiting."""
         self._sweeper: asyncio.Task[None] | None = None
+        self._closing = False
         self.channel_locks = ChannelLocks(store.client)
         """Each channel's lock across processes (`bot.storage.locks`): its game's
         interactions and follow-ups run one at a time."""
@@ -222,6 +223,7 @@ class TableBot(commands.AutoShardedBot):
         await super().launch_shard(gateway, shard_id, initial=initial)
 
     async def close(self) -> None:
+        self._closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -234,6 +236,11 @@ class TableBot(commands.AutoShardedBot):
         self.thinkers.close()
 
     async def on_ready(self) -> None:
+        if self._closing:
+            # discord.py's sharded client swallows the cancelling of its wait for the
+            # shards' guilds and reports ready anyway, so a bot stopped before it was
+            # ready hears of it while it closes: no sweep may start then.
+            return
         log.info("Ready as %s in %d guilds", self.user, len(self.guilds))
         if self._sweeper is None:
             self._sweeper = asyncio.create_task(self._resume_and_sweep())
