@@ -254,9 +254,8 @@ def kinds_of_player(
 ) -> tuple[sim.Weights, ...]:
     """``normal``'s weights and ``count`` - 1 kinds of player that weigh the same things
     differently: each of ``normal``'s weights scaled by up to e**``spread`` either way,
-    drawn from a fixed seed (a kind that spends sets early, one that takes readily, one
-    that hoards its 2s and 3s...). Few and fixed, because the simulator makes a decision
-    table for each set of weights (`bot.ai.escalation_sim.decide`)."""
+    drawn from a fixed seed. Few and fixed, because the simulator makes a decision table
+    for each set of weights (`bot.ai.escalation_sim.decide`)."""
     rng = random.Random(seed)
     return (
         sim.NORMAL_WEIGHTS,

@@ -93,10 +93,9 @@ class Announcer:
     ) -> None:
         """After revision ``rev`` was saved: refresh the other open panels (at once for
         those the game now waits for), and in the background ping whoever's turn it now
-        is. The ping doesn't hold up the
-        click that caused it; pings run one channel at a time (across processes: the
-        channel's "announce" lock), from the game as Redis holds it then, so a burst of
-        moves costs one ping."""
+        is. The ping doesn't hold up the click that caused it; pings run one channel at
+        a time (across processes: the channel's "announce" lock), from the game as Redis
+        holds it then, so a burst of moves costs one ping."""
         waiting = () if self.engine.is_over(state) else self.engine.to_act(state)
         self._panels.refresh(
             table, state, rev, except_player=except_player, waiting=frozenset(waiting)

@@ -55,10 +55,10 @@ class PanelRecords:
         self, guild_id: int, channel_id: int, players: list[PlayerId]
     ) -> tuple[dict[PlayerId, OpenPanel], tuple[int, str] | None]:
         """The open panels of ``players`` at one table (players without one are left
-        out), and the (revision, game id) of the channel's stored game (None: no game; an
-        empty id if a save before ids were stored made it),
-        in one round trip (the keys share a slot): an edit round that already holds that
-        revision of the game needn't load it (`bot.play.panels`)."""
+        out), and the (revision, game id) of the channel's stored game (None: no game;
+        an empty id if a save from before ids were stored made it), in one round trip
+        (the keys share a slot): an edit round that already holds that revision of the
+        game needn't load it (`bot.play.panels`)."""
         async with self._client.pipeline(transaction=False) as pipe:
             for player in players:  # a cluster's pipeline refuses MGET
                 pipe.get(panel_key(guild_id, channel_id, player))
