@@ -12,23 +12,22 @@ takes, then the discard.
   discards the card least useful to it and to the others: no neighbours in its hand,
   few unseen neighbours an opponent could use, and high points (a card held when the
   hand ends counts against it).
-- ``hard``: draws like ``normal``; in its play it looks one turn of the others ahead.
-  It deals the cards it can't see (the other hands, the stock, the pile under its top)
-  from the unseen cards in rounds (each unseen card lands in another hand about once per
+- ``hard``: draws like ``normal``; in its play it looks one turn of the others ahead. It
+  deals the cards it can't see (the other hands, the stock, the pile under its top) from
+  the unseen cards in rounds (each unseen card lands in another hand about once per
   round), lists the ends of its own turn reachable by melds and adds (a bounded search
   on the simulator `bot.ai.take_sim`) with each legal discard, keeps a few of them (the
   best by a quick score, one per distinct table, plus what ``normal`` would play), and
-  plays each out on every sampled deal: its plan, then the others' turns as ``normal``
-  plays them. It judges the table when its turn comes round again (or the hand as it
-  ended): runs owned (less a share per live card that could take them: an unseen end
-  card or joker), runs its hand can take next, the points held on each side and what
-  its hand may still build. So it holds a run back, or keeps the end card of its own
-  run, when laying it down would most likely feed a take, and lays down when the hand
-  may end. The deals and the work are bounded by the rng and node counts; the think
-  budget (`bot.ai.budget`) is only a wall-clock net. Measured (issue 28): against
-  ``normal`` in 400 two-player matches to 500 (``python -m bench.ai --game take
-  --pairing hard:normal --games 400 --first 0``) it won 66.8 % (95 %: 62.0–71.2),
-  13 ms per decision at the median, 110 ms at p99.
+  plays each out on every sampled deal: its plan, then the others' turns by ``normal``'s
+  rule, each seat in one of the styles of `OTHER_KINDS` (drawn per seat and deal, so it
+  doesn't assume the others play as ``normal``). It judges the table when its turn comes
+  round again (or the hand as it ended): runs owned (less a share per live card that
+  could take them: an unseen end card or joker), runs its hand can take next, the points
+  held on each side and what its hand may still build. So it holds a run back, or keeps
+  the end card of its own run, when laying it down would most likely feed a take, and
+  lays down when the hand may end. The deals and the work are bounded by the rng and
+  node counts; the think budget (`bot.ai.budget`) is only a wall-clock net. Its strength
+  against every pool, and its time per decision, are in `docs/computer-players.md`.
 
 ``hard`` before issue 28 (it searched only its own turn) lives on in the bench, as
 `bench.previous.take`, for `bench.ai`'s ``previous``.
@@ -36,6 +35,7 @@ takes, then the discard.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -184,6 +184,31 @@ class Style:
 
 
 STYLE = Style()
+KIND_SPREAD = 0.7
+KIND_SEED = 12345
+
+
+def kinds_of_player(
+    count: int = 8, spread: float = KIND_SPREAD, seed: int = KIND_SEED
+) -> tuple[Style, ...]:
+    """``normal``'s style and ``count`` - 1 kinds of player that weigh the same things
+    differently: each of ``normal``'s weights scaled by e**u for a u drawn uniformly
+    from ±``spread``, from a fixed seed."""
+    rng = random.Random(seed)
+
+    def scaled() -> Style:
+        useful, danger, points = (
+            weight * math.exp(rng.uniform(-spread, spread))
+            for weight in (STYLE.useful, STYLE.danger, STYLE.points)
+        )
+        return Style(useful, danger, points)
+
+    return (STYLE, *(scaled() for _ in range(count - 1)))
+
+
+OTHER_KINDS = kinds_of_player()
+"""The kinds of player ``hard`` seats the others as when it plays their turns out, one
+drawn per seat and sampled deal."""
 
 
 def _discard_cost(
@@ -628,19 +653,22 @@ def _normal_turn(sim: Sim) -> tuple[Move, ...]:
     return tuple(path)
 
 
-def _follow(sim: Sim, me: int, path: Sequence[Move], look: Lookahead) -> float:
-    """Play ``path``, then the others' turns as ``normal``; judge the result."""
+def _follow(
+    sim: Sim, me: int, path: Sequence[Move], look: Lookahead, kinds: Mapping[int, Style]
+) -> float:
+    """Play ``path``, then the others' turns, each seat by ``normal``'s rule in its kind's
+    style; judge the result."""
     for move in path:
         sim.apply(move)
     steps = 0
     while not sim.ended and sim.turn != me and steps < 200:
-        sim.apply(_normal_move(sim))
+        sim.apply(_normal_move(sim, kinds[sim.turn]))
         steps += 1
     return _judge(sim, me, look)
 
 
 def _weigh(
-    view: TakeView, rng: SeededRng, look: Lookahead
+    view: TakeView, rng: SeededRng, look: Lookahead, other_kinds: Sequence[Style]
 ) -> tuple[list[tuple[Move, ...]], list[float], int]:
     """The candidate plans of the own turn, their total values over the sampled deals,
     and the index of ``normal``'s plan."""
@@ -661,15 +689,21 @@ def _weigh(
         return chosen, totals, own
     deadline = time.perf_counter() + think_seconds()
     for deal in deals:
+        kinds = {
+            seat: other_kinds[rand.randrange(len(other_kinds))]
+            for seat in range(len(players))
+            if seat != me
+        }
         for k, path in enumerate(chosen):
-            totals[k] += _follow(deal.copy(), me, path, look)
+            totals[k] += _follow(deal.copy(), me, path, look, kinds)
         if time.perf_counter() > deadline:
             break
     return chosen, totals, own
 
 
-def hard_player(look: Lookahead = LOOKAHEAD) -> Chooser:
-    """A ``hard`` chooser with these lookahead settings."""
+def hard_player(look: Lookahead = LOOKAHEAD, other_kinds: Sequence[Style] = OTHER_KINDS) -> Chooser:
+    """A ``hard`` chooser with these lookahead settings, playing the others' turns out
+    as kinds drawn from ``other_kinds``."""
 
     def choose(view: TakeView, rng: SeededRng) -> TakeAction:
         moves = _moves(view)
@@ -678,7 +712,7 @@ def hard_player(look: Lookahead = LOOKAHEAD) -> Chooser:
             return actions[0]
         if view.phase == "draw":
             return _normal(view, rng)
-        chosen, totals, own = _weigh(view, rng, look)
+        chosen, totals, own = _weigh(view, rng, look, other_kinds)
         best = max(range(len(chosen)), key=lambda k: (totals[k], k == own))
         action = to_action(chosen[best][0])
         return action if action in actions else _normal(view, rng)

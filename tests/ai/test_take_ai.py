@@ -3,6 +3,7 @@ is obvious, and blind to cards they can't see."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from bot.ai import LEVELS, Level
 from bot.ai.budget import set_think_seconds, think_seconds
 from bot.ai.random_player import choose_uniform
-from bot.ai.take import PLAYERS
+from bot.ai.take import KIND_SPREAD, OTHER_KINDS, PLAYERS, STYLE, Style, hard_player
 from bot.engines.base import SeededRng
 from bot.engines.cards import Card, standard_deck
 from bot.engines.take import (
@@ -258,3 +259,38 @@ def test_answers_ignore_the_cards_the_seat_cannot_see(level: Level) -> None:
         checked += 1
     assert checked > 50
     assert changed > checked // 2
+
+
+# --- hard's model of the others ----------------------------------------------------------
+
+
+def test_hard_seats_the_others_as_normal_and_kinds_unlike_it() -> None:
+    """hard doesn't assume normal: its playouts draw each other seat from normal's style
+    and seven others, each weight within e**KIND_SPREAD of normal's."""
+    assert OTHER_KINDS[0] == STYLE
+    assert len(set(OTHER_KINDS)) == 8
+    normal = (STYLE.useful, STYLE.danger, STYLE.points)
+    for kind in OTHER_KINDS[1:]:
+        ratios = [
+            mine / theirs
+            for mine, theirs in zip((kind.useful, kind.danger, kind.points), normal, strict=True)
+        ]
+        assert all(math.exp(-KIND_SPREAD) <= r <= math.exp(KIND_SPREAD) for r in ratios)
+        assert any(abs(r - 1) > 0.25 for r in ratios)
+
+
+def test_the_kinds_hard_seats_the_others_as_change_its_play() -> None:
+    """The kinds reach the playouts: seating the others as players who keep their high
+    cards and feed runs gives other choices than seating them as normal, somewhere."""
+    as_normal = hard_player(other_kinds=(STYLE,))
+    as_feeders = hard_player(other_kinds=(Style(useful=0.0, danger=-5.0, points=-1.0),))
+    differ = 0
+    for i, state in enumerate(positions(3, DUO, seed=5)):
+        if state.phase != "play":
+            continue
+        (player,) = ENGINE.to_act(state)
+        view = ENGINE.view(state, player)
+        differ += as_normal(view, SeededRng.from_seed(i)) != as_feeders(
+            view, SeededRng.from_seed(i)
+        )
+    assert differ > 0
