@@ -288,11 +288,11 @@ def test_the_escalation_oracles_are_shown_the_other_hands_only_in_their_phase() 
     table.state = state
     view = ESCALATION.view(state, "a")
     unseen = unseen_kinds(view)
-    dealt = shown_hands(table, stock_out=False)(view, 0, list(unseen), random.Random(1), ())
+    dealt = shown_hands(table, stock_out=False)(view, 0, list(unseen), random.Random(1), (), ())
     assert dealt.hands[1:] == [counts(hand) for hand in state.hands[1:]]
     assert sorted(dealt.stock) == sorted(kind_of(card) for card in state.stock)
     guesses = [
-        shown_hands(table, stock_out=True)(view, 0, list(unseen), random.Random(seed), ()).hands
+        shown_hands(table, stock_out=True)(view, 0, list(unseen), random.Random(seed), (), ()).hands
         for seed in range(5)
     ]
     assert any(hands[1:] != dealt.hands[1:] for hands in guesses)

@@ -18,17 +18,18 @@ taken earlier in the deal (each was played face up; only ``hard`` counts them).
   small rounds when beating would break up good cards. The weights were tuned by
   self-play.
 - ``hard``: determinized Monte Carlo search over every distinct move, from the first
-  card of the deal. Each sample deals the cards the seat can't place (the deck less
-  its hand, the cards of this round and those taken before: it counts cards) at
-  random into the other hands and the stock at their public sizes, made to fit the
-  other seats' plays of this round (a ``normal`` player holding the
-  sampled hand would have made them; a misfit is kept only now and then, as a person
-  plays otherwise); every candidate is played on that sample and the deal is played
-  out on a compact simulator (`bot.ai.escalation_sim`, checked against the engine),
-  its own seat playing `COUNTER` (``normal``'s rule with weights tuned to beat two
-  ``normal`` players). It doesn't know how the others play, so it doesn't assume
-  ``normal``: each sample seats each other seat as one of `OTHER_KINDS`, ``normal``'s
-  rule with ``normal``'s weights or with seven other sets, and so averages over them.
+  card of the deal. It doesn't know how the others play, so it doesn't assume
+  ``normal``: each sample first seats each other seat as one of `OTHER_KINDS`,
+  ``normal``'s rule with ``normal``'s weights or with seven other sets, and so averages
+  over them. The sample then deals the cards the seat can't place (the deck less its
+  hand, the cards of this round and those taken before: it counts cards) at random into
+  the other hands and the stock at their public sizes, made to fit the other seats'
+  plays of this round (a player of the seat's kind holding the sampled hand would have
+  made them; a misfit is kept only now and then, as a person plays otherwise). Every
+  candidate is played on that sample and the deal is played out on a compact simulator
+  (`bot.ai.escalation_sim`, checked against the engine), its own seat playing `COUNTER`
+  (``normal``'s rule with weights tuned to beat two ``normal`` players), the others as
+  their kinds.
   A playout is scored by what decides the game: 1 for leaving the seat the sole
   leader (½ shared), and a little per chip (more while deals remain). The same
   samples serve every candidate, and a move replaces the first-ranked one only when
@@ -333,11 +334,16 @@ def last_plays(view: EscalationView, seat: int, endgame: bool = True) -> list[Se
     return list(found.values())
 
 
-def plays_fit(dealt: Sequence[Sequence[int]], seen: Sequence[Seen]) -> bool:
-    """Whether ``normal`` players holding the sampled hands (``dealt``: each seat's
-    kinds in the random order they were dealt) would have made the plays ``seen``:
-    each hand less the cards it drew since (its last ones, any will do in a random
-    deal) plus the cards it played; with the stock out, the whole hand plus them."""
+def plays_fit(
+    dealt: Sequence[Sequence[int]],
+    seen: Sequence[Seen],
+    kinds: Sequence[sim.Weights] | None = None,
+) -> bool:
+    """Whether players holding the sampled hands (``dealt``: each seat's kinds in the
+    random order they were dealt) would have made the plays ``seen``: each hand less
+    the cards it drew since (its last ones, any will do in a random deal) plus the
+    cards it played; with the stock out, the whole hand plus them. Each seat plays
+    ``normal``'s rule with its weights in ``kinds`` (None: ``normal``'s own)."""
     for play in seen:
         held = dealt[play.seat]
         if play.stock <= 0:
@@ -350,15 +356,16 @@ def plays_fit(dealt: Sequence[Sequence[int]], seen: Sequence[Seen]) -> bool:
         for kind in [*kept, *play.played]:
             before[kind] += 1
         size = len(kept) + len(play.played)
-        move = sim.decide(before, size, play.in_force, play.stock, play.round_cards)
+        weights = sim.NORMAL_WEIGHTS if kinds is None else kinds[play.seat]
+        move = sim.decide(before, size, play.in_force, play.stock, play.round_cards, weights)
         if move != play.move:
             return False
     return True
 
 
 MISFIT_WEIGHT = 0.1
-"""How likely a sampled deal is kept when a ``normal`` player holding its hand would
-not have made a play of this round (not 0: a person plays otherwise)."""
+"""How likely a sampled deal is kept when a player of the seat's kind holding its hand
+would not have made a play of this round (not 0: a person plays otherwise)."""
 DEAL_TRIES = 12
 """Deals drawn at most per sample while looking for one that fits the plays."""
 INFER_ENDGAME = False
@@ -409,6 +416,7 @@ def sample_deal(
     unseen: list[int],
     rnd: random.Random,
     seen: Sequence[Seen] = (),
+    kinds: Sequence[sim.Weights] | None = None,
 ) -> sim.Deal:
     """The unseen cards dealt at random into the other hands and the stock, at their
     public sizes (``unseen`` as `unseen_kinds` lists them: a stacked deck may leave more).
@@ -417,8 +425,9 @@ def sample_deal(
     `STOCK_WEIGHTS`: ``normal`` players keep sets, and the other hands are dealt holding
     as many as theirs do (on 293 tuning games from 2000-2599, paired against uniform
     deals: 152 wins against 137). With ``seen``, a deal whose hands don't fit those
-    plays (`plays_fit`) is kept only with `MISFIT_WEIGHT` (up to `DEAL_TRIES` draws of
-    the hands; the stock is drawn once they are kept)."""
+    plays (`plays_fit`, each seat of its kind in ``kinds``) is kept only with
+    `MISFIT_WEIGHT` (up to `DEAL_TRIES` draws of the hands; the stock is drawn once
+    they are kept)."""
     phase = _phase(view.stock_size)
     pool = [0] * sim.SIZE
     for kind in unseen:
@@ -432,7 +441,7 @@ def sample_deal(
             break
         dealt = [list(hand) for hand in hands]
         dealt.insert(seat, [])
-        if plays_fit(dealt, seen):
+        if plays_fit(dealt, seen, kinds):
             break
     rest = [kind for kind in sim.KINDS for _ in range(left[kind])]
     _draw_weighted(rest, view.stock_size, STOCK_WEIGHTS[phase], rnd)
@@ -440,7 +449,10 @@ def sample_deal(
     return deal_of(view, seat, unseen)
 
 
-DealSampler = Callable[[EscalationView, int, list[int], random.Random, Sequence[Seen]], sim.Deal]
+DealSampler = Callable[
+    [EscalationView, int, list[int], random.Random, Sequence[Seen], Sequence[sim.Weights]],
+    sim.Deal,
+]
 """How ``hard`` gets each sample's deal (`sample_deal`; `bench.ai_escalation` passes
 oracles that are shown the other hands, to measure what knowing them is worth)."""
 
@@ -567,7 +579,8 @@ def hard_player(
     in the playouts (and they rank its candidates); each other seat, in each sample,
     with weights drawn from ``other_kinds``.
     With ``infer_hands``, sampled deals are made to fit the others' plays of this round
-    (`last_plays`). ``sample`` deals each sample (`DealSampler`)."""
+    (`last_plays`), as players of the kinds drawn for the sample would have made them.
+    ``sample`` deals each sample (`DealSampler`)."""
 
     def choose(view: EscalationView, rng: SeededRng) -> EscalationAction:
         hand = view.my_hand or []
@@ -594,11 +607,11 @@ def hard_player(
         used = 0
         samples = 0
         while samples < max_samples and (samples < min_samples or used < work):
-            root = sample(view, seat, unseen, rnd, plays)
             seats = [
                 own if i == seat else other_kinds[rnd.randrange(len(other_kinds))]
                 for i in range(len(view.seats))
             ]
+            root = sample(view, seat, unseen, rnd, plays, seats)
             for i, candidate in enumerate(candidates):
                 deal = root.copy()
                 deal.step(candidate)

@@ -404,6 +404,37 @@ def test_the_true_hands_fit_the_plays_of_normal_players() -> None:
     assert endgame > 30
 
 
+def test_a_play_fits_a_hand_as_the_kind_of_player_drawn_would_make_it() -> None:
+    """The inference reads each seat's plays by the kind of player drawn for it: the
+    end-game hand a normal player made a play from fits with normal's weights, and for
+    some plays not with the weights of another kind, which would have played otherwise."""
+    fits_normal = unlike_some_kind = 0
+    for game in range(10):
+        state = ENGINE.new_game(TRIO, 500 + game)
+        stock_at_play = [0] * len(TRIO)
+        while not ENGINE.is_over(state):
+            (player,) = ENGINE.to_act(state)
+            seat = TRIO.index(player)
+            view = ENGINE.view(state, player)
+            for seen in last_plays(view, seat, endgame=True):
+                if view.stock_size != 0 or stock_at_play[seen.seat] > 0:
+                    continue
+                dealt: list[list[int]] = [[] for _ in TRIO]
+                dealt[seen.seat] = [sim.kind_of(card) for card in state.hands[seen.seat]]
+                as_normal = [sim.NORMAL_WEIGHTS] * len(TRIO)
+                assert plays_fit(dealt, [seen], as_normal) == plays_fit(dealt, [seen])
+                fits_normal += plays_fit(dealt, [seen])
+                unlike_some_kind += any(
+                    not plays_fit(dealt, [seen], [kind] * len(TRIO)) for kind in OTHER_KINDS
+                )
+            action = as_action(PLAYERS["normal"](view, SeededRng()))
+            if action.kind == "play":
+                stock_at_play[seat] = len(state.stock)
+            state = ENGINE.apply(state, player, action)
+    assert fits_normal > 40
+    assert unlike_some_kind > 5
+
+
 def test_simulator_decide_is_the_first_best_move_scored() -> None:
     """`escalation_sim.decide` (read from precomputed tables) is the first of the
     best-scored moves `escalation_sim.scored` lists, for ``normal``'s weights, hard's
