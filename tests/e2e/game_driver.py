@@ -22,6 +22,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import takewhile
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 import redis.asyncio as aioredis
@@ -29,6 +30,7 @@ import redis.asyncio as aioredis
 from bot.adapters.base import GameAdapter
 from bot.engines import escalation, geschenkt, take
 from bot.engines.base import Engine, IllegalAction
+from bot.engines.cards import Card
 from bot.engines.geschenkt import GeschenktState, score, starting_chips
 from bot.games import GAMES, GameSpec
 from bot.games import game as registered
@@ -92,6 +94,14 @@ def continuations(engine: Engine[Any, Any, Any], state: Any) -> Iterator[tuple[i
                 engine.apply(reached, player, a) for a in engine.legal_actions(reached, player)
             ]
         frontier, moves = deeper, moves + 1
+
+
+def reaches(engine: Engine[Any, Any, Any], state: Any, target: Any, moves: int) -> bool:
+    """Whether exactly ``moves`` computer moves can lead from ``state`` to ``target``
+    (`continuations`). Paths of different lengths can reach one state: in TAKE, a meld
+    and then an add make the run that one longer meld makes."""
+    leaves = takewhile(lambda leaf: leaf[0] <= moves, continuations(engine, state))
+    return any(n == moves and reached == target for n, reached in leaves)
 
 
 @dataclass(frozen=True)
@@ -451,9 +461,10 @@ class GameDriver(Generic[S, A]):
         after = await self.stored()
         old, new = self.state_of(before), self.state_of(after)
         expected = self.engine.apply(old, player, action)
-        moves = next((n for n, s in continuations(self.engine, expected) if s == new), None)
-        assert moves is not None, f"{action} by {player} stored an unexpected state"
-        assert after.rev == before.rev + 1 + moves
+        moves = after.rev - before.rev - 1  # a revision each
+        assert reaches(self.engine, expected, new, moves), (
+            f"{action} by {player} and {moves} computer moves stored an unexpected state"
+        )
         if not self.watch_table:
             return moves
         self.play.check_table(self, new)
@@ -779,9 +790,16 @@ class EscalationPlay(Play):
 # ----------------------------------------------------------------------------- TAKE
 
 
-def card_value(cards: list[str], card: str) -> str:
-    """The TAKE panel's select value for ``card``: its text and which copy it is."""
-    return f"{card}.{Counter(cards[: cards.index(card)])[card]}"
+def card_values_of(cards: Sequence[Card]) -> list[str]:
+    """The TAKE panel's select values for ``cards`` picked from the hand: each card's
+    text and which copy of it in the hand (``JK.0``, ``JK.1``), as
+    `bot.adapters.take.card_values` numbers them."""
+    copies: Counter[Card] = Counter()
+    values = []
+    for card in cards:
+        values.append(f"{card}.{copies[card]}")
+        copies[card] += 1
+    return values
 
 
 def pick(rng: random.Random, legal: list[take.TakeAction]) -> take.TakeAction:
@@ -816,28 +834,16 @@ class TakePlay(Play):
             discard = says(user, "Discard {card}", card=card_label(action.card))
             return await game.click(user, discard, panel)
         pick_cards, choose_move = says(user, "Pick cards"), says(user, "Choose the move")
-        hand = [str(card) for card in hand_order(state.hands[state.players.index(str(user.id))])]
-        values: list[str] = []
-        for card in action.cards:
-            remaining = [c if f"{c}.{i}" not in values else "" for i, c in enumerate(hand)]
-            values.append(card_value(remaining, str(card)))
-        confirmed = says(user, "Confirm: {move}", move="")
-        counted = game.clicks
-        for _ in range(2):
-            game.clicks = counted  # a lost selection's clicks aren't what a move costs
-            await game.choose(user, pick_cards, values, panel)
+        await game.choose(user, pick_cards, card_values_of(action.cards), panel)
+        move_select = next(s for s in panel.selects if s.get("placeholder") == choose_move)
+        key = str(action)
+        chosen = [o["value"] for o in move_select["options"] if o.get("default")]
+        if chosen != [key]:
+            await game.choose(user, choose_move, [key], panel)
             move_select = next(s for s in panel.selects if s.get("placeholder") == choose_move)
-            key = str(action)
-            chosen = [o["value"] for o in move_select["options"] if o.get("default")]
-            if chosen != [key]:
-                await game.choose(user, choose_move, [key], panel)
-            confirms = [label for label in panel.labels if label.startswith(confirmed)]
-            if confirms:
-                break
-            # Seen twice in CI (cause not found): the panel showed no Confirm button
-            # after the picks. A person picks again once the panel is still.
-            await game.driver.settle()
-        (confirm,) = confirms
+        (described,) = [o["label"] for o in move_select["options"] if o["value"] == key]
+        confirm = says(user, "Confirm: {move}", move=described)[:80]
+        assert confirm in panel.labels, f"no Confirm for {key}: {panel.labels}"
         if take.take_victims(state, action):
             assert "TAKE" in confirm, f"a take not announced as one: {confirm}"
         return await game.click(user, confirm, panel)

@@ -379,6 +379,8 @@ async def test_interaction_payload_shapes_and_choose(
 
     with pytest.raises(AssertionError, match="not an option of the select"):
         await driver.choose(bernd, menu, "Karte wählen", ["7"])
+    with pytest.raises(AssertionError, match="picked twice"):  # a person can't, in Discord
+        await driver.choose(bernd, menu, "Karte wählen", ["4", "4"])
     chosen = asyncio.ensure_future(driver.choose(bernd, menu, "Karte wählen", ["4"]))
     event = (await gateway.receive_dispatch("INTERACTION_CREATE"))["d"]
     assert event["data"] == {"custom_id": select["custom_id"], "component_type": 3, "values": ["4"]}

@@ -155,6 +155,8 @@ class Driver:
         if menu.get("disabled"):
             raise AssertionError(f"select {select!r} on message {current.id} is disabled")
         low, high = menu.get("min_values", 1), menu.get("max_values", 1)
+        if len(set(map(str, values))) != len(values):
+            raise AssertionError(f"select {select!r} can't have an option picked twice: {values}")
         if not low <= len(values) <= high:
             raise AssertionError(f"select {select!r} takes {low}..{high} values, got {values}")
         data: Json = {"custom_id": menu["custom_id"], "component_type": menu["type"]}
