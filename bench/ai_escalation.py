@@ -48,11 +48,11 @@ def shown_hands(table: Table, stock_out: bool) -> ai.DealSampler:
         unseen: list[int],
         rnd: random.Random,
         seen: Sequence[ai.Seen],
-        kinds: Sequence[sim.Weights],
+        seats: Sequence[sim.Weights],
     ) -> sim.Deal:
         state = table.state
         if state is None or (view.stock_size == 0) != stock_out:
-            return ai.sample_deal(view, seat, unseen, rnd, seen, kinds)
+            return ai.sample_deal(view, seat, unseen, rnd, seen, seats)
         hands = [
             sim.kind_of(card) for i, hand in enumerate(state.hands) if i != seat for card in hand
         ]

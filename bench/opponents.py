@@ -1,8 +1,8 @@
 """Opponent pools for `bench.ai`: tables of players our levels were not tuned on.
 
-``normal``'s weights were tuned against ``normal`` and ``easy``, and the ``hard``
-players of Escalation and TAKE model the other seats as ``normal`` plays; Geschenkt's
-``hard`` weighs a few kinds of player for each seat instead (`bot.ai.geschenkt.KINDS`).
+``normal``'s weights were tuned against ``normal`` and ``easy``; the ``hard`` players
+weigh a few kinds of player for each other seat (Geschenkt's `bot.ai.geschenkt.KINDS`,
+the ``no-thanks`` rule among them; Escalation's and TAKE's ``OTHER_KINDS``).
 A pool seats one kind of player in every other seat, so `bench.ai --pool` can show
 how much of ``hard``'s lead over ``normal`` survives a table that plays otherwise.
 

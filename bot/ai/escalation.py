@@ -265,10 +265,9 @@ def kinds_of_player(
 
 
 OTHER_KINDS = kinds_of_player()
-"""The kinds of player ``hard`` seats the others as in its playouts, one drawn per seat
-and sample. Measured against every pool (`docs/computer-players.md`): it kept hard's
-lead over normal against normal players (47.0 % against 33.2 % of 400 games, where
-hard that assumed normal won 46.5 %) and against the players of the other pools."""
+"""The kinds of player ``hard`` seats the others as in a sample, one drawn per seat: its
+sampled hands fit their plays as that kind would have made them, and the playouts play
+them so. Its strength against every pool is in `docs/computer-players.md`."""
 CHIP_WEIGHT_LAST_DEAL = 0.002
 CHIP_WEIGHT = 0.05
 """A playout is worth 1 when it makes the seat the sole leader of the game (½ when
@@ -290,8 +289,9 @@ def _cards_for(hand: Sequence[Card], move: int) -> EscalationAction:
 
 @dataclass(frozen=True)
 class Seen:
-    """Another seat's last play of this round, as its ``normal`` choice would have
-    been: the move, the cards it played (kinds), and what it faced then."""
+    """Another seat's last play of this round, as a simulator move for the seat's kind
+    to be checked against: the move, the cards it played (kinds), and what it faced
+    then."""
 
     seat: int
     move: int
@@ -337,13 +337,13 @@ def last_plays(view: EscalationView, seat: int, endgame: bool = True) -> list[Se
 def plays_fit(
     dealt: Sequence[Sequence[int]],
     seen: Sequence[Seen],
-    kinds: Sequence[sim.Weights] | None = None,
+    seats: Sequence[sim.Weights] = (),
 ) -> bool:
     """Whether players holding the sampled hands (``dealt``: each seat's kinds in the
     random order they were dealt) would have made the plays ``seen``: each hand less
     the cards it drew since (its last ones, any will do in a random deal) plus the
     cards it played; with the stock out, the whole hand plus them. Each seat plays
-    ``normal``'s rule with its weights in ``kinds`` (None: ``normal``'s own)."""
+    ``normal``'s rule with its weights in ``seats`` (none given: ``normal``'s own)."""
     for play in seen:
         held = dealt[play.seat]
         if play.stock <= 0:
@@ -356,7 +356,7 @@ def plays_fit(
         for kind in [*kept, *play.played]:
             before[kind] += 1
         size = len(kept) + len(play.played)
-        weights = sim.NORMAL_WEIGHTS if kinds is None else kinds[play.seat]
+        weights = seats[play.seat] if seats else sim.NORMAL_WEIGHTS
         move = sim.decide(before, size, play.in_force, play.stock, play.round_cards, weights)
         if move != play.move:
             return False
@@ -416,7 +416,7 @@ def sample_deal(
     unseen: list[int],
     rnd: random.Random,
     seen: Sequence[Seen] = (),
-    kinds: Sequence[sim.Weights] | None = None,
+    seats: Sequence[sim.Weights] = (),
 ) -> sim.Deal:
     """The unseen cards dealt at random into the other hands and the stock, at their
     public sizes (``unseen`` as `unseen_kinds` lists them: a stacked deck may leave more).
@@ -425,7 +425,7 @@ def sample_deal(
     `STOCK_WEIGHTS`: ``normal`` players keep sets, and the other hands are dealt holding
     as many as theirs do (on 293 tuning games from 2000-2599, paired against uniform
     deals: 152 wins against 137). With ``seen``, a deal whose hands don't fit those
-    plays (`plays_fit`, each seat of its kind in ``kinds``) is kept only with
+    plays (`plays_fit`, each seat playing with its weights in ``seats``) is kept only with
     `MISFIT_WEIGHT` (up to `DEAL_TRIES` draws of the hands; the stock is drawn once
     they are kept)."""
     phase = _phase(view.stock_size)
@@ -441,7 +441,7 @@ def sample_deal(
             break
         dealt = [list(hand) for hand in hands]
         dealt.insert(seat, [])
-        if plays_fit(dealt, seen, kinds):
+        if plays_fit(dealt, seen, seats):
             break
     rest = [kind for kind in sim.KINDS for _ in range(left[kind])]
     _draw_weighted(rest, view.stock_size, STOCK_WEIGHTS[phase], rnd)

@@ -17,11 +17,13 @@ from bot.ai.escalation import (
     KIND_SPREAD,
     OTHER_KINDS,
     PLAYERS,
+    Seen,
     _draw_hands,
     _draw_weighted,
     hard_player,
     last_plays,
     plays_fit,
+    sample_deal,
     unseen_kinds,
 )
 from bot.ai.random_player import choose_uniform
@@ -32,6 +34,7 @@ from bot.engines.escalation import (
     TAKE,
     EscalationAction,
     EscalationState,
+    EscalationView,
     PlayRecord,
     is_pass_through,
     parse_action,
@@ -404,11 +407,13 @@ def test_the_true_hands_fit_the_plays_of_normal_players() -> None:
     assert endgame > 30
 
 
-def test_a_play_fits_a_hand_as_the_kind_of_player_drawn_would_make_it() -> None:
-    """The inference reads each seat's plays by the kind of player drawn for it: the
-    end-game hand a normal player made a play from fits with normal's weights, and for
-    some plays not with the weights of another kind, which would have played otherwise."""
+def test_a_play_fits_a_hand_as_the_kind_of_player_drawn_for_its_seat_would_make_it() -> None:
+    """The inference reads each seat's plays by the weights of the kind drawn for that
+    seat, not another's: the end-game hand a normal player made a play from fits with
+    normal's weights at that seat, whatever the other seats' kinds, and for some plays
+    not with another kind's weights there."""
     fits_normal = unlike_some_kind = 0
+    normal = sim.NORMAL_WEIGHTS
     for game in range(10):
         state = ENGINE.new_game(TRIO, 500 + game)
         stock_at_play = [0] * len(TRIO)
@@ -421,18 +426,47 @@ def test_a_play_fits_a_hand_as_the_kind_of_player_drawn_would_make_it() -> None:
                     continue
                 dealt: list[list[int]] = [[] for _ in TRIO]
                 dealt[seen.seat] = [sim.kind_of(card) for card in state.hands[seen.seat]]
-                as_normal = [sim.NORMAL_WEIGHTS] * len(TRIO)
-                assert plays_fit(dealt, [seen], as_normal) == plays_fit(dealt, [seen])
-                fits_normal += plays_fit(dealt, [seen])
-                unlike_some_kind += any(
-                    not plays_fit(dealt, [seen], [kind] * len(TRIO)) for kind in OTHER_KINDS
-                )
+                fits = plays_fit(dealt, [seen])
+                fits_normal += fits
+                for kind in OTHER_KINDS[1:]:
+                    normal_there = [kind] * len(TRIO)
+                    normal_there[seen.seat] = normal
+                    assert plays_fit(dealt, [seen], normal_there) == fits
+                    only_there = [normal] * len(TRIO)
+                    only_there[seen.seat] = kind
+                    unlike_some_kind += fits and not plays_fit(dealt, [seen], only_there)
             action = as_action(PLAYERS["normal"](view, SeededRng()))
             if action.kind == "play":
                 stock_at_play[seat] = len(state.stock)
             state = ENGINE.apply(state, player, action)
     assert fits_normal > 40
     assert unlike_some_kind > 5
+
+
+def test_hard_deals_each_sample_for_the_kinds_it_drew_for_its_seats() -> None:
+    """The sampler is handed the seats' weights of each sample: hard's own (`COUNTER`)
+    at its seat, one of `OTHER_KINDS` at every other, and not the same kinds each time."""
+    handed: list[tuple[int, tuple[sim.Weights, ...]]] = []
+
+    def watched(
+        view: EscalationView,
+        seat: int,
+        unseen: list[int],
+        rnd: random.Random,
+        seen: Sequence[Seen],
+        seats: Sequence[sim.Weights],
+    ) -> sim.Deal:
+        handed.append((seat, tuple(seats)))
+        return sample_deal(view, seat, unseen, rnd, seen, seats)
+
+    chooser = hard_player(work=1, timed=False, sample=watched)
+    for state in positions(2, seed=9):
+        choose(chooser, state)
+    assert len(handed) > 20
+    for seat, seats in handed:
+        assert len(seats) == len(TRIO) and seats[seat] == COUNTER
+        assert all(kind in OTHER_KINDS for i, kind in enumerate(seats) if i != seat)
+    assert len({seats for _, seats in handed}) > 5
 
 
 def test_simulator_decide_is_the_first_best_move_scored() -> None:

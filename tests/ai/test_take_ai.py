@@ -285,7 +285,7 @@ def test_the_kinds_hard_seats_the_others_as_change_its_play() -> None:
     as_normal = hard_player(other_kinds=(STYLE,))
     as_feeders = hard_player(other_kinds=(Style(useful=0.0, danger=-5.0, points=-1.0),))
     differ = 0
-    for i, state in enumerate(positions(3, DUO, seed=5)):
+    for i, state in enumerate([*positions(2, DUO, seed=5), *positions(1, TRIO, seed=5)]):
         if state.phase != "play":
             continue
         (player,) = ENGINE.to_act(state)
