@@ -7,6 +7,7 @@ import math
 import random
 from collections.abc import Iterator, Sequence
 from itertools import combinations
+from typing import NamedTuple
 
 import pytest
 
@@ -365,6 +366,35 @@ def test_simulator_rollout_policy_is_normal() -> None:
     assert checked > 100
 
 
+class SeenPlay(NamedTuple):
+    """Another seat's last play of the round, as `last_plays` reads it from ``view`` (the
+    seat to act's), and whether the stock was already out when that play was made."""
+
+    state: EscalationState
+    view: EscalationView
+    seat: int
+    seen: Seen
+    stock_out_then: bool
+
+
+def plays_among_normal_players(games: int, first_seed: int) -> Iterator[SeenPlay]:
+    """Each play `last_plays` reports, before every move of games of three normal
+    players (seeds from ``first_seed``)."""
+    for game in range(games):
+        state = ENGINE.new_game(TRIO, first_seed + game)
+        stock_at_play = [0] * len(TRIO)
+        while not ENGINE.is_over(state):
+            (player,) = ENGINE.to_act(state)
+            seat = TRIO.index(player)
+            view = ENGINE.view(state, player)
+            for seen in last_plays(view, seat):
+                yield SeenPlay(state, view, seat, seen, stock_at_play[seen.seat] == 0)
+            action = as_action(PLAYERS["normal"](view, SeededRng()))
+            if action.kind == "play":
+                stock_at_play[seat] = len(state.stock)
+            state = ENGINE.apply(state, player, action)
+
+
 def test_the_true_hands_fit_the_plays_of_normal_players() -> None:
     """Among normal players, each other seat's real hand, less some of the cards it
     drew since its last play of the round, plus what it played, makes ``normal`` play
@@ -373,36 +403,26 @@ def test_the_true_hands_fit_the_plays_of_normal_players() -> None:
     out at that play too: the inference can't tell, and such plays are what it
     assumes)."""
     checked = endgame = 0
-    for game in range(12):
-        state = ENGINE.new_game(TRIO, 300 + game)
-        stock_at_play = [0] * len(TRIO)
-        while not ENGINE.is_over(state):
-            (player,) = ENGINE.to_act(state)
-            seat = TRIO.index(player)
-            view = ENGINE.view(state, player)
-            for seen in last_plays(view, seat):
-                assert seen.seat != seat
-                hand = [sim.kind_of(card) for card in state.hands[seen.seat]]
-                if view.stock_size == 0:
-                    if stock_at_play[seen.seat] > 0:
-                        continue
-                    dealt: list[list[int]] = [[] for _ in TRIO]
-                    dealt[seen.seat] = hand
-                    assert plays_fit(dealt, [seen])
-                    endgame += 1
-                    continue
-                kept = sim.HAND_SIZE - len(seen.played)
-                fits = False
-                for subset in combinations(hand, kept):
-                    dealt = [[] for _ in TRIO]
-                    dealt[seen.seat] = [*subset, *([0] * (sim.HAND_SIZE - kept))]
-                    fits = fits or plays_fit(dealt, [seen])
-                assert fits
-                checked += 1
-            action = as_action(PLAYERS["normal"](view, SeededRng()))
-            if action.kind == "play":
-                stock_at_play[seat] = len(state.stock)
-            state = ENGINE.apply(state, player, action)
+    for seen_play in plays_among_normal_players(12, 300):
+        seen = seen_play.seen
+        assert seen.seat != seen_play.seat
+        hand = [sim.kind_of(card) for card in seen_play.state.hands[seen.seat]]
+        if seen_play.view.stock_size == 0:
+            if not seen_play.stock_out_then:
+                continue
+            dealt: list[list[int]] = [[] for _ in TRIO]
+            dealt[seen.seat] = hand
+            assert plays_fit(dealt, [seen])
+            endgame += 1
+            continue
+        kept = sim.HAND_SIZE - len(seen.played)
+        fits = False
+        for subset in combinations(hand, kept):
+            dealt = [[] for _ in TRIO]
+            dealt[seen.seat] = [*subset, *([0] * (sim.HAND_SIZE - kept))]
+            fits = fits or plays_fit(dealt, [seen])
+        assert fits
+        checked += 1
     assert checked > 300
     assert endgame > 30
 
@@ -414,31 +434,21 @@ def test_a_play_fits_a_hand_as_the_kind_of_player_drawn_for_its_seat_would_make_
     not with another kind's weights there."""
     fits_normal = unlike_some_kind = 0
     normal = sim.NORMAL_WEIGHTS
-    for game in range(10):
-        state = ENGINE.new_game(TRIO, 500 + game)
-        stock_at_play = [0] * len(TRIO)
-        while not ENGINE.is_over(state):
-            (player,) = ENGINE.to_act(state)
-            seat = TRIO.index(player)
-            view = ENGINE.view(state, player)
-            for seen in last_plays(view, seat, endgame=True):
-                if view.stock_size != 0 or stock_at_play[seen.seat] > 0:
-                    continue
-                dealt: list[list[int]] = [[] for _ in TRIO]
-                dealt[seen.seat] = [sim.kind_of(card) for card in state.hands[seen.seat]]
-                fits = plays_fit(dealt, [seen])
-                fits_normal += fits
-                for kind in OTHER_KINDS[1:]:
-                    normal_there = [kind] * len(TRIO)
-                    normal_there[seen.seat] = normal
-                    assert plays_fit(dealt, [seen], normal_there) == fits
-                    only_there = [normal] * len(TRIO)
-                    only_there[seen.seat] = kind
-                    unlike_some_kind += fits and not plays_fit(dealt, [seen], only_there)
-            action = as_action(PLAYERS["normal"](view, SeededRng()))
-            if action.kind == "play":
-                stock_at_play[seat] = len(state.stock)
-            state = ENGINE.apply(state, player, action)
+    for seen_play in plays_among_normal_players(10, 500):
+        seen = seen_play.seen
+        if seen_play.view.stock_size != 0 or not seen_play.stock_out_then:
+            continue
+        dealt: list[list[int]] = [[] for _ in TRIO]
+        dealt[seen.seat] = [sim.kind_of(card) for card in seen_play.state.hands[seen.seat]]
+        fits = plays_fit(dealt, [seen])
+        fits_normal += fits
+        for kind in OTHER_KINDS[1:]:
+            normal_there = [kind] * len(TRIO)
+            normal_there[seen.seat] = normal
+            assert plays_fit(dealt, [seen], normal_there) == fits
+            only_there = [normal] * len(TRIO)
+            only_there[seen.seat] = kind
+            unlike_some_kind += fits and not plays_fit(dealt, [seen], only_there)
     assert fits_normal > 40
     assert unlike_some_kind > 5
 
