@@ -48,7 +48,7 @@ def shown_hands(table: Table, stock_out: bool) -> ai.DealSampler:
         unseen: list[int],
         rnd: random.Random,
         seen: Sequence[ai.Seen],
-        seats: Sequence[sim.Weights],
+        seats: Sequence[sim.SeatKind],
     ) -> sim.Deal:
         state = table.state
         if state is None or (view.stock_size == 0) != stock_out:

@@ -264,10 +264,11 @@ def kinds_of_player(
     )
 
 
-OTHER_KINDS = kinds_of_player()
-"""The kinds of player ``hard`` seats the others as in a sample, one drawn per seat: its
-sampled hands fit their plays as that kind would have made them, and the playouts play
-them so. Its strength against every pool is in `docs/computer-players.md`."""
+OTHER_KINDS: tuple[sim.SeatKind, ...] = (*kinds_of_player(), sim.ERRATIC)
+"""The kinds of player ``hard`` seats the others as in a sample, one drawn per seat:
+`kinds_of_player` and a player who makes any legal move. Its sampled hands fit their
+plays as that kind would have made them, and the playouts play them so. Its strength
+against every pool is in `docs/computer-players.md`."""
 CHIP_WEIGHT_LAST_DEAL = 0.002
 CHIP_WEIGHT = 0.05
 """A playout is worth 1 when it makes the seat the sole leader of the game (½ when
@@ -337,13 +338,14 @@ def last_plays(view: EscalationView, seat: int, endgame: bool = True) -> list[Se
 def plays_fit(
     dealt: Sequence[Sequence[int]],
     seen: Sequence[Seen],
-    seats: Sequence[sim.Weights] = (),
+    seats: Sequence[sim.SeatKind] = (),
 ) -> bool:
     """Whether players holding the sampled hands (``dealt``: each seat's kinds in the
     random order they were dealt) would have made the plays ``seen``: each hand less
     the cards it drew since (its last ones, any will do in a random deal) plus the
     cards it played; with the stock out, the whole hand plus them. Each seat plays
-    ``normal``'s rule with its weights in ``seats`` (none given: ``normal``'s own)."""
+    ``normal``'s rule with its weights in ``seats`` (none given: ``normal``'s own); an
+    `sim.ERRATIC` seat could have made any play."""
     for play in seen:
         held = dealt[play.seat]
         if play.stock <= 0:
@@ -357,6 +359,8 @@ def plays_fit(
             before[kind] += 1
         size = len(kept) + len(play.played)
         weights = seats[play.seat] if seats else sim.NORMAL_WEIGHTS
+        if weights is None:
+            continue
         move = sim.decide(before, size, play.in_force, play.stock, play.round_cards, weights)
         if move != play.move:
             return False
@@ -416,7 +420,7 @@ def sample_deal(
     unseen: list[int],
     rnd: random.Random,
     seen: Sequence[Seen] = (),
-    seats: Sequence[sim.Weights] = (),
+    seats: Sequence[sim.SeatKind] = (),
 ) -> sim.Deal:
     """The unseen cards dealt at random into the other hands and the stock, at their
     public sizes (``unseen`` as `unseen_kinds` lists them: a stacked deck may leave more).
@@ -450,7 +454,7 @@ def sample_deal(
 
 
 DealSampler = Callable[
-    [EscalationView, int, list[int], random.Random, Sequence[Seen], Sequence[sim.Weights]],
+    [EscalationView, int, list[int], random.Random, Sequence[Seen], Sequence[sim.SeatKind]],
     sim.Deal,
 ]
 """How ``hard`` gets each sample's deal (`sample_deal`; `bench.ai_escalation` passes
@@ -568,7 +572,7 @@ def hard_player(
     confidence: float = SEARCH_CONFIDENCE,
     min_gain: float = SEARCH_MIN_GAIN,
     own: sim.Weights = COUNTER,
-    other_kinds: Sequence[sim.Weights] = OTHER_KINDS,
+    other_kinds: Sequence[sim.SeatKind] = OTHER_KINDS,
     infer_hands: bool = True,
     sample: DealSampler = sample_deal,
 ) -> Chooser:
@@ -615,7 +619,7 @@ def hard_player(
             for i, candidate in enumerate(candidates):
                 deal = root.copy()
                 deal.step(candidate)
-                used += 1 + deal.playout(seats=seats)
+                used += 1 + deal.playout(seats=seats, draw=rnd.random)
                 won = _utility(view, seat, deal.chips()) if deal.winner >= 0 else 0.0
                 utilities[i].append(won)
             samples += 1

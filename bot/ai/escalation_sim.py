@@ -15,7 +15,7 @@ ends as on the engine.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.engines.cards import Card
 
@@ -149,6 +149,28 @@ def _table(weights: Weights) -> list[list[list[list[_Best]]]]:
         _TABLES.clear()  # a tuning run tries many weights; hard uses nine
     _TABLES[weights] = table
     return table
+
+
+SeatKind = Weights | None
+"""How a seat plays in a playout: ``normal``'s rule with these weights, or `ERRATIC`."""
+ERRATIC: SeatKind = None
+"""A player who makes any legal move at random (`random_move`): a beginner, or someone
+not playing to win."""
+
+
+def random_move(hand: Sequence[int], size: int, in_force: int, draw: Callable[[], float]) -> int:
+    """One of the legal moves (distinct value and count, a 2 or a 3, or taking), each
+    as likely."""
+    leading = in_force < 0
+    moves = [] if leading else [TAKE_MOVE]
+    for value in ORDINARY:
+        held = hand[value]
+        if held:
+            low = 1 if leading else in_force // value + 1
+            moves.extend(value * 16 + count for count in range(low, held + 1))
+    if hand[2] + hand[3] and (not leading or hand[2] + hand[3] == size):
+        moves += [special * 16 + 1 for special in (2, 3) if hand[special]]
+    return moves[int(draw() * len(moves))]
 
 
 def decide(
@@ -291,10 +313,16 @@ class Deal:
             return
         self.turn = (seat + self.direction) % self.players
 
-    def playout(self, limit: int = 2000, seats: Sequence[Weights] | None = None) -> int:
-        """Play the deal out with ``normal`` everywhere (or ``normal``'s rule with each
-        seat's weights); the number of moves made (the deal is over when `winner` is
-        set; ``limit`` guards against a loop). `step` inlined: the search's inner loop."""
+    def playout(
+        self,
+        limit: int = 2000,
+        seats: Sequence[SeatKind] | None = None,
+        draw: Callable[[], float] | None = None,
+    ) -> int:
+        """Play the deal out with ``normal`` everywhere (or each seat as its kind in
+        ``seats``: an `ERRATIC` seat's moves drawn by ``draw``); the number of moves made
+        (the deal is over when `winner` is set; ``limit`` guards against a loop). `step`
+        inlined: the search's inner loop."""
         made = 0
         hands = self.hands
         sizes = self.sizes
@@ -302,6 +330,8 @@ class Deal:
         stock_len = len(stock)
         players = self.players
         weights = [NORMAL_WEIGHTS] * players if seats is None else seats
+        if draw is None and ERRATIC in weights:
+            raise ValueError("an erratic seat's moves need a draw")
         seat = self.turn
         top = self.top
         in_force = self.in_force
@@ -310,7 +340,12 @@ class Deal:
         penalties = self.penalties
         while self.winner < 0 and made < limit:
             hand = hands[seat]
-            move = decide(hand, sizes[seat], in_force, stock_len - top, round_cards, weights[seat])
+            kind = weights[seat]
+            if kind is None:
+                assert draw is not None
+                move = random_move(hand, sizes[seat], in_force, draw)
+            else:
+                move = decide(hand, sizes[seat], in_force, stock_len - top, round_cards, kind)
             made += 1
             if move == TAKE_MOVE:
                 penalties[seat] += round_cards

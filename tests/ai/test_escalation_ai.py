@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator, Sequence
+from functools import partial
 from itertools import combinations
 from typing import NamedTuple
 
@@ -348,6 +349,42 @@ def test_simulator_agrees_with_the_engine_on_random_games(players: int) -> None:
                 assert deal.sizes == [len(hand) for hand in state.hands]
 
 
+def test_an_erratic_seat_can_make_every_legal_move_and_no_other() -> None:
+    """`sim.random_move` draws from exactly the engine's legal moves (as distinct
+    moves), over random games."""
+    ids = [f"ai:{k}" for k in range(3)]
+    rng = SeededRng.from_seed(3)
+    grid = [(k + 0.5) / 64 for k in range(64)]
+    for game in range(20):
+        state = ENGINE.new_game(ids, 700 + game)
+        while not ENGINE.is_over(state):
+            (player,) = ENGINE.to_act(state)
+            legal = ENGINE.legal_actions(state, player)
+            in_force = -1 if state.value_in_force is None else state.value_in_force
+            hand = state.hands[state.turn]
+            drawn = {
+                sim.random_move(sim.counts(hand), len(hand), in_force, partial(float, point))
+                for point in grid
+            }
+            assert drawn == {_move_of(action) for action in legal}
+            state = ENGINE.apply(state, player, legal[rng.below(len(legal))])
+
+
+def test_a_playout_with_an_erratic_seat_needs_its_draws() -> None:
+    """An erratic seat's moves come from the draw it is given: none given is an error,
+    and different draws play the deal out differently."""
+    deal = _deal_of(ENGINE.new_game(["ai:0", "ai:1", "ai:2"], 5))
+    seats = [sim.NORMAL_WEIGHTS, sim.ERRATIC, sim.NORMAL_WEIGHTS]
+    with pytest.raises(ValueError, match="erratic"):
+        deal.copy().playout(seats=seats)
+    endings = set()
+    for seed in range(20):
+        played = deal.copy()
+        played.playout(seats=seats, draw=random.Random(seed).random)
+        endings.add((played.winner, tuple(played.chips())))
+    assert len(endings) > 3
+
+
 def test_simulator_rollout_policy_is_normal() -> None:
     """`escalation_sim.decide` picks the move ``normal`` picks (as a distinct move)."""
     checked = 0
@@ -431,7 +468,7 @@ def test_a_play_fits_a_hand_as_the_kind_of_player_drawn_for_its_seat_would_make_
     """The inference reads each seat's plays by the weights of the kind drawn for that
     seat, not another's: the end-game hand a normal player made a play from fits with
     normal's weights at that seat, whatever the other seats' kinds, and for some plays
-    not with another kind's weights there."""
+    not with another kind's weights there. An erratic seat could have made any play."""
     fits_normal = unlike_some_kind = 0
     normal = sim.NORMAL_WEIGHTS
     for seen_play in plays_among_normal_players(10, 500):
@@ -442,13 +479,17 @@ def test_a_play_fits_a_hand_as_the_kind_of_player_drawn_for_its_seat_would_make_
         dealt[seen.seat] = [sim.kind_of(card) for card in seen_play.state.hands[seen.seat]]
         fits = plays_fit(dealt, [seen])
         fits_normal += fits
+        erratic_there: list[sim.SeatKind] = [normal] * len(TRIO)
+        erratic_there[seen.seat] = sim.ERRATIC
         for kind in OTHER_KINDS[1:]:
-            normal_there = [kind] * len(TRIO)
+            normal_there: list[sim.SeatKind] = [kind] * len(TRIO)
             normal_there[seen.seat] = normal
             assert plays_fit(dealt, [seen], normal_there) == fits
-            only_there = [normal] * len(TRIO)
+            only_there: list[sim.SeatKind] = [normal] * len(TRIO)
             only_there[seen.seat] = kind
-            unlike_some_kind += fits and not plays_fit(dealt, [seen], only_there)
+            if fits and not plays_fit(dealt, [seen], only_there):
+                unlike_some_kind += 1
+                assert plays_fit(dealt, [seen], erratic_there)
     assert fits_normal > 40
     assert unlike_some_kind > 5
 
@@ -456,7 +497,7 @@ def test_a_play_fits_a_hand_as_the_kind_of_player_drawn_for_its_seat_would_make_
 def test_hard_deals_each_sample_for_the_kinds_it_drew_for_its_seats() -> None:
     """The sampler is handed the seats' weights of each sample: hard's own (`COUNTER`)
     at its seat, one of `OTHER_KINDS` at every other, and not the same kinds each time."""
-    handed: list[tuple[int, tuple[sim.Weights, ...]]] = []
+    handed: list[tuple[int, tuple[sim.SeatKind, ...]]] = []
 
     def watched(
         view: EscalationView,
@@ -464,7 +505,7 @@ def test_hard_deals_each_sample_for_the_kinds_it_drew_for_its_seats() -> None:
         unseen: list[int],
         rnd: random.Random,
         seen: Sequence[Seen],
-        seats: Sequence[sim.Weights],
+        seats: Sequence[sim.SeatKind],
     ) -> sim.Deal:
         handed.append((seat, tuple(seats)))
         return sample_deal(view, seat, unseen, rnd, seen, seats)
@@ -477,6 +518,7 @@ def test_hard_deals_each_sample_for_the_kinds_it_drew_for_its_seats() -> None:
         assert len(seats) == len(TRIO) and seats[seat] == COUNTER
         assert all(kind in OTHER_KINDS for i, kind in enumerate(seats) if i != seat)
     assert len({seats for _, seats in handed}) > 5
+    assert any(sim.ERRATIC in seats for _, seats in handed)
 
 
 def test_simulator_decide_is_the_first_best_move_scored() -> None:
@@ -566,10 +608,13 @@ def test_set_deals_hold_sets_as_normal_players_do() -> None:
 
 def test_hard_seats_the_others_as_normal_and_kinds_unlike_it() -> None:
     """hard doesn't assume normal: its playouts draw each other seat from normal's
-    weights and seven other sets, each weight within e**KIND_SPREAD of normal's."""
+    weights, seven other sets, each weight within e**KIND_SPREAD of normal's, and an
+    erratic player."""
     assert OTHER_KINDS[0] == sim.NORMAL_WEIGHTS
-    assert len(set(OTHER_KINDS)) == 8
-    for kind in OTHER_KINDS[1:]:
+    assert OTHER_KINDS[-1] is sim.ERRATIC
+    weighted = [kind for kind in OTHER_KINDS if kind is not None]
+    assert len(set(weighted)) == 8
+    for kind in weighted[1:]:
         ratios = [mine / normal for mine, normal in zip(kind, sim.NORMAL_WEIGHTS, strict=True)]
         assert all(math.exp(-KIND_SPREAD) <= r <= math.exp(KIND_SPREAD) for r in ratios)
         assert any(abs(r - 1) > 0.25 for r in ratios)
