@@ -20,12 +20,13 @@ taken earlier in the deal (each was played face up; only ``hard`` counts them).
 - ``hard``: determinized Monte Carlo search over every distinct move, from the first
   card of the deal. It doesn't know how the others play, so it doesn't assume
   ``normal``: each sample first seats each other seat as one of `OTHER_KINDS`,
-  ``normal``'s rule with ``normal``'s weights or with seven other sets, and so averages
-  over them. The sample then deals the cards the seat can't place (the deck less its
-  hand, the cards of this round and those taken before: it counts cards) at random into
-  the other hands and the stock at their public sizes, made to fit the other seats'
-  plays of this round (a player of the seat's kind holding the sampled hand would have
-  made them; a misfit is kept only now and then, as a person plays otherwise). Every
+  ``normal``'s rule with ``normal``'s weights or with seven other sets, or an erratic
+  player who makes any legal move, and so averages over them. The sample then deals
+  the cards the seat can't place (the deck less its hand, the cards of this round and
+  those taken before: it counts cards) at random into the other hands and the stock at
+  their public sizes, made to fit the other seats' plays of this round (a player of the
+  seat's kind holding the sampled hand would have made them; a misfit is kept only now
+  and then, as a person plays otherwise; an erratic player could have made any). Every
   candidate is played on that sample and the deal is played out on a compact simulator
   (`bot.ai.escalation_sim`, checked against the engine), its own seat playing `COUNTER`
   (``normal``'s rule with weights tuned to beat two ``normal`` players), the others as
@@ -358,10 +359,10 @@ def plays_fit(
         for kind in [*kept, *play.played]:
             before[kind] += 1
         size = len(kept) + len(play.played)
-        weights = seats[play.seat] if seats else sim.NORMAL_WEIGHTS
-        if weights is None:
+        seat_kind = seats[play.seat] if seats else sim.NORMAL_WEIGHTS
+        if seat_kind is None:
             continue
-        move = sim.decide(before, size, play.in_force, play.stock, play.round_cards, weights)
+        move = sim.decide(before, size, play.in_force, play.stock, play.round_cards, seat_kind)
         if move != play.move:
             return False
     return True
