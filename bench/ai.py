@@ -127,11 +127,17 @@ SeatKindGames = Callable[[str], tuple[int, dict[str, Any]]]
 
 
 def seat_bench_arguments(
-    description: str, quick_games: int, argv: Sequence[str] | None
+    description: str,
+    quick_games: int,
+    argv: Sequence[str] | None,
+    more: Callable[[argparse.ArgumentParser], object] | None = None,
 ) -> tuple[argparse.Namespace, int]:
     """The arguments of a bench that plays each seat kind on the same games (``--games``,
-    ``--first`` and the common ones), and how many games each kind plays."""
+    ``--first``, the common ones and any that ``more`` adds), and how many games each
+    kind plays."""
     parser = common.parser(description)
+    if more is not None:
+        more(parser)
     parser.add_argument(
         "--games", type=int, help=f"games per seat kind (default 400, --quick {quick_games})"
     )

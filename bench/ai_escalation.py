@@ -7,14 +7,17 @@ hands as they are: one once the stock is out (then every unseen card is in a han
 only who holds which is hidden), one while the stock lasts (the stock's order still
 dealt at random: knowing it would be knowing the draws). They exist only here: no
 computer player sees a hidden card. Each seat kind plays the same games against two
-``normal`` players, seats rotated and deals seeded as in `bench.ai`; printed: wins
-with their 95 % interval.
+``normal`` players (or, with ``--opponents random``, two players of uniformly random
+legal actions, as `bench.ai`'s ``random`` pool), seats rotated and deals seeded as in
+`bench.ai`; printed: wins with their 95 % interval.
 
-    python -m bench.ai_escalation [--quick] [--games N] [--first N] [--json PATH]
+    python -m bench.ai_escalation [--quick] [--games N] [--first N]
+        [--opponents normal|random] [--json PATH]
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -25,6 +28,7 @@ from bench.scenes import player_ids
 from bot.ai import Chooser
 from bot.ai import escalation as ai
 from bot.ai import escalation_sim as sim
+from bot.ai.random_player import choose_uniform
 from bot.engines.base import SeededRng
 from bot.engines.escalation import ENGINE, EscalationState, EscalationView
 
@@ -74,9 +78,12 @@ def seat_player(kind: str, table: Table) -> Chooser:
     return ai.hard_player(sample=shown_hands(table, stock_out=kind.endswith("stock out")))
 
 
-def play_games(kind: str, first: int, games: int) -> int:
-    """Sole wins in ``games`` games from number ``first``: one seat of ``kind``, two
-    ``normal`` (the seats' random numbers as in `bench.ai.play_pairing`)."""
+OPPONENTS = ("normal", "random")
+
+
+def play_games(kind: str, first: int, games: int, opponents: str = "normal") -> int:
+    """Sole wins in ``games`` games from number ``first``: one seat of ``kind``, two of
+    ``opponents`` (the seats' random numbers as in `bench.ai.play_pairing`)."""
     ids = player_ids(SEATS, 0)
     table = Table()
     measured = seat_player(kind, table)
@@ -91,26 +98,40 @@ def play_games(kind: str, first: int, games: int) -> int:
             k = ids.index(player)
             rng = SeededRng.from_seed(rngs[k].next_u64())
             table.state = state
-            chooser = measured if k == seat else normal
-            action: Any = chooser(ENGINE.view(state, player), rng)
+            action: Any
+            if k == seat:
+                action = measured(ENGINE.view(state, player), rng)
+            elif opponents == "random":
+                action = choose_uniform(ENGINE, state, player, rng)
+            else:
+                action = normal(ENGINE.view(state, player), rng)
             state = ENGINE.apply(state, player, action)
         places = ENGINE.outcome(state).places
         wins += places[ids[seat]] == 1 and sum(1 for p in places.values() if p == 1) == 1
     return wins
 
 
+def opponents_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--opponents",
+        choices=OPPONENTS,
+        default="normal",
+        help="who sits in the other two seats (default normal)",
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args, games = seat_bench_arguments(
-        "Escalation: what knowing the other hands is worth to hard", 3, argv
+        "Escalation: what knowing the other hands is worth to hard", 3, argv, opponents_argument
     )
     results = play_seat_kinds(
-        "Escalation, one seat against two normal players",
+        f"Escalation, one seat against two {args.opponents} players",
         SEAT_KINDS,
         args.first,
         games,
-        lambda kind: (play_games(kind, args.first, games), {}),
+        lambda kind: (play_games(kind, args.first, games, args.opponents), {}),
     )
-    common.write_json(args.json, "ai_escalation", {"results": results})
+    common.write_json(args.json, "ai_escalation", {"opponents": args.opponents, "results": results})
     return 0
 
 

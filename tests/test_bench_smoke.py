@@ -15,6 +15,7 @@ import pytest
 from bench import interactions
 from bench.ai import difference_interval, play_games, play_pairing, previous_players
 from bench.ai_escalation import SEAT_KINDS, Table, shown_hands
+from bench.ai_escalation import play_games as play_escalation_seat
 from bench.opponents import POOLS, no_thanks_heuristic, pools_for
 from bench.previous.escalation import ranked
 from bot.ai.escalation import unseen_kinds
@@ -277,6 +278,14 @@ def test_escalation_bench_measures_each_seat_on_the_same_games(tmp_path: Path) -
     results = data["results"]
     assert [row["seat"] for row in results] == list(SEAT_KINDS)
     assert {row["games"] for row in results} == {3}
+
+
+def test_the_escalation_bench_seats_random_players_when_asked() -> None:
+    """Two random opponents are what they say: normal wins more of the same games
+    against them than against two normal players."""
+    against_random = play_escalation_seat("normal", 0, 12, "random")
+    assert against_random > play_escalation_seat("normal", 0, 12, "normal")
+    assert against_random >= 9
 
 
 def test_the_escalation_oracles_are_shown_the_other_hands_only_in_their_phase() -> None:
