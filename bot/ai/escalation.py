@@ -430,7 +430,7 @@ def sample_deal(
     `STOCK_WEIGHTS`: ``normal`` players keep sets, and the other hands are dealt holding
     as many as theirs do (on 293 tuning games from 2000-2599, paired against uniform
     deals: 152 wins against 137). With ``seen``, a deal whose hands don't fit those
-    plays (`plays_fit`, each seat playing with its weights in ``seats``) is kept only with
+    plays (`plays_fit`, each seat playing as its kind in ``seats``) is kept only with
     `MISFIT_WEIGHT` (up to `DEAL_TRIES` draws of the hands; the stock is drawn once
     they are kept)."""
     phase = _phase(view.stock_size)
@@ -581,8 +581,8 @@ def hard_player(
     default `bot.ai.budget.think_seconds`; ``timed=False`` for none (fully
     reproducible). It searches once the stock is down to ``stock_limit`` cards (before,
     ``normal`` decides). Its own seat plays ``normal``'s rule with the weights ``own``
-    in the playouts (and they rank its candidates); each other seat, in each sample,
-    with weights drawn from ``other_kinds``.
+    in the playouts (and they rank its candidates); each other seat, in each sample, as
+    a kind drawn from ``other_kinds``.
     With ``infer_hands``, sampled deals are made to fit the others' plays of this round
     (`last_plays`), as players of the kinds drawn for the sample would have made them.
     ``sample`` deals each sample (`DealSampler`)."""
@@ -627,7 +627,8 @@ def hard_player(
             if stop is not None and time.perf_counter() > stop:
                 break
         # Leave normal's choice only for a gain clear of the sampling noise (the same
-        # deals for every candidate, so the differences are paired).
+        # deals for every candidate, so the differences are paired; an erratic seat's
+        # moves are drawn afresh in each playout).
         best, best_gain = 0, 0.0
         for i in range(1, len(candidates)):
             diffs = [a - b for a, b in zip(utilities[i], utilities[0], strict=True)]

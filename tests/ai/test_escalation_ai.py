@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from functools import partial
 from itertools import combinations
 from typing import NamedTuple
@@ -351,7 +353,7 @@ def test_simulator_agrees_with_the_engine_on_random_games(players: int) -> None:
 
 def test_an_erratic_seat_can_make_every_legal_move_and_no_other() -> None:
     """`sim.random_move` draws from exactly the engine's legal moves (as distinct
-    moves), over random games."""
+    moves), each as likely, over random games."""
     ids = [f"ai:{k}" for k in range(3)]
     rng = SeededRng.from_seed(3)
     grid = [(k + 0.5) / 64 for k in range(64)]
@@ -362,11 +364,13 @@ def test_an_erratic_seat_can_make_every_legal_move_and_no_other() -> None:
             legal = ENGINE.legal_actions(state, player)
             in_force = -1 if state.value_in_force is None else state.value_in_force
             hand = state.hands[state.turn]
-            drawn = {
+            drawn = Counter(
                 sim.random_move(sim.counts(hand), len(hand), in_force, partial(float, point))
                 for point in grid
-            }
-            assert drawn == {_move_of(action) for action in legal}
+            )
+            assert set(drawn) == {_move_of(action) for action in legal}
+            even = len(grid) / len(drawn)
+            assert all(math.floor(even) <= n <= math.ceil(even) for n in drawn.values())
             state = ENGINE.apply(state, player, legal[rng.below(len(legal))])
 
 
@@ -468,8 +472,9 @@ def test_a_play_fits_a_hand_as_the_kind_of_player_drawn_for_its_seat_would_make_
     """The inference reads each seat's plays by the weights of the kind drawn for that
     seat, not another's: the end-game hand a normal player made a play from fits with
     normal's weights at that seat, whatever the other seats' kinds, and for some plays
-    not with another kind's weights there. An erratic seat could have made any play."""
-    fits_normal = unlike_some_kind = 0
+    not with another kind's weights there. An erratic seat could have made any play,
+    even one no player of normal's kind would have made from that hand."""
+    fits_normal = unlike_some_kind = unlike_normal = 0
     normal = sim.NORMAL_WEIGHTS
     for seen_play in plays_among_normal_players(10, 500):
         seen = seen_play.seen
@@ -481,21 +486,23 @@ def test_a_play_fits_a_hand_as_the_kind_of_player_drawn_for_its_seat_would_make_
         fits_normal += fits
         erratic_there: list[sim.SeatKind] = [normal] * len(TRIO)
         erratic_there[seen.seat] = sim.ERRATIC
-        for kind in OTHER_KINDS[1:]:
+        taken_instead = replace(seen, move=sim.TAKE_MOVE)
+        unlike_normal += not plays_fit(dealt, [taken_instead])
+        assert plays_fit(dealt, [taken_instead], erratic_there)
+        for kind in [kind for kind in OTHER_KINDS[1:] if kind is not sim.ERRATIC]:
             normal_there: list[sim.SeatKind] = [kind] * len(TRIO)
             normal_there[seen.seat] = normal
             assert plays_fit(dealt, [seen], normal_there) == fits
             only_there: list[sim.SeatKind] = [normal] * len(TRIO)
             only_there[seen.seat] = kind
-            if fits and not plays_fit(dealt, [seen], only_there):
-                unlike_some_kind += 1
-                assert plays_fit(dealt, [seen], erratic_there)
+            unlike_some_kind += fits and not plays_fit(dealt, [seen], only_there)
     assert fits_normal > 40
     assert unlike_some_kind > 5
+    assert unlike_normal > 40
 
 
 def test_hard_deals_each_sample_for_the_kinds_it_drew_for_its_seats() -> None:
-    """The sampler is handed the seats' weights of each sample: hard's own (`COUNTER`)
+    """The sampler is handed the seats' kinds of each sample: hard's own (`COUNTER`)
     at its seat, one of `OTHER_KINDS` at every other, and not the same kinds each time."""
     handed: list[tuple[int, tuple[sim.SeatKind, ...]]] = []
 
