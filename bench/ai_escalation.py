@@ -1,18 +1,26 @@
-"""Escalation: what knowing the other hands would be worth to ``hard``, and when.
+"""Escalation: what knowing the other hands, or how the others play, would be worth
+to ``hard``, and when.
 
 ``hard`` deals each of its samples at random in agreement with its view
-(`bot.ai.escalation.sample_deal`). To bound what better guesses at the other hands
-could gain, two *oracle* seats search exactly as ``hard`` does but are shown the other
-hands as they are: one once the stock is out (then every unseen card is in a hand, and
-only who holds which is hidden), one while the stock lasts (the stock's order still
-dealt at random: knowing it would be knowing the draws). They exist only here: no
-computer player sees a hidden card. Each seat kind plays the same games against two
-``normal`` players (or, with ``--opponents random``, two players of uniformly random
-legal actions, as `bench.ai`'s ``random`` pool), seats rotated and deals seeded as in
-`bench.ai`; printed: wins with their 95 % interval.
+(`bot.ai.escalation.sample_deal`), and seats each other seat as one of several kinds
+of player (`bot.ai.escalation.OTHER_KINDS`). To bound what better guesses could gain,
+*oracle* seats search exactly as ``hard`` does but are told more:
+
+- shown the other hands as they are once the stock is out (then every unseen card is
+  in a hand, and only who holds which is hidden), or while the stock lasts (the
+  stock's order still dealt at random: knowing it would be knowing the draws);
+- told the others' kind (every other seat is seated as the opponents' kind: ``normal``'s
+  weights, or an erratic player against random ones), and also shown the hands
+  throughout.
+
+They exist only here: no computer player sees a hidden card or is told who it plays.
+Each seat kind plays the same games against two ``normal`` players (or, with
+``--opponents random``, two players of uniformly random legal actions, as
+`bench.ai`'s ``random`` pool), seats rotated and deals seeded as in `bench.ai`;
+printed: wins with their 95 % interval.
 
     python -m bench.ai_escalation [--quick] [--games N] [--first N]
-        [--opponents normal|random] [--json PATH]
+        [--opponents normal|random] [--seats KIND ...] [--json PATH]
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from bench import common
 from bench.ai import play_seat_kinds, seat_bench_arguments
@@ -33,7 +41,18 @@ from bot.engines.base import SeededRng
 from bot.engines.escalation import ENGINE, EscalationState, EscalationView
 
 SEATS = 3
-SEAT_KINDS = ("normal", "hard", "hands shown, stock out", "hands shown, stock left")
+SEAT_KINDS = (
+    "normal",
+    "hard",
+    "hands shown, stock out",
+    "hands shown, stock left",
+    "kind told",
+    "kind told, hands shown",
+)
+OPPONENTS = ("normal", "random")
+OPPONENT_KIND: dict[str, sim.SeatKind] = {"normal": sim.NORMAL_WEIGHTS, "random": sim.ERRATIC}
+"""How the "kind told" oracles seat the others: as the opponents play."""
+Phase = Literal["stock out", "stock left", "always"]
 
 
 class Table:
@@ -42,9 +61,9 @@ class Table:
     state: EscalationState | None = None
 
 
-def shown_hands(table: Table, stock_out: bool) -> ai.DealSampler:
+def shown_hands(table: Table, when: Phase) -> ai.DealSampler:
     """A sampler that deals the other hands as they are (the stock still at random)
-    when the stock is out (``stock_out``) or while it lasts (not ``stock_out``)."""
+    once the stock is out, while it lasts, or ``always``; otherwise as ``hard`` does."""
 
     def sample(
         view: EscalationView,
@@ -55,7 +74,8 @@ def shown_hands(table: Table, stock_out: bool) -> ai.DealSampler:
         seats: Sequence[sim.SeatKind],
     ) -> sim.Deal:
         state = table.state
-        if state is None or (view.stock_size == 0) != stock_out:
+        shown = when == "always" or (view.stock_size == 0) == (when == "stock out")
+        if state is None or not shown:
             return ai.sample_deal(view, seat, unseen, rnd, seen, seats)
         hands = [
             sim.kind_of(card) for i, hand in enumerate(state.hands) if i != seat for card in hand
@@ -70,15 +90,21 @@ def shown_hands(table: Table, stock_out: bool) -> ai.DealSampler:
     return sample
 
 
-def seat_player(kind: str, table: Table) -> Chooser:
+def seat_player(kind: str, table: Table, opponents: str) -> Chooser:
     if kind == "normal":
         return ai.PLAYERS["normal"]
     if kind == "hard":
         return ai.PLAYERS["hard"]
-    return ai.hard_player(sample=shown_hands(table, stock_out=kind.endswith("stock out")))
-
-
-OPPONENTS = ("normal", "random")
+    if kind == "hands shown, stock out":
+        return ai.hard_player(sample=shown_hands(table, "stock out"))
+    if kind == "hands shown, stock left":
+        return ai.hard_player(sample=shown_hands(table, "stock left"))
+    told = (OPPONENT_KIND[opponents],)
+    if kind == "kind told":
+        return ai.hard_player(other_kinds=told)
+    if kind == "kind told, hands shown":
+        return ai.hard_player(other_kinds=told, sample=shown_hands(table, "always"))
+    raise ValueError(f"no seat kind {kind!r}")
 
 
 def play_games(kind: str, first: int, games: int, opponents: str = "normal") -> int:
@@ -86,7 +112,7 @@ def play_games(kind: str, first: int, games: int, opponents: str = "normal") -> 
     ``opponents`` (the seats' random numbers as in `bench.ai.play_pairing`)."""
     ids = player_ids(SEATS, 0)
     table = Table()
-    measured = seat_player(kind, table)
+    measured = seat_player(kind, table, opponents)
     normal = ai.PLAYERS["normal"]
     wins = 0
     for game in range(first, first + games):
@@ -111,22 +137,35 @@ def play_games(kind: str, first: int, games: int, opponents: str = "normal") -> 
     return wins
 
 
-def opponents_argument(parser: argparse.ArgumentParser) -> None:
+def oracle_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--opponents",
         choices=OPPONENTS,
         default="normal",
         help="who sits in the other two seats (default normal)",
     )
+    parser.add_argument(
+        "--seats",
+        nargs="+",
+        choices=SEAT_KINDS,
+        default=SEAT_KINDS,
+        metavar="KIND",
+        help="which seat kinds play, each quoted (default all: "
+        + ", ".join(repr(kind) for kind in SEAT_KINDS)
+        + ")",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args, games = seat_bench_arguments(
-        "Escalation: what knowing the other hands is worth to hard", 3, argv, opponents_argument
+        "Escalation: what knowing the hands or the kinds of the others is worth to hard",
+        3,
+        argv,
+        oracle_arguments,
     )
     results = play_seat_kinds(
         f"Escalation, one seat against two {args.opponents} players",
-        SEAT_KINDS,
+        args.seats,
         args.first,
         games,
         lambda kind: (play_games(kind, args.first, games, args.opponents), {}),

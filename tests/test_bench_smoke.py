@@ -18,12 +18,13 @@ from bench.ai_escalation import SEAT_KINDS, Table, shown_hands
 from bench.ai_escalation import play_games as play_escalation_seat
 from bench.opponents import POOLS, no_thanks_heuristic, pools_for
 from bench.previous.escalation import ranked
+from bot.ai.escalation import PLAYERS as ESCALATION_PLAYERS
 from bot.ai.escalation import unseen_kinds
 from bot.ai.escalation_sim import counts, kind_of
 from bot.engines.base import SeededRng
 from bot.engines.cards import Card
 from bot.engines.escalation import ENGINE as ESCALATION
-from bot.engines.escalation import play
+from bot.engines.escalation import EscalationAction, play
 from bot.engines.geschenkt import REFUSE as GESCHENKT_REFUSE
 from bot.engines.geschenkt import TAKE as GESCHENKT_TAKE
 from bot.games import game
@@ -297,14 +298,45 @@ def test_the_escalation_oracles_are_shown_the_other_hands_only_in_their_phase() 
     table.state = state
     view = ESCALATION.view(state, "a")
     unseen = unseen_kinds(view)
-    dealt = shown_hands(table, stock_out=False)(view, 0, list(unseen), random.Random(1), (), ())
+    dealt = shown_hands(table, "stock left")(view, 0, list(unseen), random.Random(1), (), ())
     assert dealt.hands[1:] == [counts(hand) for hand in state.hands[1:]]
     assert sorted(dealt.stock) == sorted(kind_of(card) for card in state.stock)
     guesses = [
-        shown_hands(table, stock_out=True)(view, 0, list(unseen), random.Random(seed), (), ()).hands
+        shown_hands(table, "stock out")(view, 0, list(unseen), random.Random(seed), (), ()).hands
         for seed in range(5)
     ]
     assert any(hands[1:] != dealt.hands[1:] for hands in guesses)
+    always = shown_hands(table, "always")(view, 0, list(unseen), random.Random(2), (), ())
+    assert always.hands[1:] == dealt.hands[1:]
+
+
+def test_once_the_stock_is_out_the_oracles_of_that_phase_are_shown_the_hands() -> None:
+    state = ESCALATION.new_game(["a", "b", "c"], 4)
+    normal = ESCALATION_PLAYERS["normal"]
+    rng = SeededRng.from_seed(3)
+    while state.stock or ESCALATION.to_act(state) != ["a"]:
+        (player,) = ESCALATION.to_act(state)
+        action = normal(ESCALATION.view(state, player), rng)
+        assert isinstance(action, EscalationAction)
+        state = ESCALATION.apply(state, player, action)
+    table = Table()
+    table.state = state
+    view = ESCALATION.view(state, "a")
+    unseen = unseen_kinds(view)
+    held = [counts(hand) for hand in state.hands[1:]]
+    for when in ("stock out", "always"):
+        dealt = shown_hands(table, when)(view, 0, list(unseen), random.Random(1), (), ())
+        assert dealt.hands[1:] == held
+    guesses = [
+        shown_hands(table, "stock left")(view, 0, list(unseen), random.Random(seed), (), ()).hands
+        for seed in range(5)
+    ]
+    assert any(hands[1:] != held for hands in guesses)
+
+
+def test_the_escalation_bench_plays_the_seat_kinds_asked_for(tmp_path: Path) -> None:
+    data = run_bench("ai_escalation", tmp_path, "--seats", "kind told, hands shown", "normal")
+    assert [row["seat"] for row in data["results"]] == ["kind told, hands shown", "normal"]
 
 
 def test_draughts_search_bench_reports_depth_and_nodes_for_both_rulesets(
