@@ -15,6 +15,7 @@ from bot.ai import LEVELS, Chooser, Level, geschenkt
 from bot.ai import geschenkt_sim as sim
 from bot.ai.geschenkt import (
     CASUAL_REPLY,
+    HARD_BUDGET,
     KINDS,
     PLAYERS,
     TUNED,
@@ -55,6 +56,14 @@ QUICK_HARD = make_hard(Budget(actions=400, samples=10, min_samples=4, timed=Fals
 
 CHOOSERS: dict[str, Chooser] = {"easy": PLAYERS["easy"], "normal": PLAYERS["normal"]}
 CHOOSERS["hard"] = QUICK_HARD
+
+SHIPPED: dict[str, Chooser] = {
+    "easy": PLAYERS["easy"],
+    "normal": PLAYERS["normal"],
+    "hard": make_hard(dataclasses.replace(HARD_BUDGET, timed=False)),
+}
+"""The levels as shipped, hard without its wall-clock safety net: its choice on an idle
+machine, however busy the machine running the tests."""
 
 
 def as_action(choice: object) -> GeschenktAction:
@@ -192,20 +201,20 @@ def table(
 @pytest.mark.parametrize("level", LEVELS)
 def test_no_chips_means_take(level: Level) -> None:
     state = table(mine=[20], card=33, pot=0, my_chips=0)
-    assert choose(PLAYERS[level], state, 1) == TAKE
+    assert choose(SHIPPED[level], state, 1) == TAKE
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_a_card_on_your_run_with_a_fat_pot_is_taken(level: Level) -> None:
     state = table(mine=[27, 28], card=29, pot=9, my_chips=4, others=([30], [5]))
     for rng_state in range(5):
-        assert choose(PLAYERS[level], state, rng_state) == TAKE
+        assert choose(SHIPPED[level], state, rng_state) == TAKE
 
 
 @pytest.mark.parametrize("level", ["normal", "hard"])
 def test_a_high_card_with_nothing_on_it_is_refused(level: Level) -> None:
     state = table(mine=[6], card=34, pot=0, my_chips=11, others=([12], [18]), stack=20)
-    assert choose(PLAYERS[level], state, 1) == REFUSE
+    assert choose(SHIPPED[level], state, 1) == REFUSE
 
 
 def test_card_cost_is_the_engine_score_difference() -> None:
