@@ -483,8 +483,7 @@ FAST_NODES = 70_000
 SEARCH_SHARE = 0.95
 """The share of the wall-clock budget the search itself may take: the rest pays for
 what a decision does around it, chiefly freeing the search's tables (10-20 ms after a
-0.855 s search on bitboards, 2026-11-28; 30-100 ms with the list board's keys, when
-this was 0.9), so that the decision as a whole ends within its budget."""
+search of 0.855 s), so that the decision as a whole ends within its budget."""
 
 
 def _raw_text(move: RawMove) -> str:

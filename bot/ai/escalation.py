@@ -221,10 +221,8 @@ def _easy(view: EscalationView, rng: SeededRng) -> EscalationAction:
 
 SEARCH_WORK = 30_000
 """Simulated moves a decision may make across all its playouts (its node budget):
-about 60 ms of CPU per decision. Five times as many (150,000, up to 1,000 samples)
-won 209 of 400 tuning games (1000-1399) against 194, but 198 of games 0-439 against
-205 (2026-11-27, cards counted); before counting, with racing and the endgame solver,
-186 of 400 against 192: no clear gain for five times the time."""
+about 60 ms of CPU per decision. Five times as many won no more games (see "What was
+tried and left out" in docs/computer-players.md)."""
 SEARCH_STOCK = 52
 """Search once the stock is down to this many cards (52: from the first card)."""
 SEARCH_MIN_SAMPLES = 8
