@@ -343,8 +343,8 @@ def plays_fit(
     random order they were dealt) would have made the plays ``seen``: each hand less
     the cards it drew since (its last ones, any will do in a random deal) plus the
     cards it played; with the stock out, the whole hand plus them. Each seat plays
-    ``normal``'s rule with its weights in ``seats`` (none given: ``normal``'s own); an
-    `sim.ERRATIC` seat could have made any play."""
+    ``normal``'s rule with its weights in ``seats`` (none given: ``normal``'s own); a
+    seat that draws its moves, as `sim.ERRATIC`, could have made any play."""
     for play in seen:
         held = dealt[play.seat]
         if play.stock <= 0:
@@ -358,8 +358,8 @@ def plays_fit(
             before[kind] += 1
         size = len(kept) + len(play.played)
         seat_kind = seats[play.seat] if seats else sim.NORMAL_WEIGHTS
-        if seat_kind is None:
-            continue
+        if not isinstance(seat_kind, tuple):
+            continue  # a seat that draws its moves could have made any play
         move = sim.decide(before, size, play.in_force, play.stock, play.round_cards, seat_kind)
         if move != play.move:
             return False

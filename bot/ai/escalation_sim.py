@@ -151,13 +151,6 @@ def _table(weights: Weights) -> list[list[list[list[_Best]]]]:
     return table
 
 
-SeatKind = Weights | None
-"""How a seat plays in a playout: ``normal``'s rule with these weights, or `ERRATIC`."""
-ERRATIC: SeatKind = None
-"""A player who makes any legal move at random (`random_move`): a beginner, or someone
-not playing to win."""
-
-
 def random_move(hand: Sequence[int], size: int, in_force: int, draw: Callable[[], float]) -> int:
     """One of the legal moves (distinct value and count, a 2 or a 3, or taking), each
     as likely."""
@@ -171,6 +164,17 @@ def random_move(hand: Sequence[int], size: int, in_force: int, draw: Callable[[]
     if hand[2] + hand[3] and (not leading or hand[2] + hand[3] == size):
         moves += [special * 16 + 1 for special in (2, 3) if hand[special]]
     return moves[int(draw() * len(moves))]
+
+
+MoveDraw = Callable[[Sequence[int], int, int, Callable[[], float]], int]
+"""A seat that draws its moves at random: its move from its hand (counts), the hand's
+size, the value in force (``-1`` when leading) and a draw in [0, 1)."""
+SeatKind = Weights | MoveDraw
+"""How a seat plays in a playout: ``normal``'s rule with these weights, or a rule that
+draws its moves (`ERRATIC`)."""
+ERRATIC: SeatKind = random_move
+"""A player who makes any legal move at random (`random_move`): a beginner, or someone
+not playing to win."""
 
 
 def decide(
@@ -320,18 +324,20 @@ class Deal:
         draw: Callable[[], float] | None = None,
     ) -> int:
         """Play the deal out with ``normal`` everywhere (or each seat as its kind in
-        ``seats``: an `ERRATIC` seat's moves drawn by ``draw``); the number of moves made
-        (the deal is over when `winner` is set; ``limit`` guards against a loop). `step`
-        inlined: the search's inner loop."""
+        ``seats``: a seat that draws its moves, as `ERRATIC`, draws with ``draw``); the
+        number of moves made (the deal is over when `winner` is set; ``limit`` guards
+        against a loop). `step` inlined: the search's inner loop."""
         made = 0
         hands = self.hands
         sizes = self.sizes
         stock = self.stock
         stock_len = len(stock)
         players = self.players
-        weights = [NORMAL_WEIGHTS] * players if seats is None else seats
-        if draw is None and ERRATIC in weights:
-            raise ValueError("an erratic seat's moves need a draw")
+        kinds = [NORMAL_WEIGHTS] * players if seats is None else seats
+        rules = [kind if isinstance(kind, tuple) else None for kind in kinds]
+        draws = [None if isinstance(kind, tuple) else kind for kind in kinds]
+        if draw is None and any(draws):
+            raise ValueError("a seat that draws its moves needs a draw")
         seat = self.turn
         top = self.top
         in_force = self.in_force
@@ -340,12 +346,13 @@ class Deal:
         penalties = self.penalties
         while self.winner < 0 and made < limit:
             hand = hands[seat]
-            kind = weights[seat]
-            if kind is None:
-                assert draw is not None
-                move = random_move(hand, sizes[seat], in_force, draw)
+            rule = rules[seat]
+            if rule is None:
+                drawn = draws[seat]
+                assert drawn is not None and draw is not None
+                move = drawn(hand, sizes[seat], in_force, draw)
             else:
-                move = decide(hand, sizes[seat], in_force, stock_len - top, round_cards, kind)
+                move = decide(hand, sizes[seat], in_force, stock_len - top, round_cards, rule)
             made += 1
             if move == TAKE_MOVE:
                 penalties[seat] += round_cards
