@@ -9,9 +9,10 @@ of player (`bot.ai.escalation.OTHER_KINDS`). To bound what better guesses could 
 - shown the other hands as they are once the stock is out (then every unseen card is
   in a hand, and only who holds which is hidden), or while the stock lasts (the
   stock's order still dealt at random: knowing it would be knowing the draws);
-- told the others' kind (every other seat is seated as the opponents' kind: ``normal``'s
-  weights, or an erratic player against random ones), and also shown the hands
-  throughout.
+- shown the other hands throughout;
+- told how the others play (every other seat of every sample is seated as the
+  opponents play: ``normal``'s weights, or against random opponents their own rule,
+  `uniform_card_move`), with or without the hands shown throughout.
 
 They exist only here: no computer player sees a hidden card or is told who it plays.
 Each seat kind plays the same games against two ``normal`` players (or, with
@@ -26,8 +27,9 @@ printed: wins with their 95 % interval.
 from __future__ import annotations
 
 import argparse
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from bench import common
@@ -46,13 +48,49 @@ SEAT_KINDS = (
     "hard",
     "hands shown, stock out",
     "hands shown, stock left",
+    "hands shown",
     "kind told",
     "kind told, hands shown",
 )
 OPPONENTS = ("normal", "random")
-OPPONENT_KIND: dict[str, sim.SeatKind] = {"normal": sim.NORMAL_WEIGHTS, "random": sim.ERRATIC}
-"""How the "kind told" oracles seat the others: as the opponents play."""
 Phase = Literal["stock out", "stock left", "always"]
+
+
+def card_move_weights(hand: Sequence[int], size: int, in_force: int) -> dict[int, int]:
+    """How many of the engine's legal actions each legal simulator move stands for (a
+    hand of counts; ``in_force`` -1 when leading): ``count`` of the ``held`` cards of a
+    value can be chosen in C(held, count) ways, each 2 or 3 held is an action of its
+    own, and taking is one."""
+    leading = in_force < 0
+    weights = {} if leading else {sim.TAKE_MOVE: 1}
+    for value in sim.ORDINARY:
+        held = hand[value]
+        low = 1 if leading else in_force // value + 1
+        for count in range(low, held + 1):
+            weights[value * 16 + count] = math.comb(held, count)
+    specials = hand[2] + hand[3]
+    if specials and (not leading or specials == size):
+        weights.update({special * 16 + 1: hand[special] for special in (2, 3) if hand[special]})
+    return weights
+
+
+def uniform_card_move(
+    hand: Sequence[int], size: int, in_force: int, draw: Callable[[], float]
+) -> int:
+    """The ``random`` pool's player on the simulator: each of the engine's legal actions
+    as likely, as `bot.ai.random_player.choose_uniform` draws them, so a move is as
+    likely as the actions it stands for (`card_move_weights`)."""
+    weights = card_move_weights(hand, size, in_force)
+    point = draw() * sum(weights.values())
+    for move, weight in weights.items():
+        point -= weight
+        if point < 0:
+            return move
+    return move
+
+
+OPPONENT_KIND: dict[str, sim.SeatKind] = {"normal": sim.NORMAL_WEIGHTS, "random": uniform_card_move}
+"""How the "kind told" oracles seat the others: as the opponents play."""
 
 
 class Table:
@@ -99,6 +137,8 @@ def seat_player(kind: str, table: Table, opponents: str) -> Chooser:
         return ai.hard_player(sample=shown_hands(table, "stock out"))
     if kind == "hands shown, stock left":
         return ai.hard_player(sample=shown_hands(table, "stock left"))
+    if kind == "hands shown":
+        return ai.hard_player(sample=shown_hands(table, "always"))
     told = (OPPONENT_KIND[opponents],)
     if kind == "kind told":
         return ai.hard_player(other_kinds=told)

@@ -14,7 +14,13 @@ import pytest
 
 from bench import interactions
 from bench.ai import difference_interval, play_games, play_pairing, previous_players
-from bench.ai_escalation import SEAT_KINDS, Table, shown_hands
+from bench.ai_escalation import (
+    SEAT_KINDS,
+    Table,
+    card_move_weights,
+    shown_hands,
+    uniform_card_move,
+)
 from bench.ai_escalation import play_games as play_escalation_seat
 from bench.opponents import POOLS, no_thanks_heuristic, pools_for
 from bench.previous.escalation import ranked
@@ -287,6 +293,51 @@ def test_the_escalation_bench_seats_random_players_when_asked() -> None:
     against_random = play_escalation_seat("normal", 0, 12, "random")
     assert against_random > play_escalation_seat("normal", 0, 12, "normal")
     assert against_random >= 9
+
+
+def simulator_move(action: EscalationAction) -> int:
+    """The simulator's move for an engine action (`bot.ai.escalation_sim`'s numbering)."""
+    if action.kind == "take":
+        return 0
+    kinds = [kind_of(card) for card in action.cards]
+    return kinds[0] * 16 + (1 if kinds[0] in (2, 3) else len(kinds))
+
+
+def test_the_random_kind_weighs_each_move_by_the_engine_actions_it_stands_for() -> None:
+    """At every turn of random games, `card_move_weights` counts the engine's legal
+    actions of each simulator move, so the oracles' random kind draws moves as the
+    ``random`` pool's player does."""
+    checked = 0
+    for seed in range(12):
+        state = ESCALATION.new_game(["a", "b", "c"], seed)
+        rng = SeededRng.from_seed(seed)
+        while not ESCALATION.is_over(state):
+            (player,) = ESCALATION.to_act(state)
+            view = ESCALATION.view(state, player)
+            hand = view.my_hand or []
+            in_force = -1 if view.must_lead or view.value_in_force is None else view.value_in_force
+            actions = ESCALATION.legal_actions(state, player)
+            expected: dict[int, int] = {}
+            for action in actions:
+                move = simulator_move(action)
+                expected[move] = expected.get(move, 0) + 1
+            assert card_move_weights(counts(hand), len(hand), in_force) == expected
+            checked += 1
+            state = ESCALATION.apply(state, player, actions[rng.below(len(actions))])
+    assert checked > 300
+
+
+def test_the_random_kind_draws_a_move_as_often_as_its_actions() -> None:
+    """A hand of three 7s and a king, leading: 7, 77, 777 and K stand for 3, 3, 1 and 1
+    actions, so on a grid of 80 draws they come 30, 30, 10 and 10 times."""
+    hand = [0] * 15
+    hand[7], hand[13] = 3, 1
+    points = iter((step + 0.5) / 80 for step in range(80))
+    drawn: dict[int, int] = {}
+    for _ in range(80):
+        move = uniform_card_move(hand, 4, -1, points.__next__)
+        drawn[move] = drawn.get(move, 0) + 1
+    assert drawn == {7 * 16 + 1: 30, 7 * 16 + 2: 30, 7 * 16 + 3: 10, 13 * 16 + 1: 10}
 
 
 def test_the_escalation_oracles_are_shown_the_other_hands_only_in_their_phase() -> None:
