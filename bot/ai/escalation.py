@@ -221,7 +221,7 @@ def _easy(view: EscalationView, rng: SeededRng) -> EscalationAction:
 
 SEARCH_WORK = 30_000
 """Simulated moves a decision may make across all its playouts (its node budget):
-about 60 ms of CPU per decision. Five times as many won no more games (see "What was
+about 60 ms of CPU per decision. Five times as many gave no clear gain (see "What was
 tried and left out" in docs/computer-players.md)."""
 SEARCH_STOCK = 52
 """Search once the stock is down to this many cards (52: from the first card)."""
