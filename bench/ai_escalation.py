@@ -12,7 +12,8 @@ of player (`bot.ai.escalation.OTHER_KINDS`). To bound what better guesses could 
 - shown the other hands throughout;
 - told how the others play (every other seat of every sample is seated as the
   opponents play: ``normal``'s weights, or against random opponents their own rule,
-  `uniform_card_move`), with or without the hands shown throughout.
+  `uniform_card_move`; and their hands are dealt as such players' lie, `OPPONENT_HANDS`),
+  with or without the hands shown throughout.
 
 They exist only here: no computer player sees a hidden card or is told who it plays.
 Each seat kind plays the same games against two ``normal`` players (or, with
@@ -89,8 +90,25 @@ def uniform_card_move(
     return move
 
 
+def dealt_at_random(
+    view: EscalationView,
+    seat: int,
+    unseen: list[int],
+    rnd: random.Random,
+    seen: Sequence[ai.Seen],
+    seats: Sequence[sim.SeatKind],
+) -> sim.Deal:
+    """The unseen cards dealt uniformly at random into the other hands and the stock:
+    players who choose at random keep no sets, so their hands hold what they drew."""
+    rnd.shuffle(unseen)
+    return ai.deal_of(view, seat, unseen)
+
+
 OPPONENT_KIND: dict[str, sim.SeatKind] = {"normal": sim.NORMAL_WEIGHTS, "random": uniform_card_move}
 """How the "kind told" oracles seat the others: as the opponents play."""
+OPPONENT_HANDS: dict[str, ai.DealSampler] = {"normal": ai.sample_deal, "random": dealt_at_random}
+"""How the "kind told" oracle deals the others' hands: as such players' hands lie
+(``hard``'s deals are fitted to ``normal`` players', who keep sets)."""
 
 
 class Table:
@@ -141,7 +159,7 @@ def seat_player(kind: str, table: Table, opponents: str) -> Chooser:
         return ai.hard_player(sample=shown_hands(table, "always"))
     told = (OPPONENT_KIND[opponents],)
     if kind == "kind told":
-        return ai.hard_player(other_kinds=told)
+        return ai.hard_player(other_kinds=told, sample=OPPONENT_HANDS[opponents])
     if kind == "kind told, hands shown":
         return ai.hard_player(other_kinds=told, sample=shown_hands(table, "always"))
     raise ValueError(f"no seat kind {kind!r}")
