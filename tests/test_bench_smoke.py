@@ -18,6 +18,7 @@ from bench.ai_escalation import (
     SEAT_KINDS,
     Table,
     card_move_weights,
+    dealt_at_random,
     shown_hands,
     uniform_card_move,
 )
@@ -325,6 +326,43 @@ def test_the_random_kind_weighs_each_move_by_the_engine_actions_it_stands_for() 
             checked += 1
             state = ESCALATION.apply(state, player, actions[rng.below(len(actions))])
     assert checked > 300
+
+
+def test_the_random_kind_counts_the_actions_of_the_rare_turns() -> None:
+    """Turns random games seldom reach: a lead from a hand of only 2s and 3s (each card
+    an action), and a 2 or 3 in force (value 0: any set beats it, or take)."""
+    hand = [0] * 15
+    hand[2], hand[3] = 2, 1
+    assert card_move_weights(hand, 3, -1) == {2 * 16 + 1: 2, 3 * 16 + 1: 1}
+    hand[7] = 2
+    assert card_move_weights(hand, 5, -1) == {7 * 16 + 1: 2, 7 * 16 + 2: 1}
+    assert card_move_weights(hand, 5, 0) == {
+        0: 1,
+        7 * 16 + 1: 2,
+        7 * 16 + 2: 1,
+        2 * 16 + 1: 2,
+        3 * 16 + 1: 1,
+    }
+
+
+def test_random_players_hands_are_dealt_from_the_unseen_cards_at_their_sizes() -> None:
+    state = ESCALATION.new_game(["a", "b", "c"], 6)
+    view = ESCALATION.view(state, "a")
+    unseen = unseen_kinds(view)
+    deals = [
+        dealt_at_random(view, 0, list(unseen), random.Random(seed), (), ()) for seed in range(4)
+    ]
+    for deal in deals:
+        assert [sum(hand) for hand in deal.hands] == [len(hand) for hand in state.hands]
+        assert deal.hands[0] == counts(state.hands[0])
+        held = [kind for hand in deal.hands[1:] for kind in sim_kinds(hand)]
+        assert sorted(held + list(deal.stock)) == sorted(unseen)
+    assert len({tuple(map(tuple, deal.hands)) for deal in deals}) > 1
+
+
+def sim_kinds(hand: list[int]) -> list[int]:
+    """The kinds a hand of counts holds, each as often as it is held."""
+    return [kind for kind, held in enumerate(hand) for _ in range(held)]
 
 
 def test_the_random_kind_draws_a_move_as_often_as_its_actions() -> None:
