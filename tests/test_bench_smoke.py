@@ -27,7 +27,7 @@ from bench.opponents import POOLS, no_thanks_heuristic, pools_for
 from bench.previous.escalation import ranked
 from bot.ai.escalation import PLAYERS as ESCALATION_PLAYERS
 from bot.ai.escalation import unseen_kinds
-from bot.ai.escalation_sim import counts, kind_of
+from bot.ai.escalation_sim import TAKE_MOVE, counts, kind_of, play_move
 from bot.engines.base import SeededRng
 from bot.engines.cards import Card
 from bot.engines.escalation import ENGINE as ESCALATION
@@ -296,14 +296,6 @@ def test_the_escalation_bench_seats_random_players_when_asked() -> None:
     assert against_random >= 9
 
 
-def simulator_move(action: EscalationAction) -> int:
-    """The simulator's move for an engine action (`bot.ai.escalation_sim`'s numbering)."""
-    if action.kind == "take":
-        return 0
-    kinds = [kind_of(card) for card in action.cards]
-    return kinds[0] * 16 + (1 if kinds[0] in (2, 3) else len(kinds))
-
-
 def test_the_random_kind_weighs_each_move_by_the_engine_actions_it_stands_for() -> None:
     """At every turn of random games, `card_move_weights` counts the engine's legal
     actions of each simulator move, so the oracles' random kind draws moves as the
@@ -320,7 +312,7 @@ def test_the_random_kind_weighs_each_move_by_the_engine_actions_it_stands_for() 
             actions = ESCALATION.legal_actions(state, player)
             expected: dict[int, int] = {}
             for action in actions:
-                move = simulator_move(action)
+                move = TAKE_MOVE if action.kind == "take" else play_move(action.cards)
                 expected[move] = expected.get(move, 0) + 1
             assert card_move_weights(counts(hand), len(hand), in_force) == expected
             checked += 1

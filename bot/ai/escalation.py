@@ -316,12 +316,11 @@ def last_plays(view: EscalationView, seat: int, endgame: bool = True) -> list[Se
         who = index.get(entry.player)
         if who is not None and who != seat and entry.cards:
             kinds = tuple(sim.kind_of(card) for card in entry.cards)
-            move = kinds[0] * 16 + (1 if kinds[0] in (2, 3) else len(kinds))
             drawn_since = sum(len(later.cards) for later in view.round[k:])
             stock = view.stock_size + drawn_since if view.stock_size > 0 else 0
             found[who] = Seen(
                 seat=who,
-                move=move,
+                move=sim.play_move(entry.cards),
                 played=kinds,
                 in_force=-1 if k == 0 else view.round[k - 1].value,
                 stock=stock,

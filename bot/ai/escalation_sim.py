@@ -47,6 +47,12 @@ def kind_of(card: Card) -> int:
     return 6 if rank <= 6 else rank
 
 
+def play_move(cards: Sequence[Card]) -> int:
+    """The move for a play of these cards (a set of one value, or a lone 2 or 3)."""
+    kind = kind_of(cards[0])
+    return kind * 16 + (1 if kind in (2, 3) else len(cards))
+
+
 def counts(cards: Sequence[Card]) -> list[int]:
     hand = [0] * SIZE
     for card in cards:

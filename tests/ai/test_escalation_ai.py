@@ -318,12 +318,7 @@ def _deal_of(state: EscalationState) -> sim.Deal:
 
 
 def _move_of(action: EscalationAction) -> int:
-    if action.kind == "take":
-        return sim.TAKE_MOVE
-    first = action.cards[0]
-    if is_pass_through(first):
-        return first.rank * 16 + 1
-    return sim.kind_of(first) * 16 + len(action.cards)
+    return sim.TAKE_MOVE if action.kind == "take" else sim.play_move(action.cards)
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
