@@ -479,3 +479,10 @@ def test_the_palette_bench_writes_a_palette_module(tmp_path: Path) -> None:
     colours = namespace["COLOURS"]
     assert isinstance(colours, bytes) and len(colours) == 3 * OPAQUE_COLOURS
     assert len({colours[k : k + 3] for k in range(0, len(colours), 3)}) > OPAQUE_COLOURS // 2
+
+
+def test_the_sentinel_bench_watches_a_failover_to_its_end(tmp_path: Path) -> None:
+    data = run_bench("sentinel_failovers", tmp_path, "--trials", "1", "--down-after", "2000")
+    (watched,) = data["2000"]
+    assert watched["failovers"] >= 1, "the sentinels name the epoch of the failover"
+    assert 0 < watched["promoted_s"] < 20

@@ -31,8 +31,13 @@ from tests.harness.fixtures import RedisServer
 SLOTS = 16384
 NODE_TIMEOUT_MS = 500
 """cluster-node-timeout: a master unreachable this long is suspected failing."""
-DOWN_AFTER_MS = 500
-"""A sentinel's down-after-milliseconds."""
+DOWN_AFTER_MS = 2000
+"""A sentinel's down-after-milliseconds. Not below a second: a sentinel reconnects a
+broken link at most once a second (``SENTINEL_PING_PERIOD`` in Redis's sentinel.c),
+and a failover breaks the sentinels' links to the new master (it kills the clients of
+the replica it promotes). With 500 ms the sentinels took the new master for down
+before they were back and failed over again, in 12 of 20 trials to the old master
+restarted empty: the game was gone (`bench.sentinel_failovers`, docs/scaling.md)."""
 
 
 def command(client: redis.Redis, *args: str | int) -> Any:
@@ -267,14 +272,14 @@ def _free_port() -> int:
 class Sentinel:
     """One sentinel process (its own config file, which it rewrites)."""
 
-    def __init__(self, workdir: Path, service: str, master: Node) -> None:
+    def __init__(self, workdir: Path, service: str, master: Node, down_after_ms: int) -> None:
         workdir.mkdir(parents=True, exist_ok=True)
         self.port = _free_port()
         self.config = workdir / "sentinel.conf"
         self.config.write_text(
             f"port {self.port}\nbind 127.0.0.1\ndir {workdir}\n"
             f"sentinel monitor {service} 127.0.0.1 {master.port} 2\n"
-            f"sentinel down-after-milliseconds {service} {DOWN_AFTER_MS}\n"
+            f"sentinel down-after-milliseconds {service} {down_after_ms}\n"
             f"sentinel failover-timeout {service} 5000\n"
         )
         self.process: subprocess.Popen[bytes] | None = None
@@ -311,9 +316,12 @@ class Sentinel:
 class LocalSentinels:
     """A master, its replica and three sentinels (quorum 2) naming ``service``."""
 
-    def __init__(self, workdir: Path, service: str = "games") -> None:
+    def __init__(
+        self, workdir: Path, service: str = "games", down_after_ms: int = DOWN_AFTER_MS
+    ) -> None:
         self.workdir = workdir
         self.service = service
+        self.down_after_ms = down_after_ms
         self.master = Node(workdir / "a")
         self.replica = Node(workdir / "b")
         self.sentinels: list[Sentinel] = []
@@ -333,7 +341,9 @@ class LocalSentinels:
         self.replica.start()
         wait_for(lambda: self._link_up(self.replica), "the replica's link to its master")
         for index in range(3):
-            sentinel = Sentinel(self.workdir / f"s{index}", self.service, self.master)
+            sentinel = Sentinel(
+                self.workdir / f"s{index}", self.service, self.master, self.down_after_ms
+            )
             sentinel.start()
             self.sentinels.append(sentinel)
         wait_for(self._sentinels_see_all, "the sentinels to see the replica and each other")
