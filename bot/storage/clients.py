@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, cast
@@ -16,6 +16,7 @@ from redis.asyncio.sentinel import MasterNotFoundError, Sentinel, SentinelConnec
 from redis.backoff import NoBackoff
 from redis.exceptions import ClusterError, RedisClusterException, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.typing import EncodableT
 
 from bot.storage.embedded import EmbeddedRedis
@@ -58,35 +59,86 @@ def client_for_url(url: str) -> aioredis.Redis:
     return aioredis.Redis.from_pool(pool)
 
 
+SentinelState = dict[str, Any]
+"""What a sentinel says of one service, as redis-py parses ``SENTINEL MASTERS``."""
+
+LATE_ANSWER_S = 0.1
+"""How long the sentinels that haven't answered get once a majority has: enough for any
+sentinel on the network, far less than the connect time-out of one that is down."""
+
+
+def _answered(asked: Sequence[asyncio.Future[Any]]) -> list[dict[str, SentinelState]]:
+    """The answers among ``asked`` so far; a sentinel that couldn't be reached gave none,
+    and any other fault is raised."""
+    answers = []
+    for question in asked:
+        if not question.done() or question.cancelled():
+            continue
+        fault = question.exception()
+        if fault is None:
+            answers.append(cast(dict[str, SentinelState], question.result()))
+        elif not isinstance(fault, RedisConnectionError | RedisTimeoutError):
+            raise fault
+    return answers
+
+
 class LatestSentinel(Sentinel):
     """redis-py's `Sentinel`, but the master is the one named under the highest config
-    epoch of all the sentinels that answer, not by the first one that answers.
+    epoch by any sentinel, not by the first one that answers.
 
     Right after a failover a sentinel that hasn't heard of it yet still names the old
     master. If that node was restarted it answers again, empty and calling itself
     master until the sentinels make it a replica, and redis-py would read "no game
-    here" from it. Each failover raises the epoch, so the highest one names the
-    newest master (Redis's sentinel docs, "Configuration epochs")."""
+    here" from it. Each failover is made under a higher epoch (Redis's sentinel docs,
+    "Configuration epochs"), so an answer under a lower epoch than another's is out of
+    date. Once a majority has answered, the others get `LATE_ANSWER_S`, so one
+    unreachable sentinel doesn't slow every new connection by its connect time-out."""
 
     async def discover_master(self, service_name: str) -> tuple[str, int]:
-        answers = await asyncio.gather(
-            *(sentinel.sentinel_masters() for sentinel in self.sentinels),
-            return_exceptions=True,
-        )
-        named = [
+        states = [
+            state for masters in await self._answers() if (state := masters.get(service_name))
+        ]
+        return self.newest_master(states, service_name)
+
+    async def _answers(self) -> list[dict[str, SentinelState]]:
+        """``SENTINEL MASTERS`` from every sentinel that answers: all of them, but once a
+        majority has, the others get only `LATE_ANSWER_S` more."""
+        asked = [asyncio.ensure_future(sentinel.sentinel_masters()) for sentinel in self.sentinels]
+        majority = len(asked) // 2 + 1
+        pending = set(asked)
+        try:
+            while pending and len(_answered(asked)) < majority:
+                _, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            if pending:
+                await asyncio.wait(pending, timeout=LATE_ANSWER_S)
+        finally:
+            for question in asked:
+                question.cancel()
+            await asyncio.gather(*asked, return_exceptions=True)
+        return _answered(asked)
+
+    def newest_master(self, states: list[SentinelState], service_name: str) -> tuple[str, int]:
+        """The master named under the highest config epoch in ``states``, by a sentinel
+        that thinks it up and isn't leading a failover (the leader names the old
+        address under the new epoch until its failover ends). Never one named under an
+        older epoch: with none usable at the highest, there is no master for now, which
+        the store answers as "try again"."""
+        if not states:
+            raise MasterNotFoundError(f"No sentinel named a master for {service_name!r}")
+        newest = max(int(state["config-epoch"]) for state in states)
+        usable = [
             state
-            for answer in answers
-            if isinstance(answer, dict)
-            and (state := answer.get(service_name))
+            for state in states
+            if int(state["config-epoch"]) == newest
+            and "failover_in_progress" not in state["flags"]
             and self.check_master_state(state, service_name)
         ]
-        if not named:
-            faults = ", ".join(repr(answer) for answer in answers if isinstance(answer, Exception))
-            raise MasterNotFoundError(
-                f"No master found for {service_name!r}: {faults or 'none named'}"
-            )
-        latest = max(named, key=lambda state: int(state["config-epoch"]))
-        return str(latest["ip"]), int(latest["port"])
+        if not usable:
+            raise MasterNotFoundError(f"No master of {service_name!r} up under epoch {newest}")
+        master = usable[0]
+        forced: str | None = self._force_master_ip
+        ip = str(master["ip"]) if forced is None else forced
+        return ip, int(master["port"])
 
 
 def _sentinel_client(target: SentinelTarget) -> aioredis.Redis:

