@@ -9,10 +9,12 @@ port (it comes back empty, calling itself master, until the sentinels make it a
 replica), and then asks every sentinel for the master for `WATCH_SECONDS`. The
 settings take turns trial by trial, so both see the same machine.
 
-Two ways the old node gets named, told apart by the config epoch (one more per
-failover): a sentinel that hasn't heard of the failover yet (epoch 0: what
-`bot.storage.clients.LatestSentinel` steps around), and a later failover to it (epoch 2
-or more: nothing a client can do about).
+Two ways the old node gets named, told apart by the config epoch the sentinels agree
+on when they fail over (higher for each failover): by a sentinel whose news is older
+than the failover (a lower epoch, or the failover's leader before it has finished:
+what `bot.storage.clients.LatestSentinel` steps around), and by a later failover (a
+higher epoch: nothing a client can do about). With one replica, a later failover can
+only promote the old node.
 
     python -m bench.sentinel_failovers [--quick] [--trials N] [--down-after MS ...]
 """
@@ -41,43 +43,63 @@ WATCH_SECONDS = 6.0
 class Trial:
     promoted_s: float
     """From the kill to the first sentinel naming the replica."""
-    failovers: int
-    """The highest config epoch any sentinel named."""
-    stale_named_old: bool
-    """A sentinel still on epoch 0 named the restarted node, up, as the master."""
+    failover_epoch: int
+    """The config epoch under which that sentinel named it."""
+    failed_over_again: bool
+    """A sentinel named a master under a higher epoch while watched."""
     promoted_old: bool
-    """A later failover made the restarted, empty node the master."""
+    """That later failover made the restarted, empty node the master."""
+    old_named_out_of_date: bool
+    """A sentinel whose news was older than the failover named the restarted node, up."""
 
 
-def named_masters(sentinels: list[redis.Redis], service: str) -> list[tuple[int, int, bool]]:
-    """(port, config epoch, thought down) of the master, as each sentinel names it."""
+@dataclass(frozen=True)
+class Named:
+    """The master as one sentinel names it."""
+
+    port: int
+    epoch: int
+    down: bool
+    leading_failover: bool
+
+
+def named_masters(sentinels: list[redis.Redis], service: str) -> list[Named]:
     named = []
     for sentinel in sentinels:
         state = command(sentinel, "SENTINEL", "MASTER", service)
-        down = "s_down" in state["flags"] or "disconnected" in state["flags"]
-        named.append((int(state["port"]), int(state["config-epoch"]), down))
+        flags = set(state["flags"].split(","))
+        down = bool(flags & {"s_down", "o_down", "disconnected"})
+        leading = "failover_in_progress" in flags
+        named.append(Named(int(state["port"]), int(state["config-epoch"]), down, leading))
     return named
 
 
 def trial(workdir: Path, down_after_ms: int) -> Trial:
-    group = LocalSentinels(workdir, down_after_ms=down_after_ms).start()
-    sentinels = [sentinel.client() for sentinel in group.sentinels]
+    group = LocalSentinels(workdir, down_after_ms=down_after_ms)
+    sentinels: list[redis.Redis] = []
     try:
+        group.start()
+        sentinels = [sentinel.client() for sentinel in group.sentinels]
         old, new = group.master, group.replica
         killed = time.monotonic()
         old.kill()
         wait_for(lambda: group.master_port() == new.port, "the failover")
         promoted_s = time.monotonic() - killed
+        (first,) = named_masters(sentinels[:1], group.service)
         old.restart()
-        failovers, stale, promoted_old = 0, False, False
+        again, promoted_old, out_of_date = False, False, False
         watch_until = time.monotonic() + WATCH_SECONDS
         while time.monotonic() < watch_until:
-            for port, epoch, down in named_masters(sentinels, group.service):
-                failovers = max(failovers, epoch)
-                stale |= port == old.port and epoch == 0 and not down
-                promoted_old |= port == old.port and epoch >= 2
+            for named in named_masters(sentinels, group.service):
+                later = named.epoch > first.epoch
+                older = named.epoch < first.epoch or (
+                    named.leading_failover and named.epoch == first.epoch
+                )
+                again |= later
+                promoted_old |= later and named.port == old.port
+                out_of_date |= older and named.port == old.port and not named.down
             time.sleep(0.02)
-        return Trial(round(promoted_s, 2), failovers, stale, promoted_old)
+        return Trial(round(promoted_s, 2), first.epoch, again, promoted_old, out_of_date)
     finally:
         for client in sentinels:
             client.close()
@@ -111,9 +133,9 @@ def main() -> None:
                 ms,
                 len(done),
                 common.median(promoted),
-                sum(t.failovers > 1 for t in done),
+                sum(t.failed_over_again for t in done),
                 sum(t.promoted_old for t in done),
-                sum(t.stale_named_old for t in done),
+                sum(t.old_named_out_of_date for t in done),
             ]
         )
     common.print_table(
@@ -124,7 +146,7 @@ def main() -> None:
             "kill to promoted s (median)",
             "failed over again",
             "restarted empty node made master",
-            "a stale sentinel named it",
+            "named by a sentinel with older news",
         ],
         rows,
         digits=2,

@@ -484,5 +484,5 @@ def test_the_palette_bench_writes_a_palette_module(tmp_path: Path) -> None:
 def test_the_sentinel_bench_watches_a_failover_to_its_end(tmp_path: Path) -> None:
     data = run_bench("sentinel_failovers", tmp_path, "--trials", "1", "--down-after", "2000")
     (watched,) = data["2000"]
-    assert watched["failovers"] >= 1, "the sentinels name the epoch of the failover"
-    assert 0 < watched["promoted_s"] < 20
+    assert watched["failover_epoch"] >= 1, "the sentinels name the epoch of the failover"
+    assert watched["promoted_s"] > 0
