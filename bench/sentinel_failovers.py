@@ -3,11 +3,12 @@ sentinels fail over more than once, and how often they name the killed master,
 restarted empty, as the master: the game is then gone.
 
 Each trial starts a master, its replica and three sentinels
-(`tests.store.clusters.LocalSentinels`, no persistence), kills the master with SIGKILL,
-waits until a sentinel names the replica, starts the killed node again at once on its
-port (it comes back empty, calling itself master, until the sentinels make it a
-replica), and then asks every sentinel for the master for `WATCH_SECONDS`. The
-settings take turns trial by trial, so both see the same machine.
+(`tests.store.clusters.LocalSentinels`, no persistence) and lets them run for
+`SETTLE_SECONDS` once the sentinels see the replica and each other. It then kills the
+master with SIGKILL, waits until a sentinel names the replica, starts the killed node
+again at once on its port (it comes back empty, calling itself master, until the
+sentinels make it a replica), and asks every sentinel for the master for
+`WATCH_SECONDS`. The settings take turns trial by trial, so both see the same machine.
 
 Two ways the old node gets named, told apart by the config epoch the sentinels agree
 on when they fail over (higher for each failover): by a sentinel whose news is older
@@ -17,6 +18,7 @@ higher epoch: nothing a client can do about). With one replica, a later failover
 only promote the old node.
 
     python -m bench.sentinel_failovers [--quick] [--trials N] [--down-after MS ...]
+        [--settle S]
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ from tests.store.clusters import LocalSentinels, command, wait_for
 TRIALS = 10
 QUICK_TRIALS = 2
 SETTINGS_MS = (500, 2000)
+SETTLE_SECONDS = 5.0
+"""From the sentinels seeing the replica and each other to the kill: a deployment that
+has been running. With 0, the kill comes as soon as they do."""
 WATCH_SECONDS = 6.0
 """After the restart: long enough for the sentinels to fail over again if they will."""
 
@@ -74,13 +79,14 @@ def named_masters(sentinels: list[redis.Redis], service: str) -> list[Named]:
     return named
 
 
-def trial(workdir: Path, down_after_ms: int) -> Trial:
+def trial(workdir: Path, down_after_ms: int, settle_s: float) -> Trial:
     group = LocalSentinels(workdir, down_after_ms=down_after_ms)
     sentinels: list[redis.Redis] = []
     try:
         group.start()
         sentinels = [sentinel.client() for sentinel in group.sentinels]
         old, new = group.master, group.replica
+        time.sleep(settle_s)
         killed = time.monotonic()
         old.kill()
         wait_for(lambda: group.master_port() == new.port, "the failover")
@@ -117,6 +123,13 @@ def main() -> None:
         metavar="MS",
         help="the down-after-milliseconds to compare (default 500 2000)",
     )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=SETTLE_SECONDS,
+        metavar="S",
+        help=f"seconds from the sentinels' start to the kill (default {SETTLE_SECONDS:g})",
+    )
     args = parser.parse_args()
     trials = args.trials or (QUICK_TRIALS if args.quick else TRIALS)
     common.print_machine()
@@ -124,7 +137,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as workdir:
         for number in range(trials):
             for ms in args.down_after:
-                results[ms].append(trial(Path(workdir) / f"{ms}-{number}", ms))
+                results[ms].append(trial(Path(workdir) / f"{ms}-{number}", ms, args.settle))
     rows: list[list[common.Cell]] = []
     for ms, done in results.items():
         promoted = [t.promoted_s for t in done]
@@ -139,7 +152,8 @@ def main() -> None:
             ]
         )
     common.print_table(
-        "Sentinel failover of a killed master restarted at once (3 sentinels, quorum 2)",
+        "Sentinel failover of a killed master restarted at once (3 sentinels, quorum 2), "
+        f"{args.settle:g} s after the sentinels started",
         [
             "down-after ms",
             "trials",
@@ -152,6 +166,7 @@ def main() -> None:
         digits=2,
     )
     payload: dict[str, Any] = {str(ms): [vars(t) for t in done] for ms, done in results.items()}
+    payload["settle_s"] = args.settle
     common.write_json(args.json, "sentinel_failovers", payload)
 
 

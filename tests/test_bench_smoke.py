@@ -482,7 +482,8 @@ def test_the_palette_bench_writes_a_palette_module(tmp_path: Path) -> None:
 
 
 def test_the_sentinel_bench_watches_a_failover_to_its_end(tmp_path: Path) -> None:
-    data = run_bench("sentinel_failovers", tmp_path, "--trials", "1", "--down-after", "2000")
+    extra = ("--trials", "1", "--down-after", "2000", "--settle", "0")
+    data = run_bench("sentinel_failovers", tmp_path, *extra)
     (watched,) = data["2000"]
     assert watched["failover_epoch"] >= 1, "the sentinels name the epoch of the failover"
     assert watched["promoted_s"] > 0
